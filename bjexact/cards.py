@@ -1,0 +1,169 @@
+"""Cards and shoes.
+
+A card is represented by its *rank*, an int from 1 to 10: 1 is the ace, 10 is
+any ten-valued card (ten, jack, queen, king are interchangeable for every
+probability in bjexact). ``Counts`` are ten card counts in rank order A, 2, ..., 9, T.
+
+A :class:`Shoe` is either the infinite deck (cards drawn with replacement:
+A and 2..9 each 1/13, ten-valued 4/13) or a finite composition drawn without
+replacement.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .errors import BjexactError
+from .exact import mpq
+
+__all__ = [
+    "ACE",
+    "TEN",
+    "RANKS",
+    "RANK_SYMBOLS",
+    "Counts",
+    "Shoe",
+    "counts_of",
+    "parse_rank",
+    "parse_cards",
+    "rank_symbol",
+]
+
+ACE = 1
+TEN = 10
+RANKS: tuple[int, ...] = tuple(range(1, 11))
+RANK_SYMBOLS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+Counts = tuple[int, ...]
+
+_NO_CARDS: Counts = (0,) * 10
+_ONE_DECK: Counts = (4,) * 9 + (16,)
+_INFINITE_PROBABILITIES: tuple[mpq, ...] = (mpq(1, 13),) * 9 + (mpq(4, 13),)
+
+_SYMBOL_TO_RANK = {
+    "a": ACE, "1": ACE, "11": ACE, "ace": ACE,
+    **{str(v): v for v in range(2, 10)},
+    "t": TEN, "10": TEN, "j": TEN, "q": TEN, "k": TEN,
+    "jack": TEN, "queen": TEN, "king": TEN, "ten": TEN,
+}
+_SUITS = "shdc♠♥♦♣"
+
+
+def rank_symbol(rank: int) -> str:
+    """The one-character symbol of a rank: ``A``, ``2`` .. ``9``, ``T``."""
+    return RANK_SYMBOLS[rank - 1]
+
+
+def parse_rank(text: str, *, suits: bool = False) -> int:
+    """Parse a card symbol (A/1/11/Ace, 2..9, T/10/J/Q/K, any case) to its rank.
+
+    With ``suits=True`` a trailing suit letter is allowed (``QS``, ``10h``).
+    """
+    key = text.strip().lower()
+    if key not in _SYMBOL_TO_RANK and suits and len(key) > 1 and key[-1] in _SUITS:
+        key = key[:-1]
+    try:
+        return _SYMBOL_TO_RANK[key]
+    except KeyError:
+        raise BjexactError(
+            f"unknown card {text!r} (use A, 2..9, T/10/J/Q/K)"
+        ) from None
+
+
+def parse_cards(text: str, *, suits: bool = False) -> tuple[int, ...]:
+    """Parse cards separated by spaces or commas; an unknown card names its position."""
+    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    ranks = []
+    for position, token in enumerate(tokens, start=1):
+        try:
+            ranks.append(parse_rank(token, suits=suits))
+        except BjexactError:
+            raise BjexactError(
+                f"unknown card {token!r} at position {position} (use A, 2..9, T/10/J/Q/K)"
+            ) from None
+    return tuple(ranks)
+
+
+def counts_of(ranks: Iterable[int]) -> Counts:
+    """The ten counts (A, 2, ..., T) of a collection of ranks."""
+    counts = [0] * 10
+    for rank in ranks:
+        counts[rank - 1] += 1
+    return tuple(counts)
+
+
+def add_counts(a: Counts, b: Counts) -> Counts:
+    return tuple(x + y for x, y in zip(a, b))
+
+
+@dataclass(frozen=True, slots=True)
+class Shoe:
+    """The cards left to draw from: ``counts`` per rank, or ``None`` for the infinite deck."""
+
+    counts: Counts | None
+
+    @classmethod
+    def infinite(cls) -> Shoe:
+        return cls(None)
+
+    @classmethod
+    def of_decks(cls, decks: int) -> Shoe:
+        """``decks`` standard 52-card decks (4 of each rank, 16 ten-valued cards per deck)."""
+        if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
+            raise BjexactError(f"the number of decks must be a whole number >= 1, not {decks!r}")
+        return cls(tuple(decks * c for c in _ONE_DECK))
+
+    @classmethod
+    def of_counts(cls, counts: Sequence[int]) -> Shoe:
+        """A custom shoe: ten non-negative whole counts for A, 2, ..., 9, T."""
+        counts = tuple(counts)
+        if len(counts) != 10:
+            raise BjexactError(
+                f"a shoe needs 10 counts (A,2,3,4,5,6,7,8,9,T), got {len(counts)}"
+            )
+        for symbol, count in zip(RANK_SYMBOLS, counts):
+            if isinstance(count, bool) or not isinstance(count, int):
+                raise BjexactError(f"the count of {symbol} must be a whole number, not {count!r}")
+            if count < 0:
+                raise BjexactError(f"the count of {symbol} is negative ({count})")
+        if sum(counts) == 0:
+            raise BjexactError("the shoe is empty")
+        return cls(counts)
+
+    @property
+    def is_infinite(self) -> bool:
+        return self.counts is None
+
+    @property
+    def size(self) -> int | float:
+        """Number of cards (``inf`` for the infinite deck)."""
+        return float("inf") if self.counts is None else sum(self.counts)
+
+    def has(self, rank: int) -> bool:
+        """Whether a card of ``rank`` can be drawn."""
+        return self.counts is None or self.counts[rank - 1] > 0
+
+    def remove(self, ranks: Iterable[int]) -> Shoe:
+        """The shoe without the given cards; the infinite deck is unchanged."""
+        if self.counts is None:
+            return self
+        left = list(self.counts)
+        for rank in ranks:
+            if left[rank - 1] == 0:
+                raise BjexactError(f"the shoe has no {rank_symbol(rank)} left to remove")
+            left[rank - 1] -= 1
+        return Shoe(tuple(left))
+
+    def draw_probabilities(self, drawn: Counts = _NO_CARDS) -> tuple[mpq, ...]:
+        """P(next card has rank r), r = A..T, after the cards ``drawn`` have left the shoe.
+
+        All ten are zero when no card is left (the shoe is exhausted).
+        """
+        if self.counts is None:
+            return _INFINITE_PROBABILITIES
+        left = [c - d for c, d in zip(self.counts, drawn)]
+        total = sum(left)
+        if total <= 0:
+            return (mpq(0),) * 10
+        return tuple(mpq(n, total) for n in left)

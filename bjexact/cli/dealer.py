@@ -1,0 +1,46 @@
+"""``bjexact dealer``: the dealer's final-outcome table per up-card."""
+
+from __future__ import annotations
+
+import argparse
+
+from .common import RULES_HELP, add_output_options, add_rule_options, number_style, rules_from_args, write_output
+
+EXAMPLES = """\
+examples:
+  bjexact dealer                                  # 2 decks, S17, naturals as21
+  bjexact dealer --decks 6 --h17 --naturals separate --format latex
+  bjexact dealer --decks inf --format json        # exact fractions, always
+  bjexact dealer --decks inf --exact              # fractions in the text table too
+  bjexact dealer --shoe 4,4,4,4,4,4,4,4,4,16      # one deck, given as counts
+  bjexact dealer --rows ranks                     # rows 2..10, J, Q, K, A as in the quiz
+
+Each row is P(final outcome | up-card). With finite shoes the up-card has left the
+shoe; a custom shoe that can run out adds the column 'exhausted'. JSON:
+{"rules": {...}, "outcomes": [...], "table": {"A": {"17": "p/q", ...}, ...}}.
+"""
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "dealer", help="the dealer's final-outcome probabilities per up-card",
+        description="The dealer's exact final-outcome probabilities per up-card.",
+        epilog=RULES_HELP + "\n" + EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_rule_options(parser)
+    add_output_options(parser)
+    parser.add_argument("--rows", choices=("cards", "ranks"), default="cards",
+                        help="'ranks': one row per printed rank 2..10, J, Q, K, A (default: cards)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..dealer import dealer_table
+    from ..tables import dealer_tables, render
+
+    rules = rules_from_args(args)
+    style = number_style(args)
+    table = dealer_table(rules)
+    text = render(dealer_tables(table, style, rank_rows=args.rows == "ranks"), args.format, style, table.to_json())
+    write_output(text, args.output)
+    return 0

@@ -1,0 +1,105 @@
+"""``bjexact matrix``: the absorbing-chain matrices T, R, B, N and N R."""
+
+from __future__ import annotations
+
+import argparse
+
+from .common import RULES_HELP, add_rule_options, rules_from_args, write_output
+
+EXAMPLES = """\
+examples:
+  bjexact matrix --decks inf --upcard 6                  # T, R, B, N, N R as fractions
+  bjexact matrix --decks inf --upcard 6 --format latex   # bmatrix environments with \\frac
+  bjexact matrix --decks inf --upcard A --naturals separate --format json
+  bjexact matrix --decks 2 --upcard T --format csv       # finite shoes: json or csv only
+
+Transient states are listed in topological order, the up-card's one-card state
+first. T: transient -> transient one-draw probabilities; R: transient -> absorbing;
+B: the bust column of R; N = (I - T)^-1; N R: P(outcome | state), whose first row
+is the dealer-table row. CSV is long form: matrix,row,column,value.
+"""
+
+MATRICES = ("T", "R", "B", "N", "absorption")
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "matrix", help="the absorbing-chain matrices T, R, B, N, N R for one up-card",
+        description="The dealer's absorbing-chain canonical form for one up-card, exactly.",
+        epilog=RULES_HELP + "\n" + EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--upcard", required=True, metavar="CARD", help="the dealer's up-card (A, 2..9, T/J/Q/K)")
+    add_rule_options(parser)
+    group = parser.add_argument_group("output")
+    group.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text")
+    group.add_argument("--decimals", type=int, default=None, metavar="N",
+                       help="text and latex: decimals with N places instead of fractions")
+    group.add_argument("-o", "--output", default=None, metavar="FILE", help="write to FILE instead of standard output")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..cards import parse_rank, rank_symbol
+    from ..errors import BjexactError
+    from ..matrices import dealer_matrices
+
+    rules = rules_from_args(args)
+    upcard = parse_rank(args.upcard)
+    if not rules.infinite and args.format in ("text", "latex"):
+        raise BjexactError("finite-shoe matrices are large: use --format json or csv")
+    chain = dealer_matrices(rules, upcard)
+    document = {"rules": rules.to_json(), "upcard": rank_symbol(upcard), **chain.to_json()}
+    write_output(format_chain(chain, document, args.format, args.decimals), args.output)
+    return 0
+
+
+def format_chain(chain, document: dict, fmt: str, decimals: int | None) -> str:
+    """Render an :class:`~bjexact.matrices.AbsorbingChain` (its JSON ``document`` for json)."""
+    import csv
+    import io
+    import json
+
+    from ..exact import fraction_string
+    from ..tables import NumberStyle, latex_escape
+
+    if fmt == "json":
+        return json.dumps(document, indent=2) + "\n"
+    labels = {
+        "T": (chain.transient, chain.transient),
+        "R": (chain.transient, chain.absorbing),
+        "B": (chain.transient, ("bust",)),
+        "N": (chain.transient, chain.transient),
+        "absorption": (chain.transient, chain.absorbing),
+    }
+    grids = {name: ([[x] for x in chain.B] if name == "B" else getattr(chain, name)) for name in MATRICES}
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["matrix", "row", "column", "value"])
+        for name in MATRICES:
+            rows, columns = labels[name]
+            for r, row in zip(rows, grids[name]):
+                for c, value in zip(columns, row):
+                    writer.writerow([name, r, c, fraction_string(value)])
+        return buffer.getvalue()
+    style = NumberStyle(decimals=decimals, percent=False, exact=decimals is None)
+    if fmt == "latex":
+        parts = []
+        for name in MATRICES:
+            body = " \\\\\n".join(" & ".join(style.latex(x) for x in row) for row in grids[name])
+            symbol = "NR" if name == "absorption" else name
+            parts.append(f"% rows: {', '.join(labels[name][0])}\n% columns: {', '.join(labels[name][1])}\n"
+                         f"\\[ {symbol} = \\begin{{bmatrix}}\n{body}\n\\end{{bmatrix}} \\]\n")
+        return f"% {latex_escape(str(document['rules']))}\n% needs \\usepackage{{amsmath}}\n" + "\n".join(parts)
+    out = []
+    for name in MATRICES:
+        rows, columns = labels[name]
+        cells = [[style.plain(x) for x in row] for row in grids[name]]
+        width = max([len(c) for row in cells for c in row] + [len(c) for c in columns])
+        label_width = max(len(r) for r in rows)
+        out.append(f"{'N R (absorption)' if name == 'absorption' else name}:")
+        out.append(" " * label_width + "  " + "  ".join(c.rjust(width) for c in columns))
+        for r, row in zip(rows, cells):
+            out.append(r.ljust(label_width) + "  " + "  ".join(c.rjust(width) for c in row))
+        out.append("")
+    return "\n".join(out)

@@ -1,0 +1,324 @@
+"""The dealer's hit-to-17 process as an explicit networkx graph, and its exact solution.
+
+Graph
+    Nodes are the dealer's hands so far. Start nodes are the one-card hands (the
+    up-card alone, labelled ``"A"``, ``"2"``, ..., ``"T"``), kept apart so that a
+    natural can be told from a later 21. Absorbing nodes are the outcomes
+    ``"17"``..``"21"``, ``"bust"``, ``"blackjack"`` (naturals ``separate``) and,
+    for finite shoes, ``"exhausted"`` (the shoe ran out before the dealer
+    finished). Each edge's attribute ``ranks`` lists the card ranks that move the
+    dealer along it (several ranks may lead to the same outcome).
+
+    Infinite deck: a later hand is its value (``"hard 12"``, ``"soft 15"``).
+    Finite shoe: the chance of the next card depends on which cards are gone,
+    so a later hand is the multiset of the dealer's cards (``"2+5+A"`` is
+    written ``"A+2+5"``). This topology does not depend on the counts: it is
+    built once per rule set and *weighted* for each shoe (and each set of
+    cards removed, such as the player's hand).
+
+Conventions
+    A row of the dealer table is conditioned on the up-card. For finite shoes the
+    up-card has left the shoe, and so have any ``removed`` cards; the other cards
+    are equally likely to be drawn. The dealer's hole card is simply the second
+    card drawn. Under ``peek`` the second card is conditioned not to make a
+    natural, so the A and T rows are renormalised.
+
+    ``exhausted``: a small custom shoe can run out while the dealer still has to
+    draw. That is reported as the outcome ``exhausted`` (probability of the shoe
+    running out), never silently dropped; it only appears where it is possible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache, cached_property
+from typing import Any
+
+import networkx as nx
+
+from .cards import ACE, RANKS, TEN, Counts, Shoe, add_counts, counts_of, rank_symbol
+from .errors import BjexactError
+from .exact import RATIONALS, mpq
+from .hand import EMPTY_HAND, HandValue, add_card
+from .rules import Rules
+from .solve import Chain, absorption, compile_chain
+
+__all__ = [
+    "FINAL_TOTALS",
+    "BLACKJACK",
+    "BUST",
+    "EXHAUSTED",
+    "DealerGraph",
+    "DealerTable",
+    "ShoeDraws",
+    "dealer_graph",
+    "dealer_table",
+    "dealer_distributions",
+]
+
+FINAL_TOTALS = ("17", "18", "19", "20", "21")
+BUST = "bust"
+BLACKJACK = "blackjack"
+EXHAUSTED = "exhausted"
+_NO_CARDS: Counts = (0,) * 10
+
+
+def _absorbing(naturals: str, finite: bool) -> tuple[str, ...]:
+    return (
+        FINAL_TOTALS
+        + (BUST,)
+        + ((BLACKJACK,) if naturals == "separate" else ())
+        + ((EXHAUSTED,) if finite else ())
+    )
+
+
+def _natural_rank(upcard: int) -> int | None:
+    """The hole card that makes a natural with ``upcard``, if any."""
+    return {ACE: TEN, TEN: ACE}.get(upcard)
+
+
+def _cards_label(cards: Counts) -> str:
+    return "+".join(rank_symbol(r) for r in RANKS for _ in range(cards[r - 1]))
+
+
+@dataclass(frozen=True, eq=False)
+class DealerGraph:
+    """The dealer's transition graph for one rule set (soft-17 rule, naturals, finite or not).
+
+    ``graph`` is the networkx ``DiGraph``: node attributes ``kind``
+    (``"start"``, ``"transient"`` or ``"absorbing"``), ``total``, ``soft``,
+    ``upcard`` (start nodes) and ``cards`` (finite shoes: the dealer's card
+    counts); edge attribute ``ranks``. Weights are not stored in the graph: they
+    depend on the shoe; see :meth:`weighted`.
+    """
+
+    graph: nx.DiGraph
+    h17: bool
+    naturals: str
+    finite: bool
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        """The absorbing states, in table order."""
+        return _absorbing(self.naturals, self.finite)
+
+    def start(self, upcard: int) -> str:
+        """The node of the one-card hand ``upcard``."""
+        return rank_symbol(upcard)
+
+    @cached_property
+    def chain(self) -> Chain:
+        return compile_chain(self.graph, self.outcomes)
+
+    @cached_property
+    def _node_info(self) -> tuple[tuple[Counts, int | None, tuple[tuple[int, ...], ...]], ...]:
+        """Per transient index: (cards drawn, natural rank to exclude, rank indices per edge)."""
+        info = []
+        for i, node in enumerate(self.chain.transient):
+            attrs = self.graph.nodes[node]
+            excluded = None
+            if self.naturals == "peek" and attrs["kind"] == "start":
+                excluded = _natural_rank(attrs["upcard"])
+            ranks = tuple(tuple(r - 1 for r in d["ranks"]) for d in self.chain.edge_data[i])
+            info.append((attrs.get("cards", _NO_CARDS), excluded, ranks))
+        return tuple(info)
+
+    def weigher(self, draws: Any):
+        """The edge-weight function of :func:`bjexact.solve.absorption` for a card model.
+
+        ``draws.probabilities(cards)`` gives P(rank) for the next card once the
+        dealer holds ``cards`` (ten domain elements, all zero when the shoe is empty).
+        """
+        info = self._node_info
+        domain = draws.domain
+
+        def weigh(i: int) -> list[Any]:
+            cards, excluded, edge_ranks = info[i]
+            p = draws.probabilities(cards)
+            if excluded is not None:
+                p = _condition_no_natural(p, excluded, domain, self.chain.transient[i])
+            empty = not any(p)
+            return [
+                (domain.one if empty else domain.zero) if not ranks else sum((p[r] for r in ranks), domain.zero)
+                for ranks in edge_ranks
+            ]
+
+        return weigh
+
+    def weighted(self, draws: Any) -> nx.DiGraph:
+        """A copy of the graph whose edges carry their probability as ``weight``."""
+        weigh = self.weigher(draws)
+        graph = self.graph.copy()
+        chain = self.chain
+        for i, node in enumerate(chain.transient):
+            for target, weight in zip(chain.targets[i], weigh(i)):
+                graph.edges[node, _node_at(chain, target)]["weight"] = weight
+        return graph
+
+    def solve(self, draws: Any, upcards: Iterable[int]) -> dict[int, list[Any]]:
+        """Absorption vectors (``outcomes`` order) for the start node of each up-card."""
+        chain = self.chain
+        starts = {u: chain.index[self.start(u)] for u in upcards}
+        values = absorption(chain, starts.values(), self.weigher(draws), draws.domain)
+        return {u: values[i] for u, i in starts.items()}
+
+
+def _node_at(chain: Chain, index: int):
+    n = chain.n_transient
+    return chain.transient[index] if index < n else chain.absorbing[index - n]
+
+
+def _condition_no_natural(p, excluded: int, domain, node) -> list[Any]:
+    """Draw probabilities conditioned on the hole card not making a natural (peek)."""
+    rest = domain.one - p[excluded - 1]
+    if not rest:
+        if not any(p):
+            return list(p)
+        raise BjexactError(
+            f"up-card {node}: every card left makes a natural, so nothing can be conditioned on no natural"
+        )
+    return [domain.zero if r == excluded - 1 else q / rest for r, q in enumerate(p)]
+
+
+@dataclass(frozen=True)
+class ShoeDraws:
+    """Exact draw probabilities from ``shoe`` after ``removed`` (and the dealer's cards) are gone."""
+
+    shoe: Shoe
+    removed: Counts = _NO_CARDS
+    domain: Any = RATIONALS
+
+    def probabilities(self, cards: Counts) -> tuple[mpq, ...]:
+        if self.shoe.is_infinite:
+            return self.shoe.draw_probabilities()
+        return self.shoe.draw_probabilities(add_counts(self.removed, cards))
+
+
+@cache
+def dealer_graph(h17: bool = False, naturals: str = "as21", finite: bool = True) -> DealerGraph:
+    """Build (once, then cached) the dealer graph for a soft-17 rule and naturals convention."""
+    rules = Rules(decks=1, h17=h17, naturals=naturals)  # validates; decks is irrelevant here
+    graph = nx.DiGraph(h17=h17, naturals=naturals, finite=finite)
+    for outcome in _absorbing(naturals, finite):
+        graph.add_node(outcome, kind="absorbing")
+
+    def key(cards: Counts, value: HandValue) -> str:
+        return _cards_label(cards) if finite else str(value)
+
+    frontier = []
+    for upcard in RANKS:
+        value = add_card(EMPTY_HAND, upcard)
+        attrs = dict(kind="start", total=value.total, soft=value.soft, upcard=upcard)
+        if finite:
+            attrs["cards"] = counts_of([upcard])
+        graph.add_node(rank_symbol(upcard), **attrs)
+        frontier.append((rank_symbol(upcard), counts_of([upcard]), value, True))
+    seen = {node for node, *_ in frontier}
+    while frontier:
+        node, cards, value, first = frontier.pop()
+        for rank in RANKS:
+            new_value = add_card(value, rank)
+            new_cards = add_counts(cards, counts_of([rank]))
+            if first and new_value.total == 21:  # a natural
+                if naturals == "peek":
+                    continue
+                target = BLACKJACK if naturals == "separate" else "21"
+            elif new_value.bust:
+                target = BUST
+            elif rules.dealer_stands(new_value):
+                target = str(new_value.total)
+            else:
+                target = key(new_cards, new_value)
+                if target not in seen:
+                    seen.add(target)
+                    attrs = dict(kind="transient", total=new_value.total, soft=new_value.soft)
+                    if finite:
+                        attrs["cards"] = new_cards
+                    graph.add_node(target, **attrs)
+                    frontier.append((target, new_cards, new_value, False))
+            if graph.has_edge(node, target):
+                graph.edges[node, target]["ranks"] += (rank,)
+            else:
+                graph.add_edge(node, target, ranks=(rank,))
+        if finite:
+            graph.add_edge(node, EXHAUSTED, ranks=())
+    return DealerGraph(graph, h17, naturals, finite)
+
+
+def graph_for(rules: Rules) -> DealerGraph:
+    return dealer_graph(rules.h17, rules.naturals, not rules.infinite)
+
+
+@dataclass(frozen=True)
+class DealerTable:
+    """Exact final-outcome probabilities of the dealer, one row per up-card.
+
+    ``rows[u][o]`` is P(the dealer ends with outcome ``o`` | up-card ``u``), under
+    the conventions of ``rules`` (see :mod:`bjexact.rules`). Up-cards that the
+    shoe does not hold have no row. ``outcomes`` lists the columns; ``exhausted``
+    is one only when a custom shoe can run out.
+    """
+
+    rules: Rules
+    outcomes: tuple[str, ...]
+    rows: Mapping[int, Mapping[str, mpq]]
+
+    @property
+    def upcards(self) -> tuple[int, ...]:
+        return tuple(self.rows)
+
+    def __getitem__(self, upcard: int) -> Mapping[str, mpq]:
+        return self.rows[upcard]
+
+    def to_json(self) -> dict[str, Any]:
+        from .exact import fraction_string
+
+        return {
+            "rules": self.rules.to_json(),
+            "outcomes": list(self.outcomes),
+            "table": {
+                rank_symbol(u): {o: fraction_string(row[o]) for o in self.outcomes}
+                for u, row in self.rows.items()
+            },
+        }
+
+    def __str__(self) -> str:
+        from .tables import dealer_text
+
+        return dealer_text(self)
+
+
+def dealer_distributions(
+    rules: Rules, removed: Counts = _NO_CARDS, upcards: Iterable[int] | None = None
+) -> dict[int, dict[str, mpq]]:
+    """P(outcome | up-card) with the cards ``removed`` gone from the shoe as well.
+
+    Every outcome of the graph is a key (``exhausted`` only for finite shoes).
+    Up-cards not left in the shoe are skipped.
+    """
+    graph = graph_for(rules)
+    shoe = rules.make_shoe()
+    if not shoe.is_infinite:
+        shoe = Shoe(tuple(c - r for c, r in zip(shoe.counts, removed)))
+        if any(c < 0 for c in shoe.counts):
+            raise BjexactError("more cards removed than the shoe holds")
+    wanted = [u for u in (RANKS if upcards is None else upcards) if shoe.has(u)]
+    vectors = graph.solve(ShoeDraws(shoe), wanted)
+    return {u: dict(zip(graph.outcomes, vectors[u])) for u in wanted}
+
+
+def dealer_table(rules: Rules | None = None) -> DealerTable:
+    """The dealer's exact final-outcome table for ``rules`` (default: 2 decks, S17, as21)."""
+    rules = rules or Rules()
+    rows = dealer_distributions(rules)
+    outcomes = _absorbing(rules.naturals, False)
+    if any(row.get(EXHAUSTED) for row in rows.values()):
+        outcomes += (EXHAUSTED,)
+    ordered = sorted(rows, key=_row_order)
+    return DealerTable(rules, outcomes, {u: {o: rows[u][o] for o in outcomes} for u in ordered})
+
+
+def _row_order(upcard: int) -> int:
+    """Rows in the quiz's order: 2..9, T, then A."""
+    return upcard if upcard != ACE else 11

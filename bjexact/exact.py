@@ -1,0 +1,67 @@
+"""Exact rational numbers: the element type, conversions and fraction strings.
+
+All probabilities in bjexact are elements of sympy's ``QQ`` domain with the
+gmpy2 ground types, that is ``gmpy2.mpq`` values. The fast paths use ``mpq``
+directly (importing sympy costs a third of a second); anything that accepts a
+sympy ``Domain`` gets ``QQ`` or a polynomial ring over it.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from gmpy2 import mpq
+
+__all__ = ["mpq", "RATIONALS", "as_rational", "fraction_string", "parse_fraction"]
+
+
+class _Rationals:
+    """The ``zero``/``one``/``convert`` part of sympy's ``QQ``, without importing sympy.
+
+    Its elements are exactly those of ``sympy.QQ`` with gmpy2 ground types.
+    """
+
+    zero = mpq(0)
+    one = mpq(1)
+
+    def convert(self, value: Any) -> mpq:
+        return as_rational(value)
+
+    def __repr__(self) -> str:
+        return "QQ"
+
+
+RATIONALS = _Rationals()
+
+
+def as_rational(value: Any) -> mpq:
+    """Convert an int, Fraction, sympy Rational, mpq or 'p/q' string to ``mpq`` exactly.
+
+    Floats are refused: they would smuggle binary rounding into exact results.
+    """
+    if isinstance(value, float):
+        raise TypeError(f"refusing to convert the float {value!r} to an exact rational")
+    if isinstance(value, str):
+        return parse_fraction(value)
+    if hasattr(value, "p") and hasattr(value, "q"):  # sympy Rational / Integer
+        return mpq(int(value.p), int(value.q))
+    if isinstance(value, Fraction):
+        return mpq(value.numerator, value.denominator)
+    return mpq(value)
+
+
+def fraction_string(value: Any) -> str:
+    """The exact value as ``"p/q"`` in lowest terms, or ``"p"`` when it is an integer."""
+    value = as_rational(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator}"
+
+
+def parse_fraction(text: str) -> mpq:
+    """Parse ``"p/q"``, ``"p"`` or a finite decimal such as ``"0.25"`` exactly."""
+    try:
+        return mpq(Fraction(text.strip()))
+    except (ValueError, ZeroDivisionError) as exc:
+        raise ValueError(f"not an exact fraction: {text!r}") from exc

@@ -1,0 +1,58 @@
+"""The ace rule, in one place.
+
+An ace counts 11 unless that would take the hand over 21, in which case it
+counts 1. The value is re-evaluated after every card, and at most one ace can
+count 11. A hand is *soft* when one of its aces currently counts 11.
+
+Because hard totals only grow, the pair (total, soft) is all one needs to know
+to add a card: a hand with an ace that counts 1 can never become soft again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .cards import ACE
+
+__all__ = ["HandValue", "EMPTY_HAND", "add_card", "hand_value"]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class HandValue:
+    """The value of a hand: its best ``total`` and whether an ace counts 11 in it."""
+
+    total: int
+    soft: bool
+
+    @property
+    def bust(self) -> bool:
+        return self.total > 21
+
+    def __str__(self) -> str:
+        if self.bust:
+            return "bust"
+        return f"{'soft' if self.soft else 'hard'} {self.total}"
+
+
+EMPTY_HAND = HandValue(0, False)
+
+
+def add_card(hand: HandValue, rank: int) -> HandValue:
+    """The value after drawing a card of ``rank`` (1 = ace, 10 = ten-valued).
+
+    A soft hand that draws an ace stays soft when it can: soft 13 (A,2) + A is soft 14.
+    """
+    hard = hand.total - (10 if hand.soft else 0) + rank
+    has_ace = hand.soft or rank == ACE
+    if has_ace and hard + 10 <= 21:
+        return HandValue(hard + 10, True)
+    return HandValue(hard, False)
+
+
+def hand_value(ranks: Iterable[int]) -> HandValue:
+    """The value of a hand of cards given by rank."""
+    value = EMPTY_HAND
+    for rank in ranks:
+        value = add_card(value, rank)
+    return value
