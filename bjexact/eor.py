@@ -1,0 +1,258 @@
+"""Exact effects of removal: how the dealer's outcome probabilities move when one card leaves the shoe.
+
+Finite shoes
+    The effect of removing a card of rank ``r`` on a quantity ``f`` of the shoe
+    ``n`` is ``f(n - e_r) - f(n)``, exactly (the card-counting table). The
+    quantities are the dealer's final-outcome probabilities, either for one
+    up-card (P(outcome | up-card), the up-card having left the shoe too) or
+    averaged over the up-card (P(outcome) before the up-card is seen, each
+    up-card weighted by its chance ``n_u / N``).
+
+    Burn-card neutrality holds exactly: removing an unseen card at random does
+    not change any probability, so ``sum_r n_r * effect_r = 0`` (for one up-card,
+    weights are the counts left after the up-card).
+
+Infinite deck
+    A card removed from an infinite deck changes nothing; what one reports
+    instead is the derivative of ``f(p)`` (the polynomial of
+    :mod:`bjexact.symbolic`) in the direction of removing a card of rank ``r``:
+    removing one card from an ``N``-card shoe of composition ``p`` moves ``p`` to
+    ``p + (p - e_r)/(N - 1)``, so the effect is about ``D_r f / N`` with
+
+        ``D_r f = sum_j p_j df/dp_j - df/dp_r``   (at the standard deck).
+
+    ``D_r f`` does not depend on how ``f`` is written off the simplex
+    ``sum p = 1``; the raw partial derivatives ``df/dp_r`` (also reported) do.
+
+Under naturals ``peek`` the averaged probabilities are conditioned on the
+dealer not holding a natural (the up-card weights are conditioned too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import ACE, RANKS, TEN, Counts, counts_of, rank_symbol
+from .dealer import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, dealer_distributions
+from .errors import BjexactError
+from .exact import fraction_string, mpq
+from .rules import Rules
+
+__all__ = [
+    "RemovalEffects",
+    "dealer_outcomes",
+    "no_natural_chance",
+    "dealer_removal_effects",
+    "infinite_removal_effects",
+]
+
+_NO_CARDS: Counts = (0,) * 10
+
+
+def _outcome_names(rules: Rules) -> tuple[str, ...]:
+    return FINAL_TOTALS + (BUST,) + ((BLACKJACK,) if rules.naturals == "separate" else ())
+
+
+def _natural_rank(upcard: int) -> int | None:
+    return {ACE: TEN, TEN: ACE}.get(upcard)
+
+
+def dealer_outcomes(
+    rules: Rules, removed: Counts = _NO_CARDS, upcard: int | None = None
+) -> dict[str, mpq] | None:
+    """P(final outcome) of the dealer for the shoe of ``rules`` less ``removed`` (finite shoes).
+
+    With ``upcard``: conditioned on that up-card (``None`` when none is left).
+    Without: averaged over the up-card, each weighted by its chance (under ``peek``
+    conditioned on no dealer natural). ``exhausted`` is a key only when it is possible.
+    """
+    if rules.infinite:
+        raise BjexactError("effects of removal need a finite shoe; for the infinite deck use derivatives")
+    counts = [c - r for c, r in zip(rules.make_shoe().counts, removed, strict=True)]
+    if any(c < 0 for c in counts):
+        raise BjexactError("more cards removed than the shoe holds")
+    rows = dealer_distributions(rules, removed, None if upcard is None else [upcard])
+    names = _outcome_names(rules)
+    if any(row.get(EXHAUSTED) for row in rows.values()):
+        names += (EXHAUSTED,)
+    if upcard is not None:
+        return {o: rows[upcard][o] for o in names} if upcard in rows else None
+    total = sum(counts)
+    weights = {}
+    for u in rows:
+        weight = mpq(counts[u - 1], total)
+        if rules.naturals == "peek":
+            weight *= no_natural_chance(counts, u)
+        weights[u] = weight
+    norm = sum(weights.values())
+    if not norm:
+        raise BjexactError("no up-card leaves the dealer without a natural in this shoe")
+    return {o: sum((weights[u] * rows[u][o] for u in rows), mpq(0)) / norm for o in names}
+
+
+def no_natural_chance(counts: Counts, upcard: int | None = None) -> mpq:
+    """P(the dealer has no natural) for a shoe of ``counts`` (before the up-card is dealt),
+    given the ``upcard`` or averaged over it; the hole card is any of the other cards."""
+    total = sum(counts)
+    if upcard is not None:
+        natural = _natural_rank(upcard)
+        if natural is None or total < 2:
+            return mpq(1)
+        return 1 - mpq(counts[natural - 1], total - 1)
+    return sum((mpq(counts[u - 1], total) * no_natural_chance(counts, u) for u in RANKS if counts[u - 1]),
+               mpq(0))
+
+
+@dataclass(frozen=True)
+class RemovalEffects:
+    """Effects of removing one card of each rank on the dealer's outcome probabilities.
+
+    ``base``: the probabilities for the full shoe. ``effects[r]``: the exact change
+    per outcome when one card of rank ``r`` is removed (``None`` when the shoe has
+    no card of that rank to remove, or no such up-card is left). ``upcard``: the
+    conditioning up-card, or ``None`` for the average over up-cards. For the
+    infinite deck ``effects`` are the derivatives ``D_r f`` (see the module
+    docstring) and ``partials`` the raw ``df/dp_r``.
+    """
+
+    rules: Rules
+    upcard: int | None
+    outcomes: tuple[str, ...]
+    base: Mapping[str, mpq]
+    effects: Mapping[int, Mapping[str, mpq] | None]
+    partials: Mapping[int, Mapping[str, mpq]] | None = None
+
+    @property
+    def kind(self) -> str:
+        return "derivative" if self.rules.infinite else "removal"
+
+    def weighted_sum(self, outcome: str) -> mpq:
+        """``sum_r w_r * effect_r`` with the burn-card weights: exactly 0 (burning an unseen card
+        at random changes nothing).
+
+        ``w_r`` is the chance that the burnt card is an ``r``: its count (less the up-card
+        when one is given); under ``peek`` times P(no dealer natural | that card burnt),
+        since the quantities are conditioned on no natural. Infinite deck: ``w_r = p_r``.
+        """
+        if self.rules.infinite:
+            weights = [mpq(1, 13)] * 9 + [mpq(4, 13)]
+        else:
+            shoe = self.rules.make_shoe().counts
+            weights = [mpq(c) for c in shoe]
+            if self.upcard is not None:
+                weights[self.upcard - 1] -= 1
+            if self.rules.naturals == "peek":
+                for r in RANKS:
+                    left = tuple(c - (j == r) for j, c in enumerate(shoe, start=1))
+                    if min(left) >= 0:
+                        weights[r - 1] *= no_natural_chance(left, self.upcard)
+        return sum(
+            (w * self.effects[r][outcome] for r, w in zip(RANKS, weights, strict=True) if self.effects[r]),
+            mpq(0),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        def row(values):
+            return None if values is None else {o: fraction_string(values[o]) for o in self.outcomes}
+
+        document = {
+            "rules": self.rules.to_json(),
+            "kind": self.kind,
+            "upcard": None if self.upcard is None else rank_symbol(self.upcard),
+            "outcomes": list(self.outcomes),
+            "base": row(self.base),
+            "effects": {rank_symbol(r): row(v) for r, v in self.effects.items()},
+        }
+        if self.partials is not None:
+            document["partials"] = {rank_symbol(r): row(v) for r, v in self.partials.items()}
+        return document
+
+
+def dealer_removal_effects(rules: Rules, upcard: int | None = None) -> RemovalEffects:
+    """Exact effects of removal on the dealer's outcomes: finite shoes by recomputation,
+    the infinite deck by the derivatives of the symbolic table."""
+    if rules.infinite:
+        return infinite_removal_effects(rules, upcard)
+    base = dealer_outcomes(rules, _NO_CARDS, upcard)
+    if base is None:
+        raise BjexactError(f"the shoe holds no {rank_symbol(upcard)} to be the up-card")
+    shoe = rules.make_shoe().counts
+    effects: dict[int, dict[str, mpq] | None] = {}
+    for rank in RANKS:
+        left = shoe[rank - 1] - (rank == upcard)
+        if left <= 0:
+            effects[rank] = None
+            continue
+        removed = dealer_outcomes(rules, counts_of([rank]), upcard)
+        effects[rank] = None if removed is None else {
+            o: removed.get(o, mpq(0)) - base.get(o, mpq(0)) for o in base
+        }
+    return RemovalEffects(rules, upcard, tuple(base), base, effects)
+
+
+def _value_and_gradient(element: Any, point: tuple[mpq, ...], gens) -> tuple[mpq, list[mpq]]:
+    """The value and the gradient of a polynomial or rational function at ``point``, exactly."""
+    from .symbolic import evaluate
+
+    numer = getattr(element, "numer", element)
+    denom = getattr(element, "denom", None)
+    n = evaluate(numer, point)
+    n_grad = [evaluate(numer.diff(x), point) for x in numer.ring.gens]
+    if denom is None or denom.is_ground:
+        scale = mpq(1) if denom is None else 1 / mpq(denom.LC)
+        return n * scale, [g * scale for g in n_grad]
+    d = evaluate(denom, point)
+    d_grad = [evaluate(denom.diff(x), point) for x in denom.ring.gens]
+    return n / d, [(gn * d - n * gd) / (d * d) for gn, gd in zip(n_grad, d_grad, strict=True)]
+
+
+def infinite_removal_effects(rules: Rules, upcard: int | None = None) -> RemovalEffects:
+    """``D_r f`` and ``df/dp_r`` at the standard deck, from the polynomials in ``p_A .. p_T``.
+
+    The averaged quantity is ``f = sum_u w_u f_u / sum_u w_u`` with ``w_u = p_u``
+    (times ``1 - p_natural`` under ``peek``); its gradient is taken by the product
+    and quotient rules from the exact gradients of the pieces.
+    """
+    from .symbolic import per_rank_model, symbolic_dealer_table
+
+    if not rules.infinite:
+        raise BjexactError("derivatives are for the infinite deck; finite shoes have exact removal effects")
+    table = symbolic_dealer_table(rules, per_rank_model())
+    model = table.model
+    gens = model.gens
+    point = model.standard_point
+    outcomes = _outcome_names(rules)
+    cells = {u: {o: _value_and_gradient(table[u][o], point, gens) for o in outcomes} for u in table.upcards}
+    if upcard is not None:
+        values = cells[upcard]
+    else:
+        weights = {}
+        for u in RANKS:  # w_u and its gradient
+            w, grad = point[u - 1], [mpq(int(j == u)) for j in RANKS]
+            natural = _natural_rank(u)
+            if rules.naturals == "peek" and natural is not None:
+                q = 1 - point[natural - 1]
+                grad = [g * q - w * int(j == natural) for g, j in zip(grad, RANKS, strict=True)]
+                w = w * q
+            weights[u] = (w, grad)
+        norm = sum(w for w, _ in weights.values())
+        norm_grad = [sum(g[k] for _, g in weights.values()) for k in range(10)]
+        values = {}
+        for o in outcomes:
+            top = sum(weights[u][0] * cells[u][o][0] for u in RANKS)
+            top_grad = [
+                sum(weights[u][1][k] * cells[u][o][0] + weights[u][0] * cells[u][o][1][k] for u in RANKS)
+                for k in range(10)
+            ]
+            grad = [(tg * norm - top * ng) / norm**2 for tg, ng in zip(top_grad, norm_grad, strict=True)]
+            values[o] = (top / norm, grad)
+    base = {o: values[o][0] for o in outcomes}
+    partials = {r: {o: values[o][1][r - 1] for o in outcomes} for r in RANKS}
+    effects = {
+        r: {o: sum((p * partials[j][o] for j, p in zip(RANKS, point, strict=True)), mpq(0)) - partials[r][o]
+            for o in outcomes}
+        for r in RANKS
+    }
+    return RemovalEffects(rules, upcard, outcomes, base, effects, partials)
