@@ -17,7 +17,7 @@ Conventions mirrored from the issue, not from the code:
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from types import SimpleNamespace
 
 import pytest
@@ -55,7 +55,7 @@ def dealer_row(shoe, upcard, h17=False, naturals="as21"):
         total = sum(left)
         return [(r, Fraction(left[r - 1], total)) for r in range(1, 11) if left[r - 1]]
 
-    @lru_cache(maxsize=None)
+    @cache
     def finish(hand):
         total, soft = value(hand)
         if len(hand) == 2 and total == 21:

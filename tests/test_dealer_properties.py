@@ -138,7 +138,9 @@ def _reachable_nodes(weighted, starts):
 
 
 @pytest.mark.parametrize("naturals", ["as21", "peek"])
-@pytest.mark.parametrize("shoe", [None, (4,) * 9 + (16,), (1, 1, 0, 0, 0, 2, 0, 0, 0, 1)], ids=["inf", "1", "tiny"])
+@pytest.mark.parametrize(
+    "shoe", [None, (4,) * 9 + (16,), (1, 1, 0, 0, 0, 2, 0, 0, 0, 1)], ids=["inf", "1 deck", "tiny"]
+)
 def test_weighted_reachable_nodes_have_probabilities_summing_to_one(shoe, naturals):
     rules = Rules(decks="inf", naturals=naturals) if shoe is None else Rules(shoe=shoe, naturals=naturals)
     dealer = graph_for(rules)
@@ -269,7 +271,7 @@ def test_published_peeked_tables(decks):
     table = dealer_table(Rules(decks=decks, naturals="peek"))
     for symbol, printed in WIZARD_PEEK[decks].items():
         row = table[parse_cards(symbol)[0]]
-        for outcome, text in zip(("17", "18", "19", "20", "21", "bust"), printed.split()):
+        for outcome, text in zip(("17", "18", "19", "20", "21", "bust"), printed.split(), strict=True):
             # half a unit of the 6th decimal, plus half a unit of the 7th: some entries were
             # rounded from the 6-significant-digit Appendix 2B values (e.g. 0.0978785 -> 0.097879)
             assert _close(row[outcome], float(text), 0.55e-6), (symbol, outcome)
@@ -280,7 +282,7 @@ def test_published_unpeeked_one_deck_table():
     columns = ("17", "18", "19", "20", "21", "blackjack", "bust")
     for symbol, printed in WIZARD_NO_PEEK_1_DECK.items():
         row = table[parse_cards(symbol)[0]]
-        for outcome, text in zip(columns, printed.split()):
+        for outcome, text in zip(columns, printed.split(), strict=True):
             value = float(text)
             if value == 0:
                 assert row[outcome] == 0
