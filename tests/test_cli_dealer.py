@@ -261,3 +261,16 @@ def test_whole_process_default_table():
     result = run_process("dealer")
     assert result.returncode == 0 and result.stderr == ""
     assert "2 decks, S17, naturals as21" in result.stdout
+
+
+def test_dealer_command_does_not_import_heavy_libraries():
+    code = (
+        "import contextlib, io, sys\n"
+        "from bjexact.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['dealer', '--decks', '8'])\n"
+        "print(sorted(m for m in ('sympy', 'scipy', 'matplotlib', 'pydot') if m in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
