@@ -256,3 +256,49 @@ def infinite_removal_effects(rules: Rules, upcard: int | None = None) -> Removal
         for r in RANKS
     }
     return RemovalEffects(rules, upcard, outcomes, base, effects, partials)
+
+
+def removal_tables(effects: RemovalEffects, style: Any, *, partials: bool = False) -> list[Any]:
+    """Two :class:`bjexact.tables.Table`: the full-shoe probabilities, then the change per rank removed.
+
+    ``style`` is a :class:`bjexact.tables.NumberStyle`; the changes are printed signed,
+    in percentage points when ``style.percent``. ``partials`` (infinite deck): the raw
+    ``df/dp_r`` instead of ``D_r f``.
+    """
+    from .tables import Table
+
+    rules = effects.rules
+    given = f" | up-card {rank_symbol(effects.upcard)}" if effects.upcard is not None else ""
+    condition = ", no dealer natural" if rules.naturals == "peek" else ""
+    unit = " (%)" if style.percent and not style.exact else ""
+    points = " (percentage points)" if style.percent and not style.exact else ""
+    base = Table(
+        f"P(dealer's outcome{given}{condition}){unit}: {rules.describe()}",
+        ["shoe", *effects.outcomes],
+        [["full" if not rules.infinite else "standard", *(effects.base[o] for o in effects.outcomes)]],
+    )
+    if rules.infinite:
+        values = effects.partials if partials else effects.effects
+        label = "d/dp_" if partials else "D_"
+        title = (f"Raw partial derivatives df/dp_r at the standard deck{points}" if partials else
+                 f"Derivative D_r f in the direction of removing a card of rank r{points}")
+        notes = [
+            "D_r f = sum_j p_j df/dp_j - df/dp_r: removing one card of rank r from an N-card shoe "
+            "changes f by about D_r f / N (one deck: N = 52)."
+            if not partials else
+            "df/dp_r of the polynomial the dealer graph gives; unlike D_r f it depends on how f is written "
+            "off p_A + ... + p_T = 1.",
+        ]
+    else:
+        values = effects.effects
+        label = "-"
+        title = f"Effect of removing one card of each rank{points}"
+        notes = ["Each row: the exact change when one card of that rank leaves the shoe; "
+                 "'n/a': the shoe has no such card to remove (or no such up-card is left). "
+                 "Burn-card neutrality: the rows weighted by the counts sum to exactly 0."]
+    rows = []
+    for r in RANKS:
+        row = values[r]
+        rows.append([f"{label}{rank_symbol(r)}", *(("n/a",) * len(effects.outcomes) if row is None else
+                                                  (row[o] for o in effects.outcomes))])
+    return [base, Table(title, ["removed" if not rules.infinite else "rank", *effects.outcomes], rows, notes)]

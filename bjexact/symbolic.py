@@ -360,3 +360,108 @@ def simplex_substitute(element: Any, model: CardModel) -> Any:
         return numer
     field = ring.to_field()
     return field(numer) / field(denom.compose(ring.gens[9], rest))
+
+
+# --- rendering ---------------------------------------------------------------------------
+
+SYMBOLIC_FORMATS = ("text", "csv", "json", "md", "latex")
+
+
+def _cells(table: SymbolicTable):
+    for u, row in table.rows.items():
+        for o in table.outcomes:
+            yield u, o, row[o]
+
+
+def render_symbolic(
+    table: SymbolicTable, fmt: str, style: Any, *, max_terms: int = 12, full_name: str | None = None
+) -> tuple[str, str | None]:
+    """``(document, full)``: the table in ``fmt``, and the long polynomials in full (or ``None``).
+
+    In ``text``, ``md`` and ``latex`` a cell of more than ``max_terms`` terms is
+    summarised (degree, number of terms) and written in full to the second
+    document, which the caller saves as ``full_name``. ``csv`` and ``json`` always
+    hold every polynomial in full (strings that sympy parses back). ``style`` (a
+    :class:`bjexact.tables.NumberStyle`) prints the value at the standard deck.
+    """
+    import json
+
+    if fmt == "json":
+        return json.dumps(table.to_json(), indent=2) + "\n", None
+    standard = table.evaluate()
+    title = (f"P(dealer's final outcome | up-card) as {table.model.describe()}: {table.rules.describe()}")
+    at = "at the standard deck" + (" (%)" if style.percent and not style.exact else "")
+    if fmt == "csv":
+        import csv
+        import io
+
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["up-card", "outcome", "polynomial", "standard deck"])
+        for u, o, cell in _cells(table):
+            writer.writerow([rank_symbol(u), o, polynomial_string(cell), fraction_string(standard[u][o])])
+        return buffer.getvalue(), None
+    long_cells = [(u, o) for u, o, cell in _cells(table) if n_terms(cell) > max_terms]
+    where = f"in full in {full_name}" if full_name else "in full with --full FILE"
+    note = (f"{len(long_cells)} polynomials of more than {max_terms} terms are summarised; {where}."
+            if long_cells else "")
+    if fmt == "latex":
+        return _latex_document(table, standard, style, long_cells, note, title, at), (
+            _latex_document(table, standard, style, [], "", title, at) if long_cells else None)
+    if fmt == "md":
+        return _md_document(table, standard, style, long_cells, note, title, at), (
+            _md_document(table, standard, style, [], "", title, at) if long_cells else None)
+    if fmt != "text":
+        raise BjexactError(f"unknown format {fmt!r} (use {', '.join(SYMBOLIC_FORMATS)})")
+    return _text_document(table, standard, style, long_cells, note, title, at), (
+        _text_document(table, standard, style, [], "", title, at) if long_cells else None)
+
+
+def _text_document(table, standard, style, long_cells, note, title, at) -> str:
+    lines = [title, _substitution_text(table.model), ""]
+    width = max(len(o) for o in table.outcomes)
+    for u, row in table.rows.items():
+        lines.append(f"up-card {rank_symbol(u)}  ({at})")
+        for o in table.outcomes:
+            cell = row[o]
+            shown = f"[{summary(cell)}]" if (u, o) in long_cells else polynomial_string(cell)
+            lines.append(f"  {o.ljust(width)}  {style.plain(standard[u][o]).rjust(10)}  {shown}")
+        lines.append("")
+    if note:
+        lines.append(note)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _md_document(table, standard, style, long_cells, note, title, at) -> str:
+    lines = [f"**{title}**", "", f"| up-card | outcome | {at} | polynomial |", "|:---|:---|---:|:---|"]
+    for u, o, cell in _cells(table):
+        shown = summary(cell) if (u, o) in long_cells else f"`{polynomial_string(cell)}`"
+        lines.append(f"| {rank_symbol(u)} | {o} | {style.plain(standard[u][o])} | {shown} |")
+    if note:
+        lines += ["", f"*{note}*"]
+    return "\n".join(lines) + "\n"
+
+
+def _latex_document(table, standard, style, long_cells, note, title, at) -> str:
+    from .tables import latex_escape
+
+    lines = [
+        "% needs \\usepackage{amsmath}",
+        f"% {title}",
+        f"% {_substitution_text(table.model)}",
+        "\\begin{align*}",
+    ]
+    cells = list(_cells(table))
+    for k, (u, o, cell) in enumerate(cells):
+        if (u, o) in long_cells:
+            shown = rf"\text{{{latex_escape(summary(cell))}}}"
+        else:
+            shown = polynomial_latex(cell)
+        value = style.latex(standard[u][o])
+        end = r" \\" if k + 1 < len(cells) else ""
+        lines.append(rf"P(\text{{{o}}} \mid {rank_symbol(u)}) &= {shown} && ({value}){end}")
+    lines.append("\\end{align*}")
+    lines.append(f"% right-hand column: {at}")
+    if note:
+        lines.append(f"% {note}")
+    return "\n".join(lines) + "\n"

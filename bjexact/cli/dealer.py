@@ -22,19 +22,27 @@ shoe; a custom shoe that can run out adds the column 'exhausted'. JSON:
 
 
 def register(subparsers) -> None:
+    from .symbolic import DEALER_SYMBOLIC_HELP, add_dealer_options
+
     parser = subparsers.add_parser(
         "dealer", help="the dealer's final-outcome probabilities per up-card",
         description="The dealer's exact final-outcome probabilities per up-card.",
-        epilog=RULES_HELP + "\n" + EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=RULES_HELP + "\n" + EXAMPLES + "\n" + DEALER_SYMBOLIC_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_rule_options(parser)
     add_output_options(parser)
     parser.add_argument("--rows", choices=("cards", "ranks"), default="cards",
                         help="'ranks': one row per printed rank 2..10, J, Q, K, A (default: cards)")
+    add_dealer_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from .symbolic import run_dealer, wants_symbolic
+
+    if wants_symbolic(args):
+        return run_dealer(args)
     from ..dealer import dealer_table
     from ..tables import dealer_tables, render
 

@@ -1,0 +1,65 @@
+"""``bjexact eor``: exact effects of removal of each rank on the dealer's outcomes."""
+
+from __future__ import annotations
+
+import argparse
+
+from .common import (
+    RULES_HELP,
+    add_output_options,
+    add_rule_options,
+    number_style,
+    rules_from_args,
+    write_output,
+)
+
+EXAMPLES = """\
+examples:
+  bjexact eor --decks 1                      # removing one A, 2, ..., T from one deck
+  bjexact eor --decks 6 --upcard 6 --exact   # conditioned on the up-card 6, as fractions
+  bjexact eor --decks 1 --format json        # exact fractions, always
+  bjexact eor --decks inf                    # infinite deck: derivatives D_r f instead
+  bjexact eor --decks inf --partials         # ... or the raw partial derivatives df/dp_r
+
+Without --upcard the probabilities are those before the up-card is seen (each
+up-card weighted by its chance); with it, P(outcome | up-card), the up-card
+having left the shoe. Changes are in percentage points (--exact: fractions).
+JSON: {"rules", "kind", "upcard", "outcomes", "base": {...}, "effects": {"A": {...}, ...}}.
+"""
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "eor", help="exact effects of removal of each rank on the dealer's outcomes",
+        description="Exact effects of removing one card of each rank on the dealer's outcome probabilities.",
+        epilog=RULES_HELP + "\n" + EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--upcard", default=None, metavar="CARD",
+                        help="condition on this up-card (default: before the up-card is seen)")
+    parser.add_argument("--partials", action="store_true",
+                        help="infinite deck: raw partial derivatives df/dp_r instead of D_r f")
+    add_rule_options(parser)
+    add_output_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from ..cards import parse_rank
+    from ..eor import dealer_removal_effects, removal_tables
+    from ..errors import BjexactError
+    from ..tables import render
+
+    rules = rules_from_args(args)
+    if args.partials and not rules.infinite:
+        raise BjexactError("--partials is for the infinite deck (--decks inf)")
+    upcard = None if args.upcard is None else parse_rank(args.upcard)
+    style = number_style(args)
+    effects = dealer_removal_effects(rules, upcard)
+    base, changes = removal_tables(effects, style, partials=args.partials)
+    text = render([base], args.format, style, effects.to_json())
+    if args.format != "json":
+        text += "\n" + render([changes], args.format, replace(style, signed=True))
+    write_output(text, args.output)
+    return 0

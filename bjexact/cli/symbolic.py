@@ -1,0 +1,148 @@
+"""Symbolic results on the command line: ``bjexact dealer --symbolic`` and ``bjexact boundaries``.
+
+``dealer --symbolic`` is dispatched here by :mod:`bjexact.cli.dealer`; this module
+also registers the ``boundaries`` command (where hit and stand swap as the ten
+density varies).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..errors import BjexactError
+from .common import RULES_HELP, add_rule_options, rules_from_args, write_atomically, write_output
+
+DEALER_SYMBOLIC_HELP = """\
+symbolic (infinite deck only; --decks defaults to inf with these options):
+  bjexact dealer --symbolic                       # polynomials in p_A, p_2, ..., p_9, p_T
+  bjexact dealer --symbolic --ten-density t       # p_T = t, every other rank (1 - t)/9
+  bjexact dealer --ten-density t --format latex -o dealer.tex   # long ones in dealer.full.tex
+  bjexact dealer --ten-density t --plot dealer.svg              # outcomes against t (matplotlib)
+  bjexact dealer --symbolic --format json         # every polynomial as a string sympy parses back
+Under --naturals peek the A and T rows are rational functions (denominator 1 - p_T or 1 - p_A).
+"""
+
+
+def add_dealer_options(parser: argparse.ArgumentParser) -> None:
+    """The ``--symbolic`` options of ``bjexact dealer``."""
+    group = parser.add_argument_group("symbolic (infinite deck)")
+    group.add_argument("--symbolic", action="store_true",
+                       help="outcome probabilities as polynomials in the card probabilities p_A..p_T")
+    group.add_argument("--ten-density", default=None, metavar="NAME",
+                       help="one variable NAME = P(ten-valued card), the other ranks (1 - NAME)/9 "
+                            "(implies --symbolic)")
+    group.add_argument("--max-terms", type=int, default=12, metavar="N",
+                       help="text/md/latex: summarise polynomials of more than N terms (default: 12)")
+    group.add_argument("--full", default=None, metavar="FILE",
+                       help="write the summarised polynomials in full to FILE "
+                            "(default with -o OUT.EXT: OUT.full.EXT)")
+    group.add_argument("--plot", default=None, metavar="FILE",
+                       help="also draw the outcomes against the ten density to FILE (.svg, .pdf, .png)")
+
+
+def wants_symbolic(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "symbolic", False) or getattr(args, "ten_density", None))
+
+
+def _infinite_rules(args: argparse.Namespace):
+    if args.shoe is not None:
+        raise BjexactError("symbolic results are for the infinite deck: --shoe cannot be combined with them")
+    if args.decks is None:
+        args.decks = "inf"
+    rules = rules_from_args(args)
+    if not rules.infinite:
+        raise BjexactError("symbolic results are for the infinite deck (--decks inf); "
+                           "for finite shoes see 'bjexact eor'")
+    return rules
+
+
+def full_path(output: str | None, full: str | None) -> str | None:
+    """Where the long polynomials go: ``--full``, else next to ``-o OUT.EXT`` as ``OUT.full.EXT``."""
+    if full is not None:
+        return full
+    if output is None or output == "-":
+        return None
+    path = Path(output)
+    return str(path.with_name(f"{path.stem}.full{path.suffix}"))
+
+
+def run_dealer(args: argparse.Namespace) -> int:
+    """``bjexact dealer --symbolic``."""
+    from ..plots import outcome_plot, plot_format
+    from ..symbolic import per_rank_model, render_symbolic, symbolic_dealer_table, ten_density_model
+    from .common import number_style
+
+    rules = _infinite_rules(args)
+    if args.rows != "cards":
+        raise BjexactError("--rows ranks is for numeric tables: symbolic rows are the ten ranks")
+    if args.max_terms < 1:
+        raise BjexactError("--max-terms must be at least 1")
+    if args.plot is not None:
+        fmt = plot_format(args.plot)
+        if not args.ten_density:
+            raise BjexactError("--plot draws against the ten density: add --ten-density NAME")
+    model = ten_density_model(args.ten_density) if args.ten_density else per_rank_model()
+    table = symbolic_dealer_table(rules, model)
+    full_name = full_path(args.output, args.full)
+    text, full = render_symbolic(table, args.format, number_style(args), max_terms=args.max_terms,
+                                 full_name=full_name)
+    if args.plot is not None:
+        write_atomically(Path(args.plot), outcome_plot(table, fmt))
+    if full is not None and full_name is not None:
+        write_atomically(Path(full_name), full.encode())
+    write_output(text, args.output)
+    return 0
+
+
+# --- bjexact boundaries -------------------------------------------------------------------
+
+BOUNDARIES_EXAMPLES = """\
+examples:
+  bjexact boundaries --upcard T --total 16          # 16 v T: where hit and stand swap as t varies
+  bjexact boundaries --upcard 2 --total 12 --digits 30
+  bjexact boundaries --upcard A --total 18 --soft --h17
+  bjexact boundaries --upcard T --total 16 --format json
+
+Infinite deck, p_T = t and every other rank (1 - t)/9 (the standard deck is t = 4/13).
+Prints the stand and hit values as polynomials in t (hitting: one card, then the
+best play for that t), and each t in (0, 1) where hit - stand changes sign: an
+exact real algebraic number (a root of the printed polynomial, within a rational
+isolating interval), with its decimals.
+"""
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "boundaries", help="where hit and stand swap as the ten density t varies (infinite deck)",
+        description="Stand and hit values as polynomials in the ten density t, and the exact t where the "
+                    "best move flips.",
+        epilog=RULES_HELP + "\n" + BOUNDARIES_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--upcard", required=True, metavar="CARD", help="the dealer's up-card (A, 2..9, T)")
+    parser.add_argument("--total", required=True, type=int, metavar="N", help="the player's total (4..21)")
+    parser.add_argument("--soft", action="store_true", help="a soft total (an ace counting 11)")
+    parser.add_argument("--ten-density", default="t", metavar="NAME", help="the variable's name (default: t)")
+    parser.add_argument("--objective", choices=("ev", "win"), default="ev",
+                        help="ev: +1/0/-1; win: 1 for a win, 1/2 for a push (default: ev)")
+    parser.add_argument("--digits", type=int, default=15, metavar="N",
+                        help="decimals of each root (default: 15)")
+    add_rule_options(parser)
+    group = parser.add_argument_group("output")
+    group.add_argument("--format", choices=("text", "json", "latex"), default="text")
+    group.add_argument("-o", "--output", default=None, metavar="FILE",
+                       help="write to FILE instead of standard output")
+    parser.set_defaults(run=run_boundaries)
+
+
+def run_boundaries(args: argparse.Namespace) -> int:
+    from ..cards import parse_rank
+    from ..symbolic import decision_boundaries, render_boundaries
+
+    rules = _infinite_rules(args)
+    if not 1 <= args.digits <= 1000:
+        raise BjexactError("--digits must be between 1 and 1000")
+    result = decision_boundaries(rules, args.total, args.soft, parse_rank(args.upcard),
+                                 variable=args.ten_density, objective=args.objective)
+    write_output(render_boundaries(result, args.format, args.digits), args.output)
+    return 0
