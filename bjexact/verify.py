@@ -78,6 +78,13 @@ __all__ = [
     "identify",
     "soft_ace_becomes_hard",
     "slipped_dealer_table",
+    "float_number",
+    "exact_cell",
+    "upcard_weights",
+    "explain_mismatch",
+    "format_cell",
+    "format_check",
+    "format_identification",
 ]
 
 OUTCOME_COLUMNS = ("17", "18", "19", "20", "21", "bust", "blackjack", "exhausted", "sum")
@@ -714,10 +721,10 @@ def identify(
 def explain_mismatch(table: PrintedTable, checks: Sequence[DealerCheck], tolerance: Tolerance) -> list[str]:
     """Sentences that account for a table no convention fits (best-ranked ``checks`` first)."""
     notes: list[str] = []
-    notes += _row_sum_notes(table)
-    notes += _rows_under_other_rules(checks)
-    notes += _permutation_notes(table, checks[:3], tolerance)
     notes += _slip_notes(table, checks, tolerance)
+    notes += _row_sum_notes(table)
+    notes += _permutation_notes(table, checks[:3], tolerance)
+    notes += _rows_under_other_rules(checks)
     if not notes:
         best = checks[0]
         notes.append(
@@ -755,18 +762,22 @@ def _row_sum_notes(table: PrintedTable) -> list[str]:
 def _rows_under_other_rules(checks: Sequence[DealerCheck]) -> list[str]:
     """For the nearest convention's bad rows: the conventions under which each of them matches."""
     best = checks[0]
-    bad = [r for r in best.rows if not r.consistent]
+    bad = [i for i, r in enumerate(best.rows) if not r.consistent]
     if not bad or len(bad) == len(best.rows):
         return []
+    groups: dict[str, list[str]] = {}
+    for i in bad:
+        fitting = [c.rules for c in checks if c.rows[i].consistent]
+        key = _describe_rules_set(fitting) if fitting else ""
+        groups.setdefault(key, []).append(best.rows[i].row.label)
     notes = []
-    for row in bad:
-        fitting = [c.rules for c in checks if c.rows[best.rows.index(row)].consistent]
-        if fitting:
-            names = _describe_rules_set(fitting)
-            notes.append(f"Row {row.row.label} (line {row.row.line}) does not match {best.rules.describe()} "
-                         f"but matches {names}.")
+    for key, labels in groups.items():
+        rows = f"Row{'s' if len(labels) > 1 else ''} {', '.join(labels)}"
+        if key:
+            notes.append(f"{rows} do{'' if len(labels) > 1 else 'es'} not match {best.rules.describe()} "
+                         f"but match{'' if len(labels) > 1 else 'es'} {key}.")
         else:
-            notes.append(f"Row {row.row.label} (line {row.row.line}) matches no convention tried.")
+            notes.append(f"{rows} match{'' if len(labels) > 1 else 'es'} no convention tried.")
     return notes
 
 
