@@ -146,22 +146,117 @@ class DealerGraph:
 
         return weigh
 
-    def weighted(self, draws: Any) -> nx.DiGraph:
-        """A copy of the graph whose edges carry their probability as ``weight``."""
-        weigh = self.weigher(draws)
-        graph = self.graph.copy()
+    def weighted(self, draws: Any, upcards: Iterable[int] | None = None) -> nx.DiGraph:
+        """The part of the graph a shoe can reach, each edge carrying its probability as ``weight``.
+
+        Only hands reachable with non-zero probability from the given up-cards
+        (default: every up-card the shoe can show) are kept, with their non-zero
+        edges: a hand of five aces has no place in a one-deck diagram.
+        """
         chain = self.chain
-        for i, node in enumerate(chain.transient):
-            for target, weight in zip(chain.targets[i], weigh(i)):
-                graph.edges[node, _node_at(chain, target)]["weight"] = weight
+        n = chain.n_transient
+        weigh = self.weigher(draws)
+        if upcards is None:
+            upcards = [u for u in RANKS if getattr(draws, "shoe", Shoe.infinite()).has(u)]
+        pending = [chain.index[self.start(u)] for u in upcards]
+        seen = set(pending)
+        graph = nx.DiGraph(**self.graph.graph)
+        while pending:
+            i = pending.pop()
+            node = chain.transient[i]
+            graph.add_node(node, **self.graph.nodes[node])
+            for target, weight, data in zip(chain.targets[i], weigh(i), chain.edge_data[i]):
+                if not weight:
+                    continue
+                label = _node_at(chain, target)
+                graph.add_node(label, **self.graph.nodes[label])
+                graph.add_edge(node, label, weight=weight, **data)
+                if target < n and target not in seen:
+                    seen.add(target)
+                    pending.append(target)
         return graph
 
     def solve(self, draws: Any, upcards: Iterable[int]) -> dict[int, list[Any]]:
-        """Absorption vectors (``outcomes`` order) for the start node of each up-card."""
+        """Absorption vectors (``outcomes`` order) for the start node of each up-card.
+
+        Exact rationals from a finite shoe take the integer fast path of
+        :meth:`_solve_counts`; everything else is weighted by ``draws`` directly.
+        """
         chain = self.chain
         starts = {u: chain.index[self.start(u)] for u in upcards}
+        if isinstance(draws, ShoeDraws) and draws.domain is RATIONALS and not draws.shoe.is_infinite:
+            left = tuple(c - r for c, r in zip(draws.shoe.counts, draws.removed))
+            if sum(left) > self._depth:
+                return self._solve_counts(left, starts)
         values = absorption(chain, starts.values(), self.weigher(draws), draws.domain)
         return {u: values[i] for u, i in starts.items()}
+
+    @cached_property
+    def _depth(self) -> int:
+        """The most cards a transient (still drawing) dealer hand can hold."""
+        return max(sum(info[0]) for info in self._node_info)
+
+    @cached_property
+    def _count_edges(self):
+        """Per transient node and edge: (rank-set id, dealer cards of those ranks, depth, terminal?).
+
+        The cards that can take an edge are those of its ranks left in the shoe less
+        those the dealer already holds; the first term is shared by all nodes.
+        """
+        rank_sets: dict[tuple[int, ...], int] = {}
+        edges = []
+        n = self.chain.n_transient
+        for i, (cards, _, edge_ranks) in enumerate(self._node_info):
+            row = []
+            for ranks, target in zip(edge_ranks, self.chain.targets[i]):
+                k = rank_sets.setdefault(ranks, len(rank_sets))
+                row.append((k, sum(cards[r] for r in ranks), sum(cards), int(target >= n)))
+            edges.append(tuple(row))
+        return tuple(rank_sets), tuple(edges)
+
+    def _solve_counts(self, left: Counts, starts: Mapping[int, int]) -> dict[int, list[mpq]]:
+        """The same absorption, in integers: every probability at depth j has denominator M - j.
+
+        With ``M`` cards left before the dealer's first card and ``P_j`` the product
+        of ``M - k`` for k = j..K (K the deepest transient hand, ``P_{K+1} = 1``),
+        ``U = value * P_j`` satisfies ``U = sum a_e U_child + sum a_e P_{j+1} e_outcome``
+        with integer card counts ``a_e``. The generic solver computes ``U`` over the
+        integers; dividing by ``P_j`` at the start nodes gives the exact values.
+        Needs ``M > K``, so that no hand can exhaust the shoe.
+        """
+        total = sum(left)
+        scale = [1] * (self._depth + 2)  # scale[j] = P_j
+        for j in range(self._depth, 0, -1):
+            scale[j] = scale[j + 1] * (total - j)
+        rank_sets, edges = self._count_edges
+        scaled = [(1, scale[depth + 1]) for depth in range(self._depth + 1)]
+
+        available = [sum(left[r] for r in ranks) for ranks in rank_sets]
+
+        def weigh(i: int) -> list[int]:
+            return [(available[k] - held) * scaled[depth][terminal] for k, held, depth, terminal in edges[i]]
+
+        values = absorption(self.chain, starts.values(), weigh, _INTEGERS)
+        result = {}
+        for upcard, i in starts.items():
+            excluded = self._node_info[i][1]  # peek: the hole card that would make a natural
+            drawable = total - 1 - (left[excluded - 1] if excluded else 0)
+            if drawable <= 0:
+                raise BjexactError(
+                    f"up-card {rank_symbol(upcard)}: every card left makes a natural, "
+                    "so nothing can be conditioned on no natural"
+                )
+            divisor = scale[2] * drawable
+            result[upcard] = [mpq(u, divisor) for u in values[i]]
+        return result
+
+
+class _Integers:
+    zero = 0
+    one = 1
+
+
+_INTEGERS = _Integers()
 
 
 def _node_at(chain: Chain, index: int):

@@ -98,9 +98,6 @@ def absorption(
             if target >= n:
                 row[target - n] += weight
             else:
-                child = values[target]
-                for k in range(m):
-                    if child[k]:
-                        row[k] += weight * child[k]
+                row = [x + weight * y if y else x for x, y in zip(row, values[target])]
         values[i] = row
     return values
