@@ -1,0 +1,695 @@
+"""The player's hit/stand decision process, solved exactly.
+
+Model
+    The player sees two cards and the dealer's up-card, then hits or stands;
+    over 21 loses at once. The dealer then plays out the hand (see
+    :mod:`bjexact.dealer`). Objectives: ``ev`` pays +1 for a win, 0 for a push,
+    -1 for a loss (and ``rules.bj_pays`` for a player natural under the
+    ``separate`` and ``peek`` conventions); ``win`` scores 1 for a win (a natural
+    included), 1/2 for a push and 0 for a loss, the chance of winning with a
+    push counted as half a win. Ties between hitting and standing go to standing.
+
+Naturals (``rules.naturals``)
+    ``as21``: a natural is simply a 21 on either side; the player's natural is
+    the state soft 21 and is played like any other hand.
+    ``separate``: a player natural is not played: it pushes against a dealer
+    natural and otherwise wins ``bj_pays``; a dealer natural beats every other
+    player hand, 21s of three or more cards included.
+    ``peek``: the dealer's natural is settled before the player acts, so the
+    values of the player's decisions are conditioned on the dealer having no
+    natural (a player natural then wins ``bj_pays``). The value of the whole
+    game from the deal is unconditional.
+
+Results
+    Each position carries the exact probabilities of its four results
+    (:data:`RESULTS`: ``natural`` win, ``win``, ``push``, ``loss``) under the
+    optimal play from there; an objective is a linear weighting of them.
+
+Infinite deck
+    States are (total, soft, up-card) for hard 4-21 and soft 12-21. For the hit
+    action, ``T[i][j]`` is the chance of moving from state i to state j on one
+    card and ``B[i]`` is the loss payoff times the chance of busting on that
+    card (``-P(bust)`` for ``ev``, as in the article). With ``R_stand`` the
+    standing values, ``V = max(R_stand, T V + B)``; T is strictly triangular when
+    states are ordered by hard sum, so backward induction solves it exactly.
+
+Finite shoes
+    Values depend on the cards drawn, so positions are (the multiset of the
+    player's cards, up-card). Cards are drawn without replacement from the
+    *unseen* cards: the shoe less the player's cards and the up-card (the hole
+    card is one of them: by exchangeability it may be drawn after the player's
+    cards). The dealer's distribution for each multiset of removed cards comes
+    from re-weighting the one dealer graph, and is shared by every up-card and
+    every ordering of the same cards. Under ``peek`` a finite position's values
+    are computed as E[payoff, no dealer natural] and divided by P(no dealer
+    natural | the cards seen), which conditions them exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from typing import Any, Literal
+
+import networkx as nx
+
+from .cards import ACE, RANKS, TEN, Counts, Shoe, add_counts, counts_of, rank_symbol
+from .dealer import BLACKJACK, BUST, EXHAUSTED, ShoeDraws, dealer_graph, dealer_table
+from .errors import BjexactError
+from .exact import RATIONALS, fraction_string, mpq
+from .hand import EMPTY_HAND, HandValue, add_card, hand_value
+from .progress import Progress
+from .rules import Rules
+
+__all__ = [
+    "RESULTS",
+    "OBJECTIVES",
+    "Results",
+    "PlayerState",
+    "PositionValues",
+    "InfiniteSolution",
+    "HandDecision",
+    "FiniteSolution",
+    "GameValue",
+    "PlayerMatrices",
+    "player_states",
+    "player_hit_graph",
+    "payoffs",
+    "solve_infinite",
+    "solve_finite",
+    "hand_decision",
+    "solve",
+]
+
+RESULTS = ("natural", "win", "push", "loss")
+OBJECTIVES = ("ev", "win")
+Objective = Literal["ev", "win"]
+Results = tuple[mpq, mpq, mpq, mpq]  # probabilities of RESULTS
+
+_ZERO = RATIONALS.zero
+_ONE = RATIONALS.one
+_NOTHING: Results = (_ZERO, _ZERO, _ZERO, _ZERO)
+_HARD_TOTALS = range(4, 22)
+_SOFT_TOTALS = range(12, 22)
+UPCARD_ORDER = (2, 3, 4, 5, 6, 7, 8, 9, TEN, ACE)
+
+
+def payoffs(rules: Rules, objective: Objective) -> Results:
+    """The weight of each result in :data:`RESULTS` under ``objective``."""
+    if objective == "ev":
+        return (rules.bj_pays, _ONE, _ZERO, -_ONE)
+    if objective == "win":
+        return (_ONE, _ONE, mpq(1, 2), _ZERO)
+    raise BjexactError(f"unknown objective {objective!r} (use ev or win)")
+
+
+def _score(weights: Results, results: Results) -> mpq:
+    return sum((w * r for w, r in zip(weights, results) if r), _ZERO)
+
+
+def _add(a: Results, b: Results, scale: mpq) -> Results:
+    return tuple(x + scale * y for x, y in zip(a, b))  # type: ignore[return-value]
+
+
+def _loss(p: mpq) -> Results:
+    return (_ZERO, _ZERO, _ZERO, p)
+
+
+def stand_results(total: int, dealer: Mapping[str, mpq], *, blackjack_loses: bool = True) -> Results:
+    """The results of standing on ``total`` against a dealer outcome distribution.
+
+    A dealer ``blackjack`` beats the player when ``blackjack_loses``; otherwise it is
+    left out (used to compute E[result, no dealer natural]). ``exhausted`` with a
+    non-zero probability is an error: the round could not be finished.
+    """
+    if dealer.get(EXHAUSTED):
+        raise BjexactError("the shoe is too small: the dealer can run out of cards before finishing")
+    win = dealer[BUST]
+    push = loss = _ZERO
+    for outcome in ("17", "18", "19", "20", "21"):
+        p = dealer[outcome]
+        if not p:
+            continue
+        dealer_total = int(outcome)
+        if dealer_total < total:
+            win += p
+        elif dealer_total == total:
+            push += p
+        else:
+            loss += p
+    if blackjack_loses:
+        loss += dealer.get(BLACKJACK, _ZERO)
+    return (_ZERO, win, push, loss)
+
+
+@dataclass(frozen=True)
+class PositionValues:
+    """The results of standing and of hitting (then playing on optimally) from one position.
+
+    ``hit`` is ``None`` where no card can be drawn. ``scale`` divides the
+    probabilities to condition them (``peek`` on finite shoes); it is 1 otherwise.
+    """
+
+    stand_results: Results
+    hit_results: Results | None
+    weights: Results
+    scale: mpq = _ONE
+
+    @property
+    def stand(self) -> mpq:
+        """Value of standing (under the solution's objective)."""
+        return _score(self.weights, self.stand_results) / self.scale
+
+    @property
+    def hit(self) -> mpq | None:
+        """Value of hitting once and then playing optimally; ``None`` when the shoe is empty."""
+        if self.hit_results is None:
+            return None
+        return _score(self.weights, self.hit_results) / self.scale
+
+    @property
+    def best(self) -> str:
+        """``"hit"`` when hitting is strictly better, else ``"stand"``."""
+        hit = self.hit
+        return "hit" if hit is not None and hit > self.stand else "stand"
+
+    @property
+    def value(self) -> mpq:
+        hit = self.hit
+        return self.stand if hit is None else max(self.stand, hit)
+
+    @property
+    def results(self) -> Results:
+        """Probabilities of the results under the best move (conditioned as the values are)."""
+        chosen = self.hit_results if self.best == "hit" else self.stand_results
+        return tuple(x / self.scale for x in chosen)  # type: ignore[return-value]
+
+    @property
+    def _raw_best(self) -> Results:
+        return self.hit_results if self.best == "hit" else self.stand_results  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, order=True)
+class PlayerState:
+    """An infinite-deck state: the player's ``total`` and softness against the ``upcard``."""
+
+    total: int
+    soft: bool
+    upcard: int
+
+    @property
+    def hand(self) -> HandValue:
+        return HandValue(self.total, self.soft)
+
+    def label(self) -> str:
+        return f"{self.hand} v {rank_symbol(self.upcard)}"
+
+
+def player_states() -> tuple[HandValue, ...]:
+    """The player's hand states, hard 4-21 then soft 12-21."""
+    return tuple(HandValue(t, False) for t in _HARD_TOTALS) + tuple(HandValue(t, True) for t in _SOFT_TOTALS)
+
+
+def _hard_sum(hand: HandValue) -> int:
+    return hand.total - (10 if hand.soft else 0)
+
+
+@cache
+def player_hit_graph() -> nx.DiGraph:
+    """The player's hit chain as a networkx graph over :func:`player_states` and ``"bust"``.
+
+    Edge attribute ``ranks`` lists the cards that make each move. Drawing a card
+    always raises the hard sum, so the graph is acyclic.
+    """
+    graph = nx.DiGraph()
+    graph.add_node(BUST, kind="absorbing")
+    for hand in player_states():
+        graph.add_node(str(hand), kind="transient", total=hand.total, soft=hand.soft)
+    for hand in player_states():
+        for rank in RANKS:
+            new = add_card(hand, rank)
+            target = BUST if new.bust else str(new)
+            if graph.has_edge(str(hand), target):
+                graph.edges[str(hand), target]["ranks"] += (rank,)
+            else:
+                graph.add_edge(str(hand), target, ranks=(rank,))
+    return graph
+
+
+def _dealer_natural_chance(upcard: int, probabilities) -> mpq:
+    natural = {ACE: TEN, TEN: ACE}.get(upcard)
+    return probabilities[natural - 1] if natural else _ZERO
+
+
+@dataclass(frozen=True)
+class GameValue:
+    """The value of the hit/stand game from the deal, and the chance of each result.
+
+    ``results`` are unconditional probabilities of :data:`RESULTS` (``natural``:
+    the player's natural wins its premium payout). ``value`` weighs them by the
+    objective's payoffs.
+    """
+
+    value: mpq
+    results: Results
+
+    def to_json(self) -> dict[str, str]:
+        return {"value": fraction_string(self.value), **{k: fraction_string(v) for k, v in zip(RESULTS, self.results)}}
+
+
+@dataclass(frozen=True)
+class PlayerMatrices:
+    """The infinite-deck hit chain for one up-card in matrix form, with the solution.
+
+    ``states`` are labels in topological order (by hard sum); ``T`` and ``B`` as
+    in the module docstring; ``R_stand`` the standing values; ``V`` the optimal
+    values; ``policy`` the best move per state.
+    """
+
+    states: tuple[str, ...]
+    T: tuple[tuple[mpq, ...], ...]
+    B: tuple[mpq, ...]
+    R_stand: tuple[mpq, ...]
+    V: tuple[mpq, ...]
+    policy: tuple[str, ...]
+
+    def sympy(self, name: str):
+        """``T`` as a sympy Matrix, or ``B``/``R_stand``/``V`` as column vectors, of Rationals."""
+        from sympy import Matrix, Rational
+
+        def rational(x: mpq):
+            return Rational(int(x.numerator), int(x.denominator))
+
+        value = getattr(self, name)
+        if name == "T":
+            return Matrix([[rational(x) for x in row] for row in value])
+        return Matrix([rational(x) for x in value])
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "states": list(self.states),
+            "T": [[fraction_string(x) for x in row] for row in self.T],
+            "B": [fraction_string(x) for x in self.B],
+            "R_stand": [fraction_string(x) for x in self.R_stand],
+            "V": [fraction_string(x) for x in self.V],
+            "policy": list(self.policy),
+        }
+
+
+def _rules_json(rules: Rules) -> dict[str, Any]:
+    return {**rules.to_json(), "bj_pays": fraction_string(rules.bj_pays)}
+
+
+@dataclass(frozen=True)
+class InfiniteSolution:
+    """The exact hit/stand solution for the infinite deck: every (total, soft, up-card) state."""
+
+    rules: Rules
+    objective: Objective
+    positions: Mapping[PlayerState, PositionValues]
+
+    @property
+    def states(self) -> tuple[PlayerState, ...]:
+        return tuple(self.positions)
+
+    def __getitem__(self, state: PlayerState) -> PositionValues:
+        return self.positions[state]
+
+    def best(self, total: int, soft: bool, upcard: int) -> str:
+        return self.positions[PlayerState(total, soft, upcard)].best
+
+    @cached_property
+    def game(self) -> GameValue:
+        """The value from the deal: two cards each, then optimal hit/stand play."""
+        p = Shoe.infinite().draw_probabilities()
+        weights = payoffs(self.rules, self.objective)
+        total = _NOTHING
+        for upcard in RANKS:
+            natural = _dealer_natural_chance(upcard, p)
+            for first in RANKS:
+                for second in RANKS:
+                    chance = p[upcard - 1] * p[first - 1] * p[second - 1]
+                    hand = hand_value((first, second))
+                    player_natural = hand.total == 21
+                    results = self.positions[PlayerState(hand.total, hand.soft, upcard)].results
+                    if self.rules.naturals == "separate" and player_natural:
+                        results = (_ONE - natural, _ZERO, natural, _ZERO)
+                    elif self.rules.naturals == "peek":
+                        if player_natural:
+                            results = (_ONE - natural, _ZERO, natural, _ZERO)
+                        else:
+                            results = _add(_loss(natural), results, _ONE - natural)
+                    total = _add(total, results, chance)
+        return GameValue(_score(weights, total), total)
+
+    def matrices(self, upcard: int) -> PlayerMatrices:
+        """T, B, R_stand, V and the policy for one up-card (states by hard sum)."""
+        graph = player_hit_graph()
+        order = [n for n in nx.topological_sort(graph) if n != BUST]
+        hands = {str(h): h for h in player_states()}
+        index = {label: i for i, label in enumerate(order)}
+        p = Shoe.infinite().draw_probabilities()
+        loss = payoffs(self.rules, self.objective)[3]
+        T = [[_ZERO] * len(order) for _ in order]
+        B = [_ZERO] * len(order)
+        for label in order:
+            for _, target, data in graph.out_edges(label, data=True):
+                chance = sum((p[r - 1] for r in data["ranks"]), _ZERO)
+                if target == BUST:
+                    B[index[label]] += loss * chance
+                else:
+                    T[index[label]][index[target]] += chance
+        positions = [self.positions[PlayerState(hands[s].total, hands[s].soft, upcard)] for s in order]
+        return PlayerMatrices(
+            tuple(order),
+            tuple(tuple(row) for row in T),
+            tuple(B),
+            tuple(v.stand for v in positions),
+            tuple(v.value for v in positions),
+            tuple(v.best for v in positions),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": _rules_json(self.rules),
+            "objective": self.objective,
+            "states": [
+                {"total": s.total, "soft": s.soft, "upcard": rank_symbol(s.upcard),
+                 "stand": fraction_string(v.stand), "hit": fraction_string(v.hit), "best": v.best}
+                for s, v in self.positions.items()
+            ],
+            "game": self.game.to_json(),
+        }
+
+
+def _solve_positions(
+    hands: list[HandValue],
+    upcard: int,
+    probabilities,
+    stand: Callable[[HandValue], Results],
+    weights: Results,
+) -> dict[HandValue, PositionValues]:
+    """Backward induction over the hit chain for one up-card, infinite deck."""
+    solved: dict[HandValue, PositionValues] = {}
+    for hand in sorted(hands, key=_hard_sum, reverse=True):
+        hit = _NOTHING
+        for rank in RANKS:
+            new = add_card(hand, rank)
+            chance = probabilities[rank - 1]
+            hit = _add(hit, _loss(_ONE) if new.bust else solved[new]._raw_best, chance)
+        solved[hand] = PositionValues(stand(hand), hit, weights)
+    return solved
+
+
+def solve_infinite(rules: Rules, objective: Objective = "ev") -> InfiniteSolution:
+    """The exact optimal hit/stand values of every infinite-deck state under ``rules``."""
+    if not rules.infinite:
+        raise BjexactError("solve_infinite needs the infinite deck (decks='inf')")
+    weights = payoffs(rules, objective)
+    table = dealer_table(rules)
+    p = Shoe.infinite().draw_probabilities()
+    positions: dict[PlayerState, PositionValues] = {}
+    for upcard in UPCARD_ORDER:
+        dealer = table.rows[upcard]
+        solved = _solve_positions(
+            list(player_states()), upcard, p, lambda hand, d=dealer: stand_results(hand.total, d), weights
+        )
+        for hand in player_states():
+            positions[PlayerState(hand.total, hand.soft, upcard)] = solved[hand]
+    return InfiniteSolution(rules, objective, positions)
+
+
+# --- finite shoes: composition-dependent -----------------------------------
+
+
+@dataclass(frozen=True)
+class HandDecision:
+    """Stand and hit values of one hand (its cards) against one up-card, composition-dependent."""
+
+    cards: tuple[int, ...]
+    upcard: int
+    position: PositionValues = field(repr=False)
+
+    @property
+    def stand(self) -> mpq:
+        return self.position.stand
+
+    @property
+    def hit(self) -> mpq | None:
+        return self.position.hit
+
+    @property
+    def best(self) -> str:
+        return self.position.best
+
+    @property
+    def value(self) -> mpq:
+        return self.position.value
+
+    @property
+    def hand(self) -> HandValue:
+        return hand_value(self.cards)
+
+    def to_json(self) -> dict[str, Any]:
+        hand = self.hand
+        return {
+            "cards": [rank_symbol(r) for r in self.cards], "total": hand.total, "soft": hand.soft,
+            "upcard": rank_symbol(self.upcard), "stand": fraction_string(self.stand),
+            "hit": None if self.hit is None else fraction_string(self.hit), "best": self.best,
+        }
+
+
+class _FiniteSolver:
+    """Memoised exact recursion over (player's cards, up-card) for one starting shoe.
+
+    ``shoe`` is the composition before the player's cards and the up-card are
+    dealt. Dealer distributions are computed once per multiset of player cards,
+    for all up-cards at once.
+    """
+
+    def __init__(self, rules: Rules, shoe: Shoe, objective: Objective):
+        self.rules = rules
+        self.shoe = shoe
+        self.weights = payoffs(rules, objective)
+        self.peek = rules.naturals == "peek"
+        # Under peek the dealer's natural is kept as an outcome and left out of the results.
+        self.graph = dealer_graph(rules.h17, "separate" if self.peek else rules.naturals, True)
+        self._dealer: dict[Counts, dict[int, dict[str, mpq]]] = {}
+        self._positions: dict[tuple[Counts, int], PositionValues] = {}
+
+    def dealer(self, cards: Counts, upcard: int) -> dict[str, mpq]:
+        rows = self._dealer.get(cards)
+        if rows is None:
+            upcards = [u for u in RANKS if self.shoe.counts[u - 1] - cards[u - 1] > 0]
+            vectors = self.graph.solve(ShoeDraws(self.shoe, cards), upcards)
+            rows = {u: dict(zip(self.graph.outcomes, v)) for u, v in vectors.items()}
+            self._dealer[cards] = rows
+        return rows[upcard]
+
+    def unseen(self, cards: Counts, upcard: int) -> list[int]:
+        unseen = [s - c for s, c in zip(self.shoe.counts, cards)]
+        unseen[upcard - 1] -= 1
+        return unseen
+
+    def no_natural(self, cards: Counts, upcard: int) -> mpq:
+        """P(the hole card does not make a dealer natural | the player's cards and the up-card)."""
+        natural = {ACE: TEN, TEN: ACE}.get(upcard)
+        if natural is None:
+            return _ONE
+        unseen = self.unseen(cards, upcard)
+        total = sum(unseen)
+        return _ONE if total == 0 else _ONE - mpq(unseen[natural - 1], total)
+
+    def position(self, cards: Counts, upcard: int) -> PositionValues:
+        key = (cards, upcard)
+        found = self._positions.get(key)
+        if found is not None:
+            return found
+        hand = hand_value(r for r in RANKS for _ in range(cards[r - 1]))
+        dealer = self.dealer(cards, upcard)
+        stand = stand_results(hand.total, dealer, blackjack_loses=not self.peek)
+        unseen = self.unseen(cards, upcard)
+        total = sum(unseen)
+        hit: Results | None = None
+        if total > 0:
+            hit = _NOTHING
+            for rank in RANKS:
+                if not unseen[rank - 1]:
+                    continue
+                chance = mpq(unseen[rank - 1], total)
+                new_cards = add_counts(cards, counts_of([rank]))
+                if add_card(hand, rank).bust:
+                    lost = self.no_natural(new_cards, upcard) if self.peek else _ONE
+                    hit = _add(hit, _loss(lost), chance)
+                else:
+                    hit = _add(hit, self.position(new_cards, upcard)._raw_best, chance)
+        scale = self.no_natural(cards, upcard) if self.peek else _ONE
+        found = self._positions[key] = PositionValues(stand, hit, self.weights, scale)
+        return found
+
+    def natural_results(self, cards: Counts, upcard: int) -> Results:
+        """A player natural under separate/peek, unconditionally: push against a dealer natural."""
+        clear = self.no_natural(cards, upcard)
+        return (clear, _ZERO, _ONE - clear, _ZERO)
+
+
+def _two_card_hands(shoe: Shoe) -> Iterator[tuple[int, int]]:
+    for first in RANKS:
+        for second in RANKS[first - 1:]:
+            if shoe.counts[first - 1] and shoe.counts[second - 1] - (first == second) > 0:
+                yield first, second
+
+
+@dataclass(frozen=True)
+class FiniteSolution:
+    """Composition-dependent values of every two-card hand against every up-card.
+
+    ``hands`` maps (first, second, up-card) with first <= second to a
+    :class:`HandDecision`. ``exceptions`` lists, per (total, soft, up-card), the
+    hands of that total (two or more cards) whose best move differs from the
+    two-card hands' majority.
+    """
+
+    rules: Rules
+    objective: Objective
+    hands: Mapping[tuple[int, int, int], HandDecision]
+    game: GameValue
+    exceptions: tuple[tuple[PlayerState, str, tuple[tuple[int, ...], ...]], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": _rules_json(self.rules),
+            "objective": self.objective,
+            "states": [d.to_json() for d in self.hands.values()],
+            "game": self.game.to_json(),
+            "exceptions": [
+                {"total": s.total, "soft": s.soft, "upcard": rank_symbol(s.upcard), "best": best,
+                 "hands": [[rank_symbol(r) for r in cards] for cards in hands]}
+                for s, best, hands in self.exceptions
+            ],
+        }
+
+
+def solve_finite(rules: Rules, objective: Objective = "ev", *, progress: bool | None = None) -> FiniteSolution:
+    """Exact composition-dependent hit/stand values for a finite shoe (every two-card hand)."""
+    if rules.infinite:
+        raise BjexactError("solve_finite needs a finite shoe")
+    shoe = rules.make_shoe()
+    solver = _FiniteSolver(rules, shoe, objective)
+    deals = list(_two_card_hands(shoe))
+    hands: dict[tuple[int, int, int], HandDecision] = {}
+    total_cards = sum(shoe.counts)
+    results = _NOTHING
+    with Progress(len(deals), "two-card hands", enabled=progress) as bar:
+        for first, second in deals:
+            cards = counts_of((first, second))
+            natural = hand_value((first, second)).total == 21
+            for upcard in UPCARD_ORDER:
+                left = shoe.counts[upcard - 1] - cards[upcard - 1]
+                if left <= 0:
+                    continue
+                position = solver.position(cards, upcard)
+                hands[(first, second, upcard)] = HandDecision((first, second), upcard, position)
+                # P(player gets {first, second} and the dealer shows upcard), dealt in order
+                orderings = 1 if first == second else 2
+                chance = mpq(
+                    orderings * shoe.counts[first - 1] * (shoe.counts[second - 1] - (first == second)) * left,
+                    total_cards * (total_cards - 1) * (total_cards - 2),
+                )
+                results = _add(results, _deal_results(solver, cards, upcard, natural, position), chance)
+            bar.advance()
+    game = GameValue(_score(solver.weights, results), results)
+    return FiniteSolution(rules, objective, hands, game, _exceptions(solver, hands))
+
+
+def _deal_results(solver: _FiniteSolver, cards: Counts, upcard: int, natural: bool, position) -> Results:
+    """Unconditional results of a dealt hand under the optimal play."""
+    naturals = solver.rules.naturals
+    if naturals == "as21":
+        return position._raw_best
+    if natural:
+        return solver.natural_results(cards, upcard)
+    if naturals == "separate":
+        return position._raw_best
+    # peek: the raw results already exclude dealer naturals, which beat the player
+    return _add(position._raw_best, _loss(_ONE - solver.no_natural(cards, upcard)), _ONE)
+
+
+def _exceptions(solver: _FiniteSolver, hands: Mapping[tuple[int, int, int], HandDecision]):
+    """Hands (two cards or more) whose best move differs from the two-card majority of their total."""
+    majority: dict[PlayerState, str] = {}
+    votes: dict[PlayerState, dict[str, int]] = {}
+    for (first, second, upcard), decision in hands.items():
+        hand = decision.hand
+        if hand.total == 21 and solver.rules.naturals != "as21":
+            continue
+        state = PlayerState(hand.total, hand.soft, upcard)
+        votes.setdefault(state, {}).setdefault(decision.best, 0)
+        votes[state][decision.best] += 1
+    for state, count in votes.items():
+        majority[state] = max(count, key=lambda k: (count[k], k == "stand"))
+    found: dict[tuple[PlayerState, str], list[tuple[int, ...]]] = {}
+    for (cards, upcard), position in solver._positions.items():
+        hand = hand_value(r for r in RANKS for _ in range(cards[r - 1]))
+        state = PlayerState(hand.total, hand.soft, upcard)
+        if state in majority and position.best != majority[state]:
+            ranks = tuple(r for r in RANKS for _ in range(cards[r - 1]))
+            if len(ranks) == 2 and hand.total == 21 and solver.rules.naturals != "as21":
+                continue
+            found.setdefault((state, position.best), []).append(ranks)
+    return tuple(
+        (state, best, tuple(sorted(cards, key=lambda c: (len(c), c))))
+        for (state, best), cards in sorted(found.items(), key=lambda item: item[0][0])
+    )
+
+
+def hand_decision(
+    rules: Rules,
+    cards: tuple[int, ...] | list[int],
+    upcard: int,
+    unseen: Counts | None = None,
+    objective: Objective = "ev",
+) -> HandDecision:
+    """Exact stand and hit values for the player's ``cards`` against ``upcard``.
+
+    ``unseen``: the ten counts A..T of the cards the player has not seen (the
+    cards left in the shoe plus the dealer's hole card); by default the full shoe
+    of ``rules`` less ``cards`` and ``upcard``. For the infinite deck the values
+    depend only on the hand's total and softness. Under ``peek`` the values are
+    conditioned on the dealer having no natural.
+    """
+    cards = tuple(cards)
+    if len(cards) < 1:
+        raise BjexactError("a hand needs at least one card")
+    if hand_value(cards).bust:
+        raise BjexactError("the hand is already bust")
+    if rules.infinite and unseen is None:
+        hand = hand_value(cards)
+        position = solve_infinite(rules, objective)[PlayerState(hand.total, hand.soft, upcard)]
+        return HandDecision(cards, upcard, position)
+    if unseen is None:
+        full = rules.make_shoe()
+        shoe = full  # the starting shoe includes the player's cards and the up-card
+        _check_available(full.counts, cards + (upcard,))
+    else:
+        unseen_shoe = Shoe.of_counts(unseen)
+        shoe = Shoe(add_counts(unseen_shoe.counts, counts_of(cards + (upcard,))))
+    solver = _FiniteSolver(rules, shoe, objective)
+    return HandDecision(cards, upcard, solver.position(counts_of(cards), upcard))
+
+
+def _check_available(counts: Counts, ranks: tuple[int, ...]) -> None:
+    needed = counts_of(ranks)
+    for rank in RANKS:
+        if needed[rank - 1] > counts[rank - 1]:
+            raise BjexactError(f"the shoe does not hold {needed[rank - 1]} of {rank_symbol(rank)}")
+
+
+def solve(rules: Rules, objective: Objective = "ev", *, progress: bool | None = None):
+    """:func:`solve_infinite` for the infinite deck, :func:`solve_finite` otherwise."""
+    if objective not in OBJECTIVES:
+        raise BjexactError(f"unknown objective {objective!r} (use ev or win)")
+    if rules.infinite:
+        return solve_infinite(rules, objective)
+    return solve_finite(rules, objective, progress=progress)

@@ -1,0 +1,47 @@
+"""A minimal progress bar for long runs: shown on a terminal, silent otherwise."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+
+class Progress:
+    """``with Progress(total, "label") as bar: ... bar.advance()`` draws on stderr when it is a terminal."""
+
+    def __init__(self, total: int, label: str, *, enabled: bool | None = None, stream: TextIO | None = None):
+        self.total = max(total, 1)
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.done = 0
+        self._start = time.monotonic()
+        self._last = 0.0
+
+    def __enter__(self) -> Progress:
+        self._draw()
+        return self
+
+    def advance(self, steps: int = 1) -> None:
+        self.done += steps
+        now = time.monotonic()
+        if now - self._last > 0.1 or self.done >= self.total:
+            self._last = now
+            self._draw()
+
+    def _draw(self) -> None:
+        if not self.enabled:
+            return
+        width = 30
+        filled = width * min(self.done, self.total) // self.total
+        elapsed = time.monotonic() - self._start
+        self.stream.write(
+            f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {elapsed:5.1f}s"
+        )
+        self.stream.flush()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.enabled:
+            self.stream.write("\r" + " " * (len(self.label) + 60) + "\r")
+            self.stream.flush()
