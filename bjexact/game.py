@@ -316,8 +316,8 @@ def regret_line(advice: Advice, move: str, stake: int) -> str | None:
     if cost <= 0:
         return None
     doing = "Hitting" if move == "hit" else "Standing"
-    return (f"  {doing} was not the best move: to {advice.best} was worth {_signed(cost)} more per chip "
-            f"(exact {fraction_string(cost)}), {_approx(cost * stake)} chips on your stake of {stake}.")
+    return (f"  {doing} was not the best move: to {advice.best} was worth {_signed(cost)} more per chip\n"
+            f"  (exact {fraction_string(cost)}), {_approx(cost * stake)} chips on your stake of {stake}.")
 
 
 def _approx(value: mpq) -> str:
@@ -344,13 +344,15 @@ class _Quit(Exception):
 class Game:
     """One session at the table: stakes, hands, settlements, until the player leaves or is broke."""
 
-    def __init__(self, config: GameConfig, read: Reader, write: Writer, advisor: Advisor = exact_advice):
+    def __init__(self, config: GameConfig, read: Reader, write: Writer, advisor: Advisor = exact_advice,
+                 shoe: DealingShoe | None = None):
+        """``shoe``: the first shoe to deal from (default: shuffled with ``random.Random(config.seed)``)."""
         self.config = config
         self.read = read
         self.write = write
         self.advisor = advisor
         self.rng = random.Random(config.seed)
-        self.shoe = DealingShoe.shuffled(config.decks, self.rng)
+        self.shoe = shoe if shoe is not None else DealingShoe.shuffled(config.decks, self.rng)
         self.balance = mpq(config.chips)
         self.hands = 0
         self.last_stake: int | None = None
