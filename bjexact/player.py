@@ -58,7 +58,7 @@ from .cards import ACE, RANKS, TEN, Counts, Shoe, add_counts, counts_of, rank_sy
 from .dealer import BLACKJACK, BUST, EXHAUSTED, ShoeDraws, dealer_graph, dealer_table
 from .errors import BjexactError
 from .exact import RATIONALS, fraction_string, mpq
-from .hand import EMPTY_HAND, HandValue, add_card, hand_value
+from .hand import HandValue, add_card, hand_value
 from .progress import Progress
 from .rules import Rules
 
@@ -344,10 +344,14 @@ class InfiniteSolution:
         return GameValue(_score(weights, total), total)
 
     def matrices(self, upcard: int) -> PlayerMatrices:
-        """T, B, R_stand, V and the policy for one up-card (states by hard sum)."""
+        """T, B, R_stand, V and the policy for one up-card.
+
+        States are ordered by hard sum (the total with a soft ace counted as 1), which
+        every card raises, so T is strictly upper triangular.
+        """
         graph = player_hit_graph()
-        order = [n for n in nx.topological_sort(graph) if n != BUST]
         hands = {str(h): h for h in player_states()}
+        order = sorted(hands, key=lambda label: (_hard_sum(hands[label]), hands[label].soft))
         index = {label: i for i, label in enumerate(order)}
         p = Shoe.infinite().draw_probabilities()
         loss = payoffs(self.rules, self.objective)[3]
@@ -620,7 +624,7 @@ def _exceptions(solver: _FiniteSolver, hands: Mapping[tuple[int, int, int], Hand
     """Hands (two cards or more) whose best move differs from the two-card majority of their total."""
     majority: dict[PlayerState, str] = {}
     votes: dict[PlayerState, dict[str, int]] = {}
-    for (first, second, upcard), decision in hands.items():
+    for (_, _, upcard), decision in hands.items():
         hand = decision.hand
         if hand.total == 21 and solver.rules.naturals != "as21":
             continue

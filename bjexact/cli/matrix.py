@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import RULES_HELP, add_rule_options, rules_from_args, write_output
+from .common import RULES_HELP, add_bj_pays_option, add_rule_options, rules_from_args, write_output
 
 EXAMPLES = """\
 examples:
@@ -12,11 +12,17 @@ examples:
   bjexact matrix --decks inf --upcard 6 --format latex   # bmatrix environments with \\frac
   bjexact matrix --decks inf --upcard A --naturals separate --format json
   bjexact matrix --decks 2 --upcard T --format csv       # finite shoes: json or csv only
+  bjexact matrix --player --decks inf --upcard T --format latex   # the player's hit chain
 
 Transient states are listed in topological order, the up-card's one-card state
 first. T: transient -> transient one-draw probabilities; R: transient -> absorbing;
 B: the bust column of R; N = (I - T)^-1; N R: P(outcome | state), whose first row
 is the dealer-table row. CSV is long form: matrix,row,column,value.
+
+--player (infinite deck): the player's states ordered by hard sum; T: one hit's
+transitions; B: the loss payoff times P(bust on the hit) (-P(bust) for --objective ev);
+R_stand: the values of standing; V = max(R_stand, T V + B); policy: the best move.
+JSON keys: rules, upcard, objective, states, T, B, R_stand, V, policy.
 """
 
 MATRICES = ("T", "R", "B", "N", "absorption")
@@ -30,6 +36,10 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--upcard", required=True, metavar="CARD", help="the dealer's up-card (A, 2..9, T/J/Q/K)")
     add_rule_options(parser)
+    parser.add_argument("--player", action="store_true",
+                        help="the player's hit chain (T, B, R_stand, V, policy) instead of the dealer's")
+    parser.add_argument("--objective", choices=("ev", "win"), default="ev", help="with --player (default: ev)")
+    add_bj_pays_option(parser)
     group = parser.add_argument_group("output")
     group.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text")
     group.add_argument("--decimals", type=int, default=None, metavar="N",
@@ -45,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
 
     rules = rules_from_args(args)
     upcard = parse_rank(args.upcard)
+    if args.player:
+        return run_player(args, rules, upcard)
     if not rules.infinite and args.format in ("text", "latex"):
         raise BjexactError("finite-shoe matrices are large: use --format json or csv")
     chain = dealer_matrices(rules, upcard)
@@ -103,3 +115,46 @@ def format_chain(chain, document: dict, fmt: str, decimals: int | None) -> str:
             out.append(r.ljust(label_width) + "  " + "  ".join(c.rjust(width) for c in row))
         out.append("")
     return "\n".join(out)
+
+
+def run_player(args: argparse.Namespace, rules, upcard: int) -> int:
+    """The player's hit chain for one up-card (infinite deck only)."""
+    from ..cards import rank_symbol
+    from ..errors import BjexactError
+    from ..exact import fraction_string
+    from ..player import solve_infinite
+    from ..tables import NumberStyle, Table, render
+
+    if not rules.infinite:
+        raise BjexactError("--player matrices are for the infinite deck (--decks inf); "
+                           "finite shoes are composition-dependent: see 'bjexact player'")
+    if args.format == "csv":
+        raise BjexactError("--player: use --format text, json or latex")
+    chain = solve_infinite(rules, args.objective).matrices(upcard)
+    document = {"rules": {**rules.to_json(), "bj_pays": fraction_string(rules.bj_pays)}, "upcard": rank_symbol(upcard),
+                "objective": args.objective, **chain.to_json()}
+    if args.format == "json":
+        import json
+
+        write_output(json.dumps(document, indent=2) + "\n", args.output)
+        return 0
+    style = NumberStyle(decimals=args.decimals or 4, percent=False, exact=args.decimals is None)
+    if args.format == "latex":
+        body = " \\\\\n".join(" & ".join(style.latex(x) for x in row) for row in chain.T)
+        vectors = {name: getattr(chain, name) for name in ("B", "R_stand", "V")}
+        parts = [f"% states: {', '.join(chain.states)}\n% needs \\usepackage{{amsmath}}\n"
+                 f"\\[ T = \\begin{{bmatrix}}\n{body}\n\\end{{bmatrix}} \\]"]
+        for name, vector in vectors.items():
+            column = " \\\\ ".join(style.latex(x) for x in vector)
+            symbol = "R_{\\mathrm{stand}}" if name == "R_stand" else name
+            parts.append(f"\\[ {symbol} = \\begin{{bmatrix}} {column} \\end{{bmatrix}} \\]")
+        parts.append("% policy: " + ", ".join(f"{s} {p}" for s, p in zip(chain.states, chain.policy)))
+        write_output("\n".join(parts) + "\n", args.output)
+        return 0
+    t_table = Table(f"T (one hit), up-card {rank_symbol(upcard)}: {rules.describe()}",
+                    ["state", *chain.states], [[s, *row] for s, row in zip(chain.states, chain.T)])
+    vectors = Table("B, R_stand, V and the policy", ["state", "B", "R_stand", "V", "policy"],
+                    [[s, b, r, v, p] for s, b, r, v, p in
+                     zip(chain.states, chain.B, chain.R_stand, chain.V, chain.policy)])
+    write_output(render([t_table, vectors], "text", style), args.output)
+    return 0
