@@ -1,0 +1,109 @@
+"""``bjexact check-sim``: a statistical check of a user's dealer simulator against the exact values."""
+
+from __future__ import annotations
+
+import argparse
+
+from .common import RULES_HELP, add_rule_options, rules_from_args, write_output
+
+EXAMPLES = """\
+examples:
+  bjexact check-sim mypkg.sim:dealer_outcome --decks 6 --rounds 200000
+  bjexact check-sim ./mysim.py:dealer_outcome --decks inf --h17 --format json
+  bjexact check-sim bjexact.simcheck:exact_dealer_simulator --factory --decks 6   # the reference
+
+The simulator is a callable dealer_outcome(upcard, rng) -> outcome:
+  upcard  an int rank: 1 for the ace, 2..9, 10 for any ten-valued card;
+  rng     a seeded random.Random: draw all randomness from it;
+  result  "17".."21", "bust" or "blackjack" (a natural), or a total (17..21, above 21
+          for a bust). Each call plays one round from a fresh full shoe less the up-card.
+With --factory, NAME is called with the rules (a bjexact.Rules) and returns the simulator.
+
+Rounds are split evenly over the up-cards; each up-card's outcomes get a chi-square
+goodness-of-fit test, Holm-corrected across up-cards at level --alpha.
+Exit status: 0 pass, 1 fail, 2 bad input (a simulator that cannot be imported, or an
+answer that is not an outcome).
+"""
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "check-sim", help="test a dealer simulator statistically against the exact distribution",
+        description="Run a dealer simulator and test its outcomes against the exact probabilities.",
+        epilog=RULES_HELP + "\n" + EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("simulator", metavar="MODULE:NAME",
+                        help="the simulator: an importable module (or a .py file) and a callable in it")
+    parser.add_argument("--factory", action="store_true", help="NAME takes the rules and returns the simulator")
+    add_rule_options(parser)
+    group = parser.add_argument_group("test")
+    group.add_argument("--rounds", type=int, default=None, metavar="N", help="rounds in all (default: 200000)")
+    group.add_argument("--seed", type=int, default=0, help="seed of the random numbers (default: 0)")
+    group.add_argument("--alpha", type=float, default=None, help="significance level (default: 0.01)")
+    group.add_argument("--bias", type=float, default=0.005, metavar="P",
+                       help="report the rounds that detect a probability shift P (default: 0.005)")
+    out = parser.add_argument_group("output")
+    out.add_argument("--format", choices=("text", "json"), default="text", help="report format (default: text)")
+    out.add_argument("-o", "--output", default=None, metavar="FILE", help="write the report to FILE")
+    parser.set_defaults(run=run)
+
+
+def load_callable(spec: str):
+    """Import ``module:name`` (``module`` may be a dotted name or a path to a .py file)."""
+    import importlib
+    import importlib.util
+    import os
+    import sys
+    from pathlib import Path
+
+    from ..errors import BjexactError
+
+    module_name, sep, attr = spec.rpartition(":")
+    if not sep or not module_name or not attr:
+        raise BjexactError(f"name the simulator as MODULE:NAME, not {spec!r}")
+    try:
+        if module_name.endswith(".py"):
+            path = Path(module_name)
+            if not path.is_file():
+                raise BjexactError(f"no such file: {module_name}")
+            module_spec = importlib.util.spec_from_file_location(path.stem, path)
+            module = importlib.util.module_from_spec(module_spec)
+            module_spec.loader.exec_module(module)
+        else:
+            if os.getcwd() not in sys.path:
+                sys.path.insert(0, os.getcwd())
+            module = importlib.import_module(module_name)
+    except BjexactError:
+        raise
+    except Exception as exc:  # the user's module failed to import: say so in one line
+        raise BjexactError(f"cannot import {module_name}: {type(exc).__name__}: {exc}") from None
+    try:
+        target = getattr(module, attr)
+    except AttributeError:
+        raise BjexactError(f"{module_name} has no attribute {attr!r}") from None
+    if not callable(target):
+        raise BjexactError(f"{spec} is not callable")
+    return target
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from .. import simcheck
+    from ..errors import BjexactError
+
+    rules = rules_from_args(args)
+    simulator = load_callable(args.simulator)
+    if args.factory:
+        simulator = simulator(rules)
+        if not callable(simulator):
+            raise BjexactError(f"{args.simulator}(rules) did not return a callable")
+    rounds = simcheck.DEFAULT_ROUNDS if args.rounds is None else args.rounds
+    alpha = simcheck.DEFAULT_ALPHA if args.alpha is None else args.alpha
+    check = simcheck.check_dealer_simulator(simulator, rules, rounds=rounds, seed=args.seed, alpha=alpha)
+    if args.format == "json":
+        report = json.dumps(check.to_json(), indent=2) + "\n"
+    else:
+        report = simcheck.format_simulator_check(check, shift=args.bias or None)
+    write_output(report, args.output)
+    return 0 if check.passed else 1

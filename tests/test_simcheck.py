@@ -1,0 +1,214 @@
+"""Statistical checks of dealer simulators: the tests, their power, and the command."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+
+from bjexact import BjexactError, Rules, dealer_table
+from bjexact.cli import main
+from bjexact.exact import mpq
+from bjexact.simcheck import (
+    DEFAULT_ROUNDS,
+    check_dealer_simulator,
+    chi2_sf,
+    exact_dealer_simulator,
+    format_simulator_check,
+    goodness_of_fit,
+    holm,
+    noncentral_chi2_sf,
+    outcome_label,
+    rounds_to_detect,
+    rounds_to_detect_shift,
+    slipped_dealer_simulator,
+)
+from bjexact.verify import KNOWN_SLIPS, slipped_dealer_table
+
+INF = Rules(decks="inf")
+SIX = Rules(decks=6)
+
+
+def test_outcome_labels_and_totals():
+    assert [outcome_label(x) for x in ("17", " BUST", "bj", "Blackjack", 21, 22, 30, 17)] == [
+        "17", "bust", "blackjack", "blackjack", "21", "bust", "bust", "17"]
+    for bad in (16, "16", "foo", None, True, 0):
+        with pytest.raises(BjexactError):
+            outcome_label(bad)
+
+
+def test_chi_square_survival_matches_closed_forms():
+    for x in (0.1, 1.0, 3.7, 12.0, 40.0):
+        assert chi2_sf(x, 2) == pytest.approx(math.exp(-x / 2), rel=1e-12)
+        assert chi2_sf(x, 1) == pytest.approx(math.erfc(math.sqrt(x / 2)), rel=1e-12)
+        # df = 4: exp(-x/2) (1 + x/2)
+        assert chi2_sf(x, 4) == pytest.approx(math.exp(-x / 2) * (1 + x / 2), rel=1e-12)
+    assert noncentral_chi2_sf(5.0, 3, 0.0) == pytest.approx(chi2_sf(5.0, 3))
+
+
+def test_noncentral_chi_square_against_a_simulation():
+    # X = (Z1 + sqrt(lam))^2 + Z2^2 + Z3^2 is noncentral chi-square with 3 df and noncentrality lam
+    rng = random.Random(5)
+    lam, c, n = 9.0, 11.34, 40_000
+    hits = sum((rng.gauss(0, 1) + 3.0) ** 2 + rng.gauss(0, 1) ** 2 + rng.gauss(0, 1) ** 2 >= c for _ in range(n))
+    p = noncentral_chi2_sf(c, 3, lam)
+    assert abs(hits / n - p) < 4 * math.sqrt(p * (1 - p) / n)
+
+
+def test_holm_adjusts_step_down():
+    # by hand: sorted 0.01, 0.02, 0.04 -> 3*0.01, max(0.03, 2*0.02), max(0.04, 1*0.04)
+    assert holm([0.04, 0.01, 0.02]) == pytest.approx([0.04, 0.03, 0.04])
+    assert holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])
+
+
+def test_goodness_of_fit_by_hand_and_with_pooling():
+    exact = {"a": mpq(1, 2), "b": mpq(1, 4), "c": mpq(1, 4)}
+    statistic, df, impossible = goodness_of_fit({"a": 50, "b": 30, "c": 20}, exact)
+    assert statistic == pytest.approx(0 + 25 / 25 + 25 / 25) and df == 2 and impossible == ()
+    # expected counts 1 and 1 are pooled (2, still below 5) and joined to the smallest other cell
+    tiny = {"a": mpq(90, 100), "b": mpq(1, 100), "c": mpq(1, 100), "d": mpq(8, 100)}
+    statistic, df, _ = goodness_of_fit({"a": 90, "b": 2, "c": 0, "d": 8}, tiny)
+    assert df == 1 and statistic == pytest.approx(0)
+    statistic, df, _ = goodness_of_fit({"a": 85, "b": 2, "c": 3, "d": 10}, tiny)
+    assert df == 1 and statistic == pytest.approx(25 / 90 + 25 / 10)
+    assert goodness_of_fit({"a": 1, "z": 1}, exact)[2] == ("z",)
+
+
+def test_a_correct_simulator_passes_at_the_default_rounds():
+    for rules in (INF, SIX):
+        check = check_dealer_simulator(exact_dealer_simulator(rules), rules)
+        assert check.passed, format_simulator_check(check)
+        assert check.rounds == DEFAULT_ROUNDS and all(t.rounds == DEFAULT_ROUNDS // 10 for t in check.tests)
+
+
+def test_the_soft_ace_slip_is_caught_at_the_default_rounds():
+    for rules in (INF, SIX):
+        check = check_dealer_simulator(slipped_dealer_simulator(rules), rules)
+        assert not check.passed
+        failed = {t.upcard for t in check.failed}
+        assert 1 in failed and failed <= {1, 2, 3, 4}  # only these rows differ (see test_verify)
+        report = format_simulator_check(check)
+        assert "FAIL for up-card(s) A" in report and "bust: observed" in report
+
+
+def test_checks_are_deterministic_for_a_seed_and_differ_between_seeds():
+    sim = exact_dealer_simulator(INF)
+    a = check_dealer_simulator(sim, INF, rounds=2000, seed=3)
+    b = check_dealer_simulator(sim, INF, rounds=2000, seed=3)
+    c = check_dealer_simulator(sim, INF, rounds=2000, seed=4)
+    assert a.to_json() == b.to_json() and a.to_json() != c.to_json()
+
+
+def test_the_slip_needs_few_rounds_and_a_small_bias_many():
+    exact = dealer_table(INF)
+    slipped = slipped_dealer_table(INF, KNOWN_SLIPS["soft-ace-becomes-hard"])
+    need = rounds_to_detect(exact[1], slipped[1])
+    assert 1000 < need < DEFAULT_ROUNDS // 10
+    assert rounds_to_detect(exact[7], slipped[7]) is None  # the 7 row is unchanged
+    small = rounds_to_detect_shift(exact[7], 0.005)
+    assert small > 10 * need
+    assert rounds_to_detect(exact[1], slipped[1], power=0.99) > need
+
+
+def test_the_power_formula_against_scipy():
+    stats = pytest.importorskip("scipy.stats")
+    exact = dealer_table(INF)[1]
+    slipped = slipped_dealer_table(INF, KNOWN_SLIPS["soft-ace-becomes-hard"])[1]
+    n = rounds_to_detect(exact, slipped, alpha=0.01, power=0.9, tests=10)
+    per_round = sum((float(slipped[o]) - float(p)) ** 2 / float(p) for o, p in exact.items())
+    critical = stats.chi2.isf(0.001, 5)
+    assert stats.ncx2.sf(critical, 5, n * per_round) >= 0.9 > stats.ncx2.sf(critical, 5, (n - 2) * per_round)
+
+
+def test_naturals_conventions_and_totals_as_answers():
+    separate = Rules(decks=2, naturals="separate")
+    assert check_dealer_simulator(exact_dealer_simulator(separate), separate, rounds=30_000).passed
+    peek = Rules(decks=2, naturals="peek")
+    check = check_dealer_simulator(exact_dealer_simulator(peek), peek, rounds=30_000)
+    assert check.passed
+    discarded = {t.upcard: t.discarded for t in check.tests}
+    assert discarded[5] == 0 and discarded[1] > 0 and discarded[10] > 0
+    # as21: "blackjack" counts as 21, and a simulator answering totals (22+ for a bust) is fine
+    sim = exact_dealer_simulator(INF)
+
+    def totals(upcard, rng):
+        label = sim(upcard, rng)
+        return {"bust": 23, "blackjack": 21}.get(label, int(label) if label.isdigit() else label)
+
+    assert check_dealer_simulator(totals, INF, rounds=30_000).passed
+
+
+def test_a_simulator_reporting_an_impossible_outcome_fails_its_upcard():
+    sim = exact_dealer_simulator(INF)
+    separate = Rules(decks="inf", naturals="separate")
+
+    def naturals_everywhere(upcard, rng):
+        return "blackjack" if upcard == 5 and rng.random() < 0.001 else sim(upcard, rng)
+
+    check = check_dealer_simulator(naturals_everywhere, separate, rounds=20_000)
+    assert [t.upcard for t in check.failed] == [5] and check.failed[0].impossible == ("blackjack",)
+
+
+def test_bad_answers_and_arguments_are_errors():
+    with pytest.raises(BjexactError, match="not an outcome"):
+        check_dealer_simulator(lambda u, rng: 12, INF, rounds=100)
+    with pytest.raises(BjexactError):
+        check_dealer_simulator(lambda u, rng: "17", INF, rounds=0)
+    with pytest.raises(BjexactError):
+        check_dealer_simulator(lambda u, rng: "17", INF, alpha=1.5)
+
+
+SIMULATOR = '''
+import random
+
+def dealer_outcome(upcard, rng):
+    """Infinite deck, S17; SLIP makes a soft hand that draws an ace hard."""
+    total, soft = (11, True) if upcard == 1 else (upcard, False)
+    first = True
+    while True:
+        card = rng.choice([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10])
+        if card == 1 and soft and SLIP:
+            total, soft = total + 1, False
+        elif card == 1 and total + 11 <= 21:
+            total, soft = total + 11, True
+        else:
+            total += card
+            if total > 21 and soft:
+                total, soft = total - 10, False
+        if first and total == 21:
+            return "blackjack"
+        first = False
+        if total >= 17:
+            return total
+
+SLIP = False
+'''
+
+
+def test_the_command_runs_a_simulator_from_a_file(tmp_path, capsys):
+    good = tmp_path / "good_sim.py"
+    good.write_text(SIMULATOR)
+    bad = tmp_path / "bad_sim.py"
+    bad.write_text(SIMULATOR.replace("SLIP = False", "SLIP = True"))
+    assert main(["check-sim", f"{good}:dealer_outcome", "--decks", "inf", "--rounds", "50000"]) == 0
+    assert "Verdict: PASS" in capsys.readouterr().out
+    assert main(["check-sim", f"{bad}:dealer_outcome", "--decks", "inf", "--rounds", "50000",
+                 "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["passed"] is False and "A" in data["failed_upcards"]
+    ace = next(u for u in data["upcards"] if u["upcard"] == "A")
+    assert set(ace) >= {"chi_square", "df", "p_value", "holm_p_value", "outcomes", "passed"}
+    assert ace["outcomes"]["bust"]["observed"] > 0 and "/" in ace["outcomes"]["bust"]["exact"]
+
+
+def test_the_command_refuses_what_it_cannot_run(tmp_path, capsys):
+    assert main(["check-sim", "no_such_module_xyz:f", "--decks", "inf"]) == 2
+    assert main(["check-sim", "random", "--decks", "inf"]) == 2
+    assert main(["check-sim", "math:pi", "--decks", "inf"]) == 2
+    wrong = tmp_path / "wrong_sim.py"
+    wrong.write_text("def f(upcard, rng):\n    return 'seventeen'\n")
+    assert main(["check-sim", f"{wrong}:f", "--decks", "inf", "--rounds", "100"]) == 2
+    err = capsys.readouterr().err
+    assert "'seventeen'" in err and err.count("bjexact: error:") == 4
