@@ -1,0 +1,196 @@
+"""Effects of removal: direct recomputation, brute force, burn-card neutrality, derivatives."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from bjexact.cli import main
+from bjexact.dealer import dealer_graph, dealer_table
+from bjexact.eor import dealer_outcomes, dealer_removal_effects
+from bjexact.errors import BjexactError
+from bjexact.exact import RATIONALS, mpq
+from bjexact.rules import Rules
+
+ONE_DECK = (4,) * 9 + (16,)
+OUTCOMES = ("17", "18", "19", "20", "21", "bust")
+
+
+def without(counts, rank):
+    return tuple(c - (r == rank) for r, c in enumerate(counts, start=1))
+
+
+@pytest.mark.parametrize("naturals", ["as21", "separate", "peek"])
+@pytest.mark.parametrize("upcard", [1, 6, 10])
+def test_one_deck_effects_are_a_direct_recomputation(naturals, upcard):
+    rules = Rules(decks=1, naturals=naturals)
+    effects = dealer_removal_effects(rules, upcard)
+    full = dealer_table(rules)[upcard]
+    for rank in range(1, 11):
+        removed = dealer_table(Rules(shoe=without(ONE_DECK, rank), naturals=naturals))[upcard]
+        assert effects.effects[rank] == {o: removed[o] - full[o] for o in effects.outcomes}, rank
+
+
+def test_one_deck_effects_by_brute_force(bf):
+    """The independent enumeration of tests/conftest.py, with one card removed."""
+    effects = dealer_removal_effects(Rules(decks=1, h17=True), 6)
+    full = bf.dealer_row(ONE_DECK, 6, h17=True)
+    for rank in (1, 10):
+        removed = bf.dealer_row(without(ONE_DECK, rank), 6, h17=True)
+        for o in OUTCOMES:
+            change = removed.get(o, 0) - full.get(o, 0)
+            assert bf.as_fraction(effects.effects[rank][o]) == change
+
+
+def test_averaged_outcomes_weigh_the_up_cards_by_their_counts():
+    for shoe in (ONE_DECK, without(ONE_DECK, 7)):
+        rows = dealer_table(Rules(shoe=shoe))
+        n = sum(shoe)
+        expected = {o: sum(mpq(shoe[u - 1], n) * rows[u][o] for u in range(1, 11)) for o in OUTCOMES}
+        assert dealer_outcomes(Rules(shoe=shoe)) == expected
+    effects = dealer_removal_effects(Rules(decks=1))
+    assert effects.effects[7] == {
+        o: dealer_outcomes(Rules(shoe=without(ONE_DECK, 7)))[o] - effects.base[o] for o in OUTCOMES
+    }
+
+
+@pytest.mark.parametrize("decks", [1, 2])
+@pytest.mark.parametrize("naturals,h17", [("as21", False), ("separate", True), ("peek", False)])
+@pytest.mark.parametrize("upcard", [None, 1, 5, 10])
+def test_burn_card_neutrality_is_exact(decks, naturals, h17, upcard):
+    effects = dealer_removal_effects(Rules(decks=decks, naturals=naturals, h17=h17), upcard)
+    for o in effects.outcomes:
+        assert effects.weighted_sum(o) == 0
+    # and it is not trivially so: some changes are not zero
+    assert any(effects.effects[r][o] for r in range(1, 11) for o in effects.outcomes)
+
+
+def test_ranks_that_cannot_be_removed():
+    shoe = (0, 4, 4, 4, 4, 1, 4, 4, 4, 16)  # no aces, a single 6
+    effects = dealer_removal_effects(Rules(shoe=shoe), 6)
+    assert effects.effects[1] is None and effects.effects[6] is None
+    assert effects.effects[2] is not None
+    assert effects.to_json()["effects"]["A"] is None
+    with pytest.raises(BjexactError, match="no A"):
+        dealer_removal_effects(Rules(shoe=shoe), 1)
+
+
+# --- the infinite deck: derivatives ---------------------------------------------------------
+
+
+class Draws:
+    """Rational draw probabilities for the numeric engine (any ten values)."""
+
+    domain = RATIONALS
+
+    def __init__(self, p):
+        self.p = tuple(mpq(x) for x in p)
+
+    def probabilities(self, cards):
+        return self.p
+
+
+def derivative_at_zero(xs, ys):
+    """Derivative at 0 of the polynomial interpolating (xs, ys) exactly (Newton's divided differences)."""
+    n = len(xs)
+    table = [list(ys)]
+    for level in range(1, n):
+        prev = table[-1]
+        table.append([(prev[i + 1] - prev[i]) / (xs[i + level] - xs[i]) for i in range(n - level)])
+    coeffs = [row[0] for row in table]  # Newton form: sum c_k prod_{j<k} (x - x_j)
+    total = Fraction(0)
+    for k in range(1, n):
+        # d/dx prod_{j<k} (x - x_j) at x = 0
+        roots = xs[:k]
+        deriv = Fraction(0)
+        for skip in range(k):
+            term = Fraction(1)
+            for j, x in enumerate(roots):
+                if j != skip:
+                    term *= -x
+            deriv += term
+        total += coeffs[k] * deriv
+    return total
+
+
+def averaged_parts(p, naturals):
+    """(numerator, denominator) of the averaged outcome probabilities at card probabilities ``p``,
+    from the numeric engine: sum_u w_u P(o | u) and sum_u w_u, w_u = p_u (1 - p_natural under peek)."""
+    graph = dealer_graph(False, naturals, False)
+    rows = graph.solve(Draws(p), range(1, 11))
+    top = {o: Fraction(0) for o in OUTCOMES}
+    norm = Fraction(0)
+    for u in range(1, 11):
+        w = Fraction(p[u - 1])
+        natural = {1: 10, 10: 1}.get(u)
+        if naturals == "peek" and natural:
+            w *= 1 - Fraction(p[natural - 1])
+        norm += w
+        for o, v in zip(graph.outcomes, rows[u], strict=True):
+            if o in top:
+                top[o] += w * Fraction(int(v.numerator), int(v.denominator))
+    return top, norm
+
+
+@pytest.mark.parametrize("naturals", ["as21", "peek"])
+def test_infinite_derivatives_are_exact_directional_differences(naturals):
+    """D_r f is the derivative of f(p + h (p - e_r)) at h = 0: interpolated exactly from the numeric
+    engine at 20 rational h (numerator and denominator are polynomials of degree <= 19 in h)."""
+    effects = dealer_removal_effects(Rules(decks="inf", naturals=naturals))
+    p = [Fraction(1, 13)] * 9 + [Fraction(4, 13)]
+    xs = [Fraction(k, 50) for k in range(20)]
+    for rank in (1, 5, 10):
+        direction = [x - (r == rank) for r, x in enumerate(p, start=1)]
+        parts = [averaged_parts([x + h * d for x, d in zip(p, direction, strict=True)], naturals) for h in xs]
+        norms = [n for _, n in parts]
+        d_norm = derivative_at_zero(xs, norms)
+        for o in ("17", "bust"):
+            tops = [t[o] for t, _ in parts]
+            d_top = derivative_at_zero(xs, tops)
+            expected = (d_top * norms[0] - tops[0] * d_norm) / norms[0] ** 2
+            got = effects.effects[rank][o]
+            assert Fraction(int(got.numerator), int(got.denominator)) == expected, (rank, o)
+            assert effects.base[o] == tops[0] / norms[0]
+
+
+def test_eight_decks_approach_the_infinite_derivative():
+    """Removing one card from N cards changes f by D_r f / (N - 1) + O(1/N^2)."""
+    finite = dealer_removal_effects(Rules(decks=8))
+    infinite = dealer_removal_effects(Rules(decks="inf"))
+    for rank in range(1, 11):
+        for o in OUTCOMES:
+            assert abs(finite.effects[rank][o] * 415 - infinite.effects[rank][o]) < mpq(1, 200), (rank, o)
+
+
+def test_partials_and_removal_derivative_are_related():
+    effects = dealer_removal_effects(Rules(decks="inf"), 6)
+    p = [mpq(1, 13)] * 9 + [mpq(4, 13)]
+    for o in effects.outcomes:
+        mean = sum(x * effects.partials[r][o] for r, x in enumerate(p, start=1))
+        for r in range(1, 11):
+            assert effects.effects[r][o] == mean - effects.partials[r][o]
+
+
+# --- command line --------------------------------------------------------------------------
+
+
+def test_cli_text_and_json(capsys):
+    assert main(["eor", "--decks", "1", "--exact"]) == 0
+    text = capsys.readouterr().out
+    assert "Effect of removing one card of each rank" in text and "-T" in text
+    assert main(["eor", "--decks", "1", "--upcard", "6", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    expected = dealer_removal_effects(Rules(decks=1), 6)
+    assert document["kind"] == "removal" and document["upcard"] == "6"
+    for symbol, rank in (("A", 1), ("T", 10)):
+        for o in OUTCOMES:
+            assert mpq(document["effects"][symbol][o]) == expected.effects[rank][o]
+
+
+def test_cli_errors(capsys):
+    assert main(["eor", "--decks", "1", "--partials"]) == 2
+    assert "infinite deck" in capsys.readouterr().err
+    assert main(["eor", "--decks", "1", "--upcard", "Z"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
