@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import RULES_HELP, add_rule_options, rules_from_args, write_output
+from .common import RULES_HELP, add_bj_pays_option, add_rule_options, rules_from_args, write_output
 
 EXAMPLES = """\
 examples:
@@ -13,6 +13,8 @@ examples:
   bjexact verify their_table.csv --decks inf --h17 --naturals peek
   bjexact verify their_table.md --identify          # which rules and conventions does it follow?
   bjexact dealer --decks 6 --format md | bjexact verify - --decks 6 --format json
+  bjexact verify policy.csv --kind policy --decks inf      # a hit/stand grid (H/S)
+  bjexact verify values.csv --kind values --decks inf      # values of standing/hitting
 
 Tables may be CSV, TSV, semicolon-separated, whitespace-aligned text, Markdown, or
 text with '|' separators and '-----' rules; a header row of outcomes (17..21, bust,
@@ -28,6 +30,14 @@ JSON: {"consistent", "rules", "scale", "rows": [{"row", "line", "upcard", "consi
 "consistent"}]}], "max_abs_error", "summary"}; errors are in the table's units.
 With --identify: {"consistent", "matches": [{"rules", "consistent",
 "inconsistent_cells", ...}], "explanations", "nearest"}.
+
+Player tables (--kind policy|values, infinite deck): grids with a header row of
+up-cards (2..9, T, A) and rows 'hard 12', 'soft 18', 'A,7' or bare totals, in hard and
+soft blocks; value tables say in a title or the first header cell whether a block holds
+the values of standing, hitting or the best move. A policy cell is consistent when its
+move is optimal (either move where they tie exactly). JSON: {"consistent", "rules",
+"kind", "objective", "cells": [{"line", "row", "column", "total", "soft", "upcard",
+"block", "printed", "exact", "consistent", ...}], "inconsistent_cells", "max_abs_error"}.
 """
 
 
@@ -43,7 +53,12 @@ def register(subparsers) -> None:
     parser.add_argument("--identify", action="store_true",
                         help="try every convention (decks inf/1/2/3/4/6/8, S17/H17, naturals) instead of one")
     add_rule_options(parser)
+    add_bj_pays_option(parser)
+    parser.add_argument("--objective", choices=("ev", "win"), default="ev",
+                        help="player tables: ev (+1/0/-1) or win (chance of winning, push = 1/2)")
     group = parser.add_argument_group("reading and comparing")
+    group.add_argument("--blocks", default=None, metavar="LIST",
+                       help="value tables without titles: what each block holds, e.g. stand,hit")
     group.add_argument("--scale", choices=("auto", "percent", "probability"), default="auto",
                        help="how values are printed (default: auto, percentages if any has %% or exceeds 1)")
     group.add_argument("--rtol", type=float, default=1e-9,
@@ -108,6 +123,21 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_player(args, text: str, source: str, tolerance) -> int:
+    import json
+
+    from .. import verify
     from ..errors import BjexactError
 
-    raise BjexactError(f"--kind {args.kind} needs the player analysis, which this version does not have yet")
+    if args.identify:
+        raise BjexactError("--identify works on dealer tables only")
+    blocks = [b.strip() for b in args.blocks.split(",") if b.strip()] if args.blocks else []
+    table = verify.read_player_table(text, args.kind, source=source, blocks=blocks,
+                                     scale="percent" if args.scale == "percent" else "auto")
+    rules = rules_from_args(args)
+    check = verify.check_player_table(table, rules, objective=args.objective, tolerance=tolerance)
+    if args.format == "json":
+        report = json.dumps(check.to_json(), indent=2) + "\n"
+    else:
+        report = verify.format_player_check(check, show_all=args.all)
+    write_output(report, args.output)
+    return 0 if check.consistent else 1
