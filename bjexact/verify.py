@@ -1172,7 +1172,11 @@ def read_player_table(
         upcards = [_upcard_of_header(c) for c in header_cells]
         if len(upcards) >= 2 and all(u is not None for u in upcards) and len(set(upcards)) == len(upcards) \
                 and (first_cell is not None or len(upcards) >= 8):
-            soft, block = _block_words((first_cell or "") + " " + context)
+            soft, block = _block_words(first_cell or "")
+            # a title names the block unless the header does ("dealer hits soft 17" names no block)
+            title_soft, title_block = _block_words(re.sub(r"soft\s*17", "", context, flags=re.IGNORECASE))
+            soft = title_soft if soft is None else soft
+            block = title_block if block is None else block
             names = [_strip_markup(c) for c in header_cells]
             header = {"layout": layout, "names": names, "upcards": upcards, "soft": bool(soft),
                       "block": block, "line": number, "content": None}
@@ -1199,7 +1203,7 @@ def read_player_table(
             raise BjexactError(f"{source} line {number}: row {label!r} has {len(values)} cells, "
                                f"the header has {n} up-cards")
         if header["content"] is None:  # the first row tells a policy block from a value block
-            moves = all(_player_value(v, "policy") is not None for v in values)
+            moves = any(_player_value(v, "policy") is not None for v in values)
             header["content"] = "policy" if moves else "values"
             if header["content"] == "values" and kind == "values":
                 if header["block"] is None:
