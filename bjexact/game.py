@@ -22,7 +22,9 @@ Advice
     conditioned on no dealer natural (it was checked): see
     :func:`bjexact.player.hand_decision`. "Hit" means hit and then play on
     optimally. The dealer's outcome probabilities are those of the final hand
-    if the player stands now.
+    if the player stands now. The unseen cards are taken to be all that can be
+    drawn in the hand: the rare reshuffle in the middle of a hand (only when
+    the shoe runs dry) is not part of the model.
 
 :class:`Game` runs a session over two callables, ``read(prompt) -> str | None``
 (``None`` at the end of input) and ``write(line)``, so whole games can be

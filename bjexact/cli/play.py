@@ -59,12 +59,28 @@ def _line_reader(stream, echo):
     return read
 
 
+def _patient(advisor, write, after: float = 1.0):
+    """``advisor`` that says it is still working when an exact solution takes more than ``after`` s."""
+    import threading
+
+    def advise(*args):
+        notice = threading.Timer(after, write, ["  (working out the exact values...)"])
+        notice.daemon = True
+        notice.start()
+        try:
+            return advisor(*args)
+        finally:
+            notice.cancel()
+
+    return advise
+
+
 def run(args: argparse.Namespace) -> int:
     import sys
 
     from ..errors import BjexactError
     from ..exact import parse_fraction
-    from ..game import Game, GameConfig
+    from ..game import Game, GameConfig, exact_advice
 
     try:
         bj_pays = parse_fraction(args.bj_pays)
@@ -76,11 +92,13 @@ def run(args: argparse.Namespace) -> int:
     def write(line: str) -> None:
         print(line, flush=True)
 
+    advisor = exact_advice
     if sys.stdin.isatty():
         try:
             import readline  # noqa: F401  (line editing for input())
         except ImportError:
             pass
+        advisor = _patient(exact_advice, write)
 
         def read(prompt: str) -> str | None:
             try:
@@ -90,5 +108,5 @@ def run(args: argparse.Namespace) -> int:
                 return None
     else:
         read = _line_reader(sys.stdin, write)
-    Game(config, read, write).run()
+    Game(config, read, write, advisor=advisor).run()
     return 0
