@@ -312,3 +312,91 @@ def test_missing_matplotlib_is_one_line(tmp_path, capsys, monkeypatch):
     assert main(["dealer", "--ten-density", "t", "--plot", str(tmp_path / "a.pdf")]) == 2
     assert "pip install 'bjexact[plot]'" in capsys.readouterr().err
     assert not (tmp_path / "a.pdf").exists()
+
+
+# --- decision boundaries in the ten density --------------------------------------------------
+
+
+def hit_minus_stand(t, total, soft, upcard, h17=False, naturals="as21"):
+    """hit - stand (ev: +1/0/-1) at ten density t, by recursion written from the rules: the player's
+    hand is (hard sum, holds an ace); hitting then playing on optimally; ties go to standing."""
+    p = (Fraction(1 - t, 9),) * 9 + (Fraction(t),)
+    dealer = recursion(p, upcard, h17, naturals)
+
+    def stand(value):
+        win = dealer.get("bust", 0) + sum(q for o, q in dealer.items() if o.isdigit() and int(o) < value)
+        loss = dealer.get("blackjack", 0) + sum(q for o, q in dealer.items() if o.isdigit() and int(o) > value)
+        return win - loss
+
+    def value(hard, ace):
+        return hard + 10 if ace and hard + 10 <= 21 else hard
+
+    @cache
+    def hit(hard, ace):
+        total_value = Fraction(0)
+        for rank in range(1, 11):
+            new_hard = hard + rank
+            if new_hard > 21:
+                total_value -= p[rank - 1]
+            else:
+                has_ace = ace or rank == 1
+                total_value += p[rank - 1] * max(stand(value(new_hard, has_ace)), hit(new_hard, has_ace))
+        return total_value
+
+    hard = total - 10 if soft else total
+    return hit(hard, soft) - stand(total)
+
+
+@pytest.mark.parametrize("total,soft,upcard,h17,naturals", [
+    (16, False, 10, False, "as21"), (12, False, 2, False, "as21"), (16, False, 1, False, "peek"),
+    (13, False, 2, True, "separate"),
+])
+def test_boundaries_really_flip_the_best_move(total, soft, upcard, h17, naturals):
+    from bjexact.symbolic import decision_boundaries
+
+    result = decision_boundaries(Rules(decks="inf", h17=h17, naturals=naturals), total, soft, upcard)
+    assert result.boundaries, "each of these decisions flips somewhere in (0, 1)"
+    for x, below, above in result.boundaries:
+        lo, hi = x.refined(Fraction(1, 10**12)).bounds()
+        assert hi - lo < Fraction(1, 10**12)
+        just_below = hit_minus_stand(fr(lo), total, soft, upcard, h17, naturals)
+        just_above = hit_minus_stand(fr(hi), total, soft, upcard, h17, naturals)
+        assert (just_below > 0) == (below == "hit") and (just_above > 0) == (above == "hit")
+        assert below != above
+    # and between boundaries the reported move is the best one, at rational points
+    for k in range(1, 10):
+        t = Fraction(k, 10)
+        stand, hit = result.at(t)
+        assert fr(hit - stand) == hit_minus_stand(t, total, soft, upcard, h17, naturals)
+
+
+def test_boundaries_agree_with_the_player_module_at_the_standard_deck():
+    from bjexact.player import PlayerState, solve_infinite
+    from bjexact.symbolic import decision_boundaries
+
+    rules = Rules(decks="inf")
+    solution = solve_infinite(rules)
+    for total, soft, upcard in ((16, False, 10), (15, False, 1), (19, True, 9)):
+        result = decision_boundaries(rules, total, soft, upcard)
+        position = solution[PlayerState(total, soft, upcard)]
+        assert result.at(mpq(4, 13)) == (position.stand, position.hit)
+
+
+def test_boundaries_text_json_and_errors(capsys):
+    assert main(["boundaries", "--upcard", "T", "--total", "16", "--digits", "20"]) == 0
+    text = capsys.readouterr().out
+    assert "hard 16 v T: stand is right for t > 0.316284..., hit for t below it" in text
+    assert "t1 = 0.31628405580517" in text
+    assert main(["boundaries", "--upcard", "T", "--total", "16", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    (boundary,) = document["boundaries"]
+    from sympy import CRootOf, Rational, Symbol  # noqa: F401  (names for parse_expr)
+    from sympy.parsing.sympy_parser import parse_expr
+
+    root = parse_expr(boundary["root"], local_dict={"t": Symbol("t"), "CRootOf": CRootOf})
+    lo, hi = (Rational(x) for x in boundary["interval"])
+    assert lo < root < hi and boundary["below"] == "hit" and boundary["above"] == "stand"
+    assert main(["boundaries", "--upcard", "T", "--total", "3"]) == 2
+    assert "no such hand" in capsys.readouterr().err
+    assert main(["boundaries", "--upcard", "T", "--total", "16", "--decks", "6"]) == 2
+    assert "infinite deck" in capsys.readouterr().err
