@@ -1,0 +1,64 @@
+"""Timings of the symbolic dealer tables, effects of removal and decision boundaries.
+
+Targets: the full symbolic dealer table in QQ[p_A..p_T] under 1 s, in QQ[t] under 0.3 s.
+Run: python benchmarks/symbolic.py
+"""
+
+from __future__ import annotations
+
+import time
+
+
+def timed(label, function, repeat=5, target=None):
+    start = time.perf_counter()
+    result = function()
+    first = time.perf_counter() - start
+    best = first
+    for _ in range(repeat - 1):
+        start = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - start)
+    verdict = "" if target is None else f"  (target < {target:.1f} s: {'met' if first < target else 'MISSED'})"
+    print(f"{label:<58} first {first:7.3f} s   best {best:7.3f} s{verdict}")
+    return result
+
+
+def main() -> None:
+    start = time.perf_counter()
+    import sympy  # noqa: F401
+
+    print(f"{'import sympy (paid once, not in the figures below)':<58} {time.perf_counter() - start:7.3f} s")
+
+    from bjexact.eor import dealer_removal_effects
+    from bjexact.rules import Rules
+    from bjexact.symbolic import decision_boundaries, per_rank_model, symbolic_dealer_table, ten_density_model
+
+    print("\nSymbolic dealer tables (infinite deck, every up-card); 'first' includes building the graph")
+    for h17, naturals in ((False, "as21"), (True, "as21"), (False, "separate"), (False, "peek")):
+        rules = Rules(decks="inf", h17=h17, naturals=naturals)
+        name = f"{'H17' if h17 else 'S17'} {naturals}"
+        timed(f"QQ[p_A..p_T], {name}", lambda r=rules: symbolic_dealer_table(r, per_rank_model()), repeat=3,
+              target=1.0 if naturals != "peek" else None)
+        timed(f"QQ[t], {name}", lambda r=rules: symbolic_dealer_table(r, ten_density_model()), repeat=3,
+              target=0.3 if naturals != "peek" else None)
+
+    print("\nEffects of removal (S17, naturals as21), averaged over the up-card")
+    for decks in (1, 6, "inf"):
+        effects = timed(f"{decks} deck(s)", lambda d=decks: dealer_removal_effects(Rules(decks=d)), repeat=2)
+        scale = "D_r f / 52" if decks == "inf" else "exact change"
+        print(f"  {scale}, percentage points:")
+        print("    removed " + "".join(f"{o:>9}" for o in effects.outcomes))
+        for rank, row in effects.effects.items():
+            values = [row[o] / (52 if decks == "inf" else 1) * 100 for o in effects.outcomes]
+            print(f"    {'A23456789T'[rank - 1]:>7} " + "".join(f"{float(v):+9.4f}" for v in values))
+
+    print("\nDecision boundaries in t (S17, as21)")
+    for total, upcard in ((16, 10), (12, 2), (12, 4)):
+        result = timed(f"hard {total} v {'A23456789T'[upcard - 1]}",
+                       lambda a=total, u=upcard: decision_boundaries(Rules(decks="inf"), a, False, u), repeat=2)
+        for x, below, above in result.boundaries:
+            print(f"    {below} -> {above} at t = {x.decimals(12)}...")
+
+
+if __name__ == "__main__":
+    main()
