@@ -779,8 +779,8 @@ def check_gym_blackjack(
     *,
     episodes: int = 20_000,
     seed: int = 0,
-    natural: bool = False,
-    sab: bool = False,
+    natural: bool | None = None,
+    sab: bool | None = None,
     alpha: float = DEFAULT_ALPHA,
     env: Any = None,
 ) -> GymCheck:
@@ -790,16 +790,29 @@ def check_gym_blackjack(
     observation a chi-square test of the results (win/push/loss, and the natural payout)
     with Holm's correction across observations, plus a z-test of the mean return against
     the exact game value using the exact variance.
+
+    ``natural``/``sab`` left as ``None`` are read from ``env`` (its ``unwrapped`` attributes)
+    or, without ``env``, from the registered ``Blackjack-v1``. Note that gymnasium registers
+    ``Blackjack-v1`` with ``sab=True`` while the class defaults to ``sab=False``, and that
+    ``sab=True`` overrides ``natural``.
     """
     if isinstance(policy, str):
         policies = {"stick20": lambda: stick_on_20, "optimal": optimal_gym_policy}
         if policy not in policies:
             raise BjexactError(f"unknown policy {policy!r} (use stick20, optimal or a callable)")
         policy = policies[policy]()
-    if env is None:
-        import gymnasium
+    import gymnasium
 
+    if env is None:
+        defaults = gymnasium.spec("Blackjack-v1").kwargs
+        natural = bool(defaults.get("natural", False)) if natural is None else natural
+        sab = bool(defaults.get("sab", False)) if sab is None else sab
         env = gymnasium.make("Blackjack-v1", natural=natural, sab=sab)
+    else:
+        natural = bool(getattr(env.unwrapped, "natural", False)) if natural is None else natural
+        sab = bool(getattr(env.unwrapped, "sab", False)) if sab is None else sab
+    if sab:
+        natural = False  # sab overrides natural in the environment
     exact = gym_start_results(policy, natural=natural, sab=sab)
     start = gym_start_distribution()
     game = sum((q * _value(exact[o]) for o, q in start.items()), mpq(0))

@@ -212,3 +212,143 @@ def test_the_command_refuses_what_it_cannot_run(tmp_path, capsys):
     assert main(["check-sim", f"{wrong}:f", "--decks", "inf", "--rounds", "100"]) == 2
     err = capsys.readouterr().err
     assert "'seventeen'" in err and err.count("bjexact: error:") == 4
+
+
+# --- gymnasium's Blackjack-v1 ----------------------------------------------------------------------------
+
+gym_blackjack = pytest.importorskip("gymnasium.envs.toy_text.blackjack")
+
+from fractions import Fraction  # noqa: E402
+from functools import cache  # noqa: E402
+
+from bjexact.simcheck import (  # noqa: E402
+    GYM_RULES,
+    check_gym_blackjack,
+    format_gym_check,
+    gym_dealer_outcome,
+    gym_game_value,
+    gym_start_distribution,
+    gym_values,
+    optimal_gym_policy,
+    stick_on_20,
+)
+
+CARD = {r: Fraction(4 if r == 10 else 1, 13) for r in range(1, 11)}
+
+
+def _add(total, soft, rank):
+    hard = total - (10 if soft else 0) + rank
+    return (hard + 10, True) if (soft or rank == 1) and hard + 10 <= 21 else (hard, False)
+
+
+@cache
+def _dealer(total, soft):
+    """Gym's dealer from (total, soft): draw while under 17; P(final), 22 = bust."""
+    if total > 21:
+        return {22: Fraction(1)}
+    if total >= 17:
+        return {total: Fraction(1)}
+    out = {}
+    for rank, p in CARD.items():
+        for final, q in _dealer(*_add(total, soft, rank)).items():
+            out[final] = out.get(final, 0) + p * q
+    return out
+
+
+def _dealer_from(upcard):
+    out = {}
+    for rank, p in CARD.items():  # the hole card, then the rest
+        for final, q in _dealer(*_add(*_add(0, False, upcard), rank)).items():
+            out[final] = out.get(final, 0) + p * q
+    return out
+
+
+@cache
+def _stick20(total, soft, upcard):
+    """V of 'stick only on 20 or 21' by brute recursion, written independently here."""
+    if total >= 20:
+        return sum(q * (1 if d > 21 or d < total else 0 if d == total else -1) for d, q in _dealer_from(upcard).items())
+    value = Fraction(0)
+    for rank, p in CARD.items():
+        t, s = _add(total, soft, rank)
+        value += p * (-1 if t > 21 else _stick20(t, s, upcard))
+    return value
+
+
+def test_the_fixed_policy_values_agree_with_a_brute_recursion():
+    values = gym_values(stick_on_20)
+    for (total, upcard, usable), v in values.items():
+        assert Fraction(v) == _stick20(total, bool(usable), upcard), (total, upcard, usable)
+    # the whole game, from the deal
+    game = sum(CARD[u] * CARD[a] * CARD[b] * _stick20(*_add(*_add(0, False, a), b), u)
+               for u in CARD for a in CARD for b in CARD)
+    assert Fraction(gym_game_value(stick_on_20)) == game
+    assert sum(gym_start_distribution().values()) == 1
+
+
+def test_the_natural_and_sab_options_change_only_the_starting_natural():
+    plain, bonus, sab = (gym_values(stick_on_20, natural=n, sab=s) for n, s in ((0, 0), (1, 0), (0, 1)))
+    changed = {o for o in plain if plain[o] != bonus[o]} | {o for o in plain if plain[o] != sab[o]}
+    assert changed == {(21, u, 1) for u in range(1, 11)}
+    twenty_one = _dealer_from(10)[21]
+    assert Fraction(bonus[(21, 10, 1)]) == Fraction(3, 2) * (1 - twenty_one)
+    assert Fraction(sab[(21, 10, 1)]) == 1 - CARD[1]  # pushes only against a dealer natural
+    assert Fraction(sab[(21, 5, 1)]) == 1
+
+
+def test_the_optimal_policy_is_the_player_modules_and_beats_sticking_on_20():
+    from bjexact.player import solve_infinite
+
+    solution = solve_infinite(GYM_RULES)
+    policy = optimal_gym_policy()
+    values = gym_values(policy)
+    for state, position in solution.positions.items():
+        assert values[(state.total, state.upcard, int(state.soft))] == position.value
+        assert policy((state.total, state.upcard, int(state.soft))) == (position.best == "hit")
+    assert gym_game_value(policy) == solution.game.value
+    assert gym_game_value(policy) > gym_game_value(stick_on_20)
+    for natural, sab in ((False, False), (True, False), (False, True)):
+        assert gym_game_value(policy, natural=natural, sab=sab) > gym_game_value(stick_on_20, natural=natural, sab=sab)
+
+
+@pytest.mark.parametrize("policy, natural, sab", [("stick20", False, False), ("optimal", True, False),
+                                                  ("optimal", False, True)])
+def test_gymnasiums_environment_agrees_with_the_exact_values(policy, natural, sab):
+    check = check_gym_blackjack(policy, episodes=15_000, seed=1, natural=natural, sab=sab)
+    assert check.passed, format_gym_check(check)
+    assert check.mean_interval[0] <= float(check.game_value) <= check.mean_interval[1]
+
+
+def test_an_environment_with_other_rules_fails():
+    # the options mismatched: an env paying 1.5 for naturals checked as the plain game
+    import gymnasium
+
+    env = gymnasium.make("Blackjack-v1", natural=True, sab=False)
+    check = check_gym_blackjack("optimal", episodes=5_000, seed=2, env=env, natural=False, sab=False)
+    assert not check.passed and any(s.observation[0] == 21 and s.observation[2] == 1 for s in check.failed)
+
+    class PushesLose(gym_blackjack.BlackjackEnv):
+        """An environment that scores a tie as a loss: a bug the check must catch."""
+
+        def step(self, action):
+            observation, reward, terminated, truncated, info = super().step(action)
+            if terminated and reward == 0.0:
+                reward = -1.0
+            return observation, reward, terminated, truncated, info
+
+    check = check_gym_blackjack("stick20", episodes=15_000, seed=3, env=PushesLose())
+    assert not check.passed and check.mean_p_value < 1e-6 and check.failed
+
+
+def test_the_registered_environment_plays_sutton_and_bartos_rules():
+    import gymnasium
+
+    assert gymnasium.spec("Blackjack-v1").kwargs.get("sab") is True
+    check = check_gym_blackjack("stick20", episodes=3_000, seed=5)
+    assert check.sab and not check.natural and check.passed
+    assert check.game_value == gym_game_value(stick_on_20, sab=True)
+
+
+def test_gymnasiums_dealer_follows_the_exact_dealer_table():
+    check = check_dealer_simulator(gym_dealer_outcome, GYM_RULES, rounds=30_000, seed=4)
+    assert check.passed, format_simulator_check(check)
