@@ -411,7 +411,8 @@ def dealer_table_from_values(
         if len(cells) != len(canonical):
             raise BjexactError(f"row {key!r} has {len(cells)} values for {len(canonical)} columns")
         numbers = tuple(_memory_number(v, key, c) for v, c in zip(cells, canonical, strict=True))
-        rows.append(PrintedRow(str(key), upcard, line, numbers))
+        label = rank_symbol(upcard) if isinstance(key, int) and upcard != TOTAL else str(key)
+        rows.append(PrintedRow(label, upcard, line, numbers))
     return PrintedTable(tuple(canonical), tuple(rows), scale, "values")
 
 
