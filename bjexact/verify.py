@@ -682,8 +682,9 @@ class Identification:
     def best(self) -> DealerCheck:
         return self.checks[0]
 
-    def to_json(self, limit: int | None = None) -> dict[str, Any]:
-        shown = self.checks if limit is None else self.checks[:limit]
+    def to_json(self, nearest: int = 5) -> dict[str, Any]:
+        """The consistent conventions, best first; when there is none, the ``nearest`` few."""
+        shown = self.matches or self.checks[:nearest]
         return {
             "consistent": bool(self.matches),
             "matches": [

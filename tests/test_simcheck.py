@@ -352,3 +352,16 @@ def test_the_registered_environment_plays_sutton_and_bartos_rules():
 def test_gymnasiums_dealer_follows_the_exact_dealer_table():
     check = check_dealer_simulator(gym_dealer_outcome, GYM_RULES, rounds=30_000, seed=4)
     assert check.passed, format_simulator_check(check)
+
+
+def test_the_command_checks_gymnasium(capsys):
+    assert main(["check-sim", "--gym", "--policy", "optimal", "--no-sab", "--natural", "--episodes", "4000",
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["env"] == {"id": "Blackjack-v1", "natural": True, "sab": False} and data["passed"] is True
+    assert Fraction(data["game_value"]) == Fraction(gym_game_value(optimal_gym_policy(), natural=True))
+    values = {tuple(v["observation"]): Fraction(v["value"]) for v in data["exact_values"]}
+    assert values[(21, 10, 1)] == Fraction(3, 2) * (1 - _dealer_from(10)[21])
+    assert main(["check-sim", "--gym", "--decks", "2"]) == 2
+    assert main(["check-sim", "--gym", "x:y"]) == 2
+    assert main(["check-sim"]) == 2

@@ -11,6 +11,8 @@ examples:
   bjexact check-sim mypkg.sim:dealer_outcome --decks 6 --rounds 200000
   bjexact check-sim ./mysim.py:dealer_outcome --decks inf --h17 --format json
   bjexact check-sim bjexact.simcheck:exact_dealer_simulator --factory --decks 6   # the reference
+  bjexact check-sim --gym --policy stick20 --episodes 50000   # gymnasium's Blackjack-v1
+  bjexact check-sim --gym --policy optimal --no-sab --natural --format json
 
 The simulator is a callable dealer_outcome(upcard, rng) -> outcome:
   upcard  an int rank: 1 for the ace, 2..9, 10 for any ten-valued card;
@@ -21,6 +23,10 @@ With --factory, NAME is called with the rules (a bjexact.Rules) and returns the 
 
 Rounds are split evenly over the up-cards; each up-card's outcomes get a chi-square
 goodness-of-fit test, Holm-corrected across up-cards at level --alpha.
+--gym runs gymnasium's Blackjack-v1 (infinite deck, S17, no peek; note that it is
+registered with sab=True) under a policy and compares each starting observation's
+results and the mean return with the exact values; JSON adds the exact state values.
+
 Exit status: 0 pass, 1 fail, 2 bad input (a simulator that cannot be imported, or an
 answer that is not an outcome).
 """
@@ -32,8 +38,17 @@ def register(subparsers) -> None:
         description="Run a dealer simulator and test its outcomes against the exact probabilities.",
         epilog=RULES_HELP + "\n" + EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("simulator", metavar="MODULE:NAME",
+    parser.add_argument("simulator", metavar="MODULE:NAME", nargs="?",
                         help="the simulator: an importable module (or a .py file) and a callable in it")
+    gym = parser.add_argument_group("gymnasium's Blackjack-v1 (instead of MODULE:NAME)")
+    gym.add_argument("--gym", action="store_true", help="check gymnasium's Blackjack-v1 environment")
+    gym.add_argument("--policy", choices=("stick20", "optimal"), default="stick20",
+                     help="the player's policy: stick only on 20 or 21, or the exact optimum (default: stick20)")
+    gym.add_argument("--natural", action=argparse.BooleanOptionalAction, default=None,
+                     help="the environment's natural option (default: as registered)")
+    gym.add_argument("--sab", action=argparse.BooleanOptionalAction, default=None,
+                     help="the environment's sab option (default: as registered, True)")
+    gym.add_argument("--episodes", type=int, default=20_000, metavar="N", help="episodes (default: 20000)")
     parser.add_argument("--factory", action="store_true", help="NAME takes the rules and returns the simulator")
     add_rule_options(parser)
     group = parser.add_argument_group("test")
@@ -92,6 +107,10 @@ def run(args: argparse.Namespace) -> int:
     from .. import simcheck
     from ..errors import BjexactError
 
+    if args.gym:
+        return _run_gym(args)
+    if args.simulator is None:
+        raise BjexactError("name the simulator as MODULE:NAME (or use --gym)")
     rules = rules_from_args(args)
     simulator = load_callable(args.simulator)
     if args.factory:
@@ -105,5 +124,40 @@ def run(args: argparse.Namespace) -> int:
         report = json.dumps(check.to_json(), indent=2) + "\n"
     else:
         report = simcheck.format_simulator_check(check, shift=args.bias or None)
+    write_output(report, args.output)
+    return 0 if check.passed else 1
+
+
+def _run_gym(args: argparse.Namespace) -> int:
+    import json
+
+    from .. import simcheck
+    from ..errors import BjexactError
+    from ..exact import fraction_string
+
+    if args.simulator is not None:
+        raise BjexactError("--gym checks gymnasium's environment: drop MODULE:NAME")
+    if args.decks is not None or args.shoe is not None or args.h17 or args.naturals != "as21":
+        raise BjexactError("--gym uses the environment's own rules (infinite deck, S17, no peek): "
+                           "drop the rule options")
+    if args.episodes < 1:
+        raise BjexactError("--episodes must be at least 1")
+    try:
+        import gymnasium  # noqa: F401
+    except ImportError:
+        raise BjexactError("--gym needs gymnasium: pip install gymnasium") from None
+    alpha = simcheck.DEFAULT_ALPHA if args.alpha is None else args.alpha
+    check = simcheck.check_gym_blackjack(args.policy, episodes=args.episodes, seed=args.seed,
+                                         natural=args.natural, sab=args.sab, alpha=alpha)
+    if args.format == "json":
+        document = check.to_json()
+        policy = simcheck.stick_on_20 if args.policy == "stick20" else simcheck.optimal_gym_policy()
+        values = simcheck.gym_values(policy, natural=check.natural, sab=check.sab)
+        document["policy"] = args.policy
+        document["exact_values"] = [{"observation": list(o), "value": fraction_string(v), "action": policy(o)}
+                                    for o, v in values.items()]
+        report = json.dumps(document, indent=2) + "\n"
+    else:
+        report = simcheck.format_gym_check(check)
     write_output(report, args.output)
     return 0 if check.passed else 1
