@@ -34,6 +34,11 @@ _EXPORTS = {
     "absorption": "solve",
     "dealer_matrices": "matrices",
     "fraction_string": "exact",
+    "read_dealer_table": "verify",
+    "check_dealer_table": "verify",
+    "identify": "verify",
+    "check_dealer_simulator": "simcheck",
+    "check_gym_blackjack": "simcheck",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
