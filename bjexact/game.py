@@ -13,8 +13,9 @@ Rules of the table
     stands on 17 or more (with ``h17`` also hits a soft 17). A win pays even
     money, a loss takes the stake, equal totals push. Aces follow the one rule
     of :mod:`bjexact.hand`. Before a hand, the shoe is reshuffled when fewer
-    than a quarter of its cards are left (at least 15); should it still run out
-    in a hand, every card not on the table is reshuffled.
+    than a quarter of its cards are left (and at least 20), more than any hand
+    can use; should it run out in a hand all the same, every card not on the
+    table is reshuffled.
 
 Advice
     Expected values are exact, per unit stake (+1 win, 0 push, -1 loss), for
@@ -63,7 +64,8 @@ __all__ = [
 
 FACES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _FACE_RANK = {face: min(n, TEN) for n, face in enumerate(FACES, start=1)}
-MIN_CUT = 15
+# A round uses at most 16 cards of one deck (see ``DealingShoe.cut``): 20 leaves room.
+MIN_CUT = 20
 
 
 def card(face: str) -> Card:
@@ -137,9 +139,20 @@ class DealingShoe:
         return 52 * self.decks
 
     @property
+    def cut(self) -> int:
+        """Reshuffle before a hand when fewer cards than this are left: a quarter of the shoe, at least 20.
+
+        A hand never needs more: the cards of both hands but the dealer's last one add up
+        to at most 21 + 16 = 37 (aces as 1), which is at most 15 of one deck's smallest
+        cards (A A A A 2 2 2 2 3 3 3 3 4 4 4) and 34 of eight decks' (32 aces, 2 twos).
+        So the exact advice never meets a shoe that runs dry.
+        """
+        return max(MIN_CUT, self.size // 4)
+
+    @property
     def low(self) -> bool:
-        """Whether to reshuffle before the next hand: under a quarter of the shoe (and 15 cards) left."""
-        return len(self.cards) < max(MIN_CUT, self.size // 4)
+        """Whether to reshuffle before the next hand (fewer than :attr:`cut` cards left)."""
+        return len(self.cards) < self.cut
 
     @property
     def counts(self) -> Counts:
@@ -484,6 +497,9 @@ class Game:
         except ImportError:
             self.advice_missing = True
             self.write("  (exact advice is not available in this installation)")
+            return None
+        except BjexactError as exc:
+            self.write(f"  (no exact advice for this hand: {exc})")
             return None
         for line in advice_lines(advice, dealer[0]):
             self.write(line)

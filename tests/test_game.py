@@ -237,6 +237,33 @@ def test_shoe_composition_and_seeded_shuffles():
     assert len(rest.cards) == 49 and rest.counts == (3, 4, 4, 4, 3, 4, 4, 4, 4, 15)
 
 
+def _most_cards_a_hand_can_use(decks):
+    """1 + the most cards of the shoe whose values (aces 1) add up to at most 21 + 16: smallest first."""
+    budget, used = 21 + 16, 0
+    for rank in range(1, 11):
+        for _ in range(4 * decks * (4 if rank == 10 else 1)):
+            if budget < rank:
+                return used + 1
+            budget -= rank
+            used += 1
+    return used + 1
+
+
+@pytest.mark.parametrize("decks", range(1, 9))
+def test_the_cut_leaves_more_cards_than_a_hand_can_use(decks):
+    shoe = DealingShoe.shuffled(decks, random.Random(0))
+    assert shoe.cut >= _most_cards_a_hand_can_use(decks) and shoe.cut >= shoe.size // 4
+    assert _most_cards_a_hand_can_use(1) == 16 and _most_cards_a_hand_can_use(8) == 35
+
+
+def test_advice_errors_do_not_stop_the_game():
+    def advisor(*args):
+        raise BjexactError("the shoe is too small")
+
+    _, log = play(["10", "s", "q"], shoe=stacked("10", "7", "5", "K"), advisor=advisor, hints=True)
+    assert "(no exact advice for this hand: the shoe is too small)" in log and "You lose 10" in log
+
+
 def test_empty_shoe_mid_hand_reshuffles_all_but_the_table():
     game = Game(GameConfig(hints=False, seed=3), lambda p: None, [].append)
     game.shoe = DealingShoe((), 1)
@@ -253,7 +280,7 @@ def test_reshuffle_when_the_shoe_runs_low():
     headers = [line for line in log.splitlines() if line.startswith("--- Hand")]
     counts = [int(h.split("· ")[2].split()[0]) for h in headers]
     assert "Reshuffling the shoe." in log
-    assert min(counts) >= 15 and counts.count(52) >= 2
+    assert min(counts) >= 20 and counts.count(52) >= 2
     assert all(later < earlier or later == 52 for earlier, later in zip(counts, counts[1:], strict=False))
 
 
