@@ -416,3 +416,105 @@ def test_real_advice_in_a_game(bf):
     assert stand > 0
     assert f"stand  +{float(stand):.5f}  = {stand.numerator}/{stand.denominator}   <- best" in log
     assert "Hitting was not the best move: to stand was worth" in log
+
+
+class _Exhausted(Exception):
+    """The shoe runs out in some line of play: the case is not a fair test."""
+
+
+def _brute_advice(cards, upcard, unseen):
+    """(stand, hit) exact values conditioned on no dealer natural, by enumerating the hole card.
+
+    Own model, independent of bjexact: the hole card and the player's next card are two
+    different uniform draws from the unseen cards (the order of dealing does not matter
+    for a shuffled deck). Values are first computed as E[payoff; no natural], which the
+    best move maximises as well, then divided by P(no natural).
+    """
+    from functools import cache
+
+    from tests.conftest import value
+
+    natural = {1: 10, 10: 1}.get(upcard)
+
+    def take(rest, rank):
+        return tuple(n - (r == rank) for r, n in enumerate(rest, start=1))
+
+    def no_natural(rest):
+        return Fraction(1) if natural is None else 1 - Fraction(rest[natural - 1], sum(rest))
+
+    @cache
+    def dealer(hand, rest):
+        total, _ = value(hand)
+        if total > 21:
+            return {"bust": Fraction(1)}
+        if total >= 17:
+            return {total: Fraction(1)}
+        if not sum(rest):
+            raise _Exhausted
+        result = {}
+        for rank, n in enumerate(rest, start=1):
+            if n:
+                for outcome, q in dealer(tuple(sorted(hand + (rank,))), take(rest, rank)).items():
+                    result[outcome] = result.get(outcome, 0) + Fraction(n, sum(rest)) * q
+        return result
+
+    def stand(hand, rest):
+        total, _ = value(hand)
+        raw = Fraction(0)
+        for hole, n in enumerate(rest, start=1):
+            if n and hole != natural:
+                for outcome, q in dealer(tuple(sorted((upcard, hole))), take(rest, hole)).items():
+                    sign = 1 if outcome == "bust" or outcome < total else (0 if outcome == total else -1)
+                    raw += Fraction(n, sum(rest)) * q * sign
+        return raw
+
+    def hit(hand, rest):
+        raw = Fraction(0)
+        for rank, n in enumerate(rest, start=1):
+            if n:
+                left = take(rest, rank)
+                if not sum(left):
+                    raise _Exhausted
+                after = tuple(sorted(hand + (rank,)))
+                future = -no_natural(left) if value(after)[0] > 21 else best(after, left)
+                raw += Fraction(n, sum(rest)) * future
+        return raw
+
+    @cache
+    def best(hand, rest):
+        return max(stand(hand, rest), hit(hand, rest))
+
+    hand = tuple(sorted(cards))
+    return stand(hand, unseen) / no_natural(unseen), hit(hand, unseen) / no_natural(unseen)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_exact_advice_after_several_cards_matches_brute_force(seed, bf):
+    """Late in a deck (13 to 17 unseen cards), any up-card, the player's cards as dealt."""
+    rng = random.Random(seed)
+    deck = [r for r in range(1, 11) for _ in range(16 if r == 10 else 4)]
+    while True:
+        rng.shuffle(deck)
+        player, upcard = deck[:2], deck[2]
+        if seed % 3 == 0:
+            upcard = (1, 10)[seed % 2]
+            if upcard not in deck[3:]:
+                continue
+            rest = deck[3:]
+            rest.remove(upcard)
+            rest.append(deck[2])
+        else:
+            rest = deck[3:]
+        unseen_cards = rest[: rng.randint(13, 17)]
+        unseen = tuple(unseen_cards.count(r) for r in range(1, 11))
+        natural = {1: 10, 10: 1}.get(upcard)
+        if sorted(player) == [1, 10] or (natural is not None and unseen[natural - 1] == len(unseen_cards)):
+            continue
+        try:
+            stand, hit = _brute_advice(player, upcard, unseen)
+        except _Exhausted:
+            continue
+        break
+    advice = exact_advice(GameConfig(decks=1).rules, tuple(player), upcard, unseen)
+    assert (bf.as_fraction(advice.stand), bf.as_fraction(advice.hit)) == (stand, hit)
+    assert advice.best == ("hit" if hit > stand else "stand")
