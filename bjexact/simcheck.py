@@ -466,23 +466,38 @@ def _make_simulator(rules: Rules, add) -> Callable[[int, random.Random], str]:
     else:
         population = [r for r in range(1, 11) for _ in range(shoe.counts[r - 1])]
 
+    rest: dict[int, list[int]] = {}  # the shoe less the up-card, per up-card
+
     def dealer_outcome(upcard: int, rng: random.Random) -> str:
         if shoe.is_infinite:
-            draw = lambda: rng.choice(population)  # noqa: E731
+            cards = iter(lambda: rng.choice(population), None)
         else:
-            cards = list(population)
-            cards.remove(upcard)
-            draw = lambda: cards.pop(rng.randrange(len(cards)))  # noqa: E731
-        hand = add(EMPTY_HAND, upcard)
-        hole = draw()
-        hand = add(hand, hole)
+            if upcard not in rest:
+                rest[upcard] = list(population)
+                rest[upcard].remove(upcard)
+            cards = _without_replacement(rest[upcard], rng)
+        hand = add(add(EMPTY_HAND, upcard), next(cards))
         if hand.total == 21:
             return "blackjack"
         while not rules.dealer_stands(hand) and not hand.bust:
-            hand = add(hand, draw())
+            card = next(cards, None)
+            if card is None:
+                return "exhausted"
+            hand = add(hand, card)
         return "bust" if hand.bust else str(hand.total)
 
     return dealer_outcome
+
+
+def _without_replacement(cards: list[int], rng: random.Random):
+    """Draw from ``cards`` without replacement: uniform positions, drawn ones rejected."""
+    used: set[int] = set()
+    n = len(cards)
+    while len(used) < n:
+        position = rng.randrange(n)
+        if position not in used:
+            used.add(position)
+            yield cards[position]
 
 
 def exact_dealer_simulator(rules: Rules | None = None) -> Callable[[int, random.Random], str]:

@@ -314,7 +314,7 @@ def test_the_optimal_policy_is_the_player_modules_and_beats_sticking_on_20():
 @pytest.mark.parametrize("policy, natural, sab", [("stick20", False, False), ("optimal", True, False),
                                                   ("optimal", False, True)])
 def test_gymnasiums_environment_agrees_with_the_exact_values(policy, natural, sab):
-    check = check_gym_blackjack(policy, episodes=15_000, seed=1, natural=natural, sab=sab)
+    check = check_gym_blackjack(policy, episodes=10_000, seed=1, natural=natural, sab=sab)
     assert check.passed, format_gym_check(check)
     assert check.mean_interval[0] <= float(check.game_value) <= check.mean_interval[1]
 
@@ -336,7 +336,7 @@ def test_an_environment_with_other_rules_fails():
                 reward = -1.0
             return observation, reward, terminated, truncated, info
 
-    check = check_gym_blackjack("stick20", episodes=15_000, seed=3, env=PushesLose())
+    check = check_gym_blackjack("stick20", episodes=10_000, seed=3, env=PushesLose())
     assert not check.passed and check.mean_p_value < 1e-6 and check.failed
 
 
