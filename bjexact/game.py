@@ -371,6 +371,7 @@ class Game:
         self.balance = mpq(config.chips)
         self.hands = 0
         self.last_stake: int | None = None
+        self.on_table = 0  # the stake of a hand not yet settled
         self.advice_missing = False
 
     # -- input ---------------------------------------------------------------------------
@@ -452,19 +453,22 @@ class Game:
         stake = self.ask_stake()
         self.last_stake = stake
         self.hands += 1
-        player: list[Card] = []
-        dealer: list[Card] = []
-        for hand in (player, dealer, player, dealer):
-            hand.append(self.draw(player + dealer))
-        self.write(f"You: {_hand(player)}")
-        self.write(f"Dealer: {dealer[0].label} ?")
+        self.on_table = stake
         try:
+            player: list[Card] = []
+            dealer: list[Card] = []
+            for hand in (player, dealer, player, dealer):
+                hand.append(self.draw(player + dealer))
+            self.write(f"You: {_hand(player)}")
+            self.write(f"Dealer: {dealer[0].label} ?")
             self.player_turn(player, dealer, stake)
+            self.finish(player, dealer, stake)
         except (_Quit, KeyboardInterrupt):
-            self.balance -= stake
-            self.write(f"  You leave mid-hand: the stake of {stake} is lost.")
+            if self.on_table:
+                self.balance -= self.on_table
+                self.on_table = 0
+                self.write(f"  You leave mid-hand: the stake of {stake} is lost.")
             raise
-        self.finish(player, dealer, stake)
 
     def player_turn(self, player: list[Card], dealer: list[Card], stake: int) -> None:
         """Naturals first (settled by :meth:`finish`), then hit or stand until done."""
@@ -516,6 +520,7 @@ class Game:
                 self.write(f"Dealer draws {dealer[-1].label}: {_hand(dealer)}")
         result = settle(player, dealer, stake, self.config.bj_pays)
         self.balance += result.net
+        self.on_table = 0
         verdict = {"blackjack": "Blackjack! You win", "win": "You win", "push": "Push: your stake comes back",
                    "loss": "You lose"}[result.outcome]
         amount = "" if result.outcome == "push" else f" {chips_text(abs(result.net))}"

@@ -208,6 +208,22 @@ def test_end_of_input_and_ctrl_c_print_the_final_balance():
     assert out[-2:] == ["Leaving the table (interrupted).", "Final balance: 100 chips (+0 over 0 hands)."]
 
 
+@pytest.mark.parametrize("interrupted_at, balance", [("Dealer draws", 90), ("You win", 110)])
+def test_ctrl_c_while_the_dealer_plays_counts_the_stake_once(interrupted_at, balance):
+    out, raised = [], []
+
+    def write(line):
+        if line.startswith(interrupted_at) and not raised:
+            raised.append(line)
+            raise KeyboardInterrupt
+        out.append(line)
+
+    answers = iter(["10", "s"])
+    shoe = stacked("10", "7", "8", "5", "4", "10")   # 18 against 7,5 +4 +10: the dealer busts
+    assert Game(GameConfig(hints=False), lambda p: next(answers, None), write, shoe=shoe).run() == balance
+    assert raised and out[-1].startswith(f"Final balance: {balance} chips")
+
+
 def test_broke_player_leaves():
     balance, log = play(["1", "s"], shoe=stacked("10", "7", "6", "K"), chips=1)
     assert "You cannot cover the smallest stake of 1 chip." in log and balance == 0
