@@ -1130,6 +1130,8 @@ def _block_words(text: str) -> tuple[bool | None, str | None]:
     """Softness and value block named by a title or a header's first cell."""
     lower = text.lower()
     soft = True if "soft" in lower else (False if "hard" in lower else None)
+    if soft is None and "usable" in lower:  # Sutton and Barto: "usable ace" / "no usable ace"
+        soft = not re.search(r"\bno\b|\bwithout\b|\bnot\b", lower)
     block = None
     if re.search(r"\bstand(ing)?\b|\bstick(ing)?\b", lower):
         block = "stand"
@@ -1268,8 +1270,11 @@ class PlayerCellCheck:
             "upcard": rank_symbol(c.upcard), "block": c.block, "consistent": self.consistent,
         }
         if c.move is not None:
-            data.update(printed="H" if c.move == "hit" else "S", exact="H" if self.exact_move == "hit" else "S",
-                        stand=fraction_string(self.stand), hit=fraction_string(self.hit))
+            data.update(printed="H" if c.move == "hit" else "S",
+                        exact={"hit": "H", "stand": "S", None: None}[self.exact_move])
+            if self.stand is not None:
+                data.update(stand=fraction_string(self.stand),
+                            hit=None if self.hit is None else fraction_string(self.hit))
         else:
             data.update(printed=c.number.text, exact=fraction_string(self.exact), error=float(self.error),
                         allowed=float(self.allowed))
@@ -1328,8 +1333,10 @@ def check_player_table(
     cells follow the rounding rules of the module docstring.
     """
     if not rules.infinite:
-        raise BjexactError("player tables are checked against the infinite-deck solution: use --decks inf "
-                           "(finite shoes are composition-dependent: see 'bjexact player --by hand')")
+        if table.kind == "values":
+            raise BjexactError("value tables by total are checked on the infinite deck only (use --decks inf): "
+                               "on a finite shoe a total's value depends on its cards")
+        return _check_finite_policy(table, rules, objective)
     from .player import PlayerState
 
     solution = _player_solution(rules, objective)
@@ -1352,12 +1359,58 @@ def check_player_table(
     return PlayerCheck(rules, objective, table, tuple(checks))
 
 
+@cache
+def _finite_moves(rules: Rules, objective: str) -> dict[tuple[int, bool, int], dict[str, int]]:
+    """Per (total, soft, up-card): how many hands of that total play each move, composition-dependently.
+
+    The two-card hands vote (a natural is not played under separate/peek); hands of
+    three or more cards that play against their total's majority are added from the
+    solution's exceptions.
+    """
+    from .player import solve_finite
+
+    solution = solve_finite(rules, objective, progress=False)
+    tally: dict[tuple[int, bool, int], dict[str, int]] = {}
+    for (_, _, upcard), decision in solution.hands.items():
+        hand = decision.hand
+        if hand.total == 21 and rules.naturals != "as21":
+            continue
+        moves = tally.setdefault((hand.total, hand.soft, upcard), {})
+        moves[decision.best] = moves.get(decision.best, 0) + 1
+    for state, best, hands in solution.exceptions:
+        moves = tally.setdefault((state.total, state.soft, state.upcard), {})
+        moves[best] = moves.get(best, 0) + sum(1 for cards in hands if len(cards) > 2)
+    return tally
+
+
+def _check_finite_policy(table: PrintedPlayerTable, rules: Rules, objective: str) -> PlayerCheck:
+    """A policy by total on a finite shoe: the majority move of the hands of that total.
+
+    Where hands of one total play differently (composition dependence), either move is
+    accepted and the cell carries a note; a total no hand of two cards reaches is not judged.
+    """
+    tally = _finite_moves(rules, objective)
+    checks = []
+    for cell in table.cells:
+        moves = tally.get((cell.total, cell.soft, cell.upcard), {})
+        if not moves:
+            checks.append(PlayerCellCheck(cell, True, note="not judged: no two-card hand has this total"))
+            continue
+        majority = max(moves, key=lambda k: (moves[k], k == "stand"))
+        mixed = len([m for m, n in moves.items() if n]) > 1
+        note = ("composition-dependent: " + ", ".join(f"{n} hand{'s' if n > 1 else ''} {m}"
+                                                       for m, n in sorted(moves.items()) if n)) if mixed else ""
+        checks.append(PlayerCellCheck(cell, cell.move == majority or mixed, majority, note=note))
+    return PlayerCheck(rules, objective, table, tuple(checks))
+
+
 def format_player_check(check: PlayerCheck, *, show_all: bool = False) -> str:
     """The report of a player-table check: the disagreeing cells, a summary and a verdict."""
     table = check.table
     what = "policy grid" if table.kind == "policy" else "value tables"
+    solution = "infinite-deck solution" if check.rules.infinite else "composition-dependent solution"
     lines = [f"{table.source}: {len(table.cells)} cells of a {what} read, checked against the exact "
-             f"infinite-deck solution ({check.objective}) for {check.rules.describe()}", ""]
+             f"{solution} ({check.objective}) for {check.rules.describe()}", ""]
     listed = check.cells if show_all else check.inconsistent_cells
     if listed:
         lines.append("Every cell:" if show_all else "Cells that disagree:")
@@ -1365,9 +1418,13 @@ def format_player_check(check: PlayerCheck, *, show_all: bool = False) -> str:
         cell = c.cell
         where = f"line {cell.line}, {cell.row} v {cell.column}"
         if cell.move is not None:
-            hit = "-" if c.hit is None else _decimal_text(c.hit, 6)
-            lines.append(f"  {where}: printed {'H' if cell.move == 'hit' else 'S'}, best "
-                         f"{'H' if c.exact_move == 'hit' else 'S'} (stand {_decimal_text(c.stand, 6)}, hit {hit})"
+            if c.stand is None:
+                detail = f" ({c.note})" if c.note else " (majority of the hands of this total)"
+            else:
+                hit = "-" if c.hit is None else _decimal_text(c.hit, 6)
+                detail = f" (stand {_decimal_text(c.stand, 6)}, hit {hit})"
+            best = {"hit": "H", "stand": "S", None: "-"}[c.exact_move]
+            lines.append(f"  {where}: printed {'H' if cell.move == 'hit' else 'S'}, best {best}{detail}"
                          + ("" if c.consistent else "  <-- inconsistent"))
         else:
             lines.append(f"  {where} ({cell.block}): printed {cell.number.text}, exact "

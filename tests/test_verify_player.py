@@ -170,11 +170,6 @@ def test_malformed_player_tables(text, message):
         read_player_table(text, "policy")
 
 
-def test_finite_shoes_are_refused_for_player_tables():
-    with pytest.raises(BjexactError, match="infinite-deck"):
-        check_player_table(read_player_table(HAND_WRITTEN, "policy"), Rules(decks=2))
-
-
 def test_the_command_checks_player_tables(tmp_path, capsys):
     path = tmp_path / "policy.md"
     path.write_text(HAND_WRITTEN)
@@ -189,4 +184,30 @@ def test_the_command_checks_player_tables(tmp_path, capsys):
     values.write_text(rendered("values", "csv"))
     assert main(["verify", str(values), "--kind", "values", "--decks", "inf", "--blocks", "stand,hit"]) == 0
     assert main(["verify", str(values), "--kind", "values", "--decks", "inf", "--blocks", "hit,stand"]) == 1
-    assert main(["verify", str(path), "--kind", "policy", "--decks", "2"]) == 2
+    assert main(["verify", str(values), "--kind", "values", "--decks", "2", "--blocks", "stand,hit"]) == 2
+
+
+def test_a_policy_by_total_on_a_finite_shoe_is_judged_by_the_hands_of_that_total():
+    from bjexact.player import hand_decision
+
+    one = Rules(decks=1)
+    # every two-card hard 13 stands against a 3 on one deck, each hand solved on its own
+    assert {hand_decision(one, h, 3).best for h in [(10, 3), (9, 4), (8, 5), (7, 6)]} == {"stand"}
+    text = rendered("policy", "csv")  # the infinite-deck policy, by total
+    check = check_player_table(read_player_table(text, "policy"), one)
+    assert check.consistent
+    mixed = [c for c in check.cells if c.note.startswith("composition-dependent")]
+    assert mixed and all(c.consistent for c in mixed)
+    wrong = text.replace("hard 13,S,S,S,S,S,H", "hard 13,S,H,S,S,S,H")
+    check = check_player_table(read_player_table(wrong, "policy"), one)
+    assert [(c.cell.total, c.cell.upcard) for c in check.inconsistent_cells] == [(13, 3)]
+    with pytest.raises(BjexactError, match="infinite deck only"):
+        check_player_table(read_player_table(rendered("values", "md"), "values"), one)
+
+
+def test_sutton_and_barto_style_blocks():
+    text = "Usable ace\n  | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | A\n18 | S | S | S | S | S | S | S | H | H | H\n" \
+           "\nNo usable ace\n  | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | A\n18 | S | S | S | S | S | S | S | S | S | S\n"
+    table = read_player_table(text, "policy")
+    assert [(c.total, c.soft) for c in table.cells[::10]] == [(18, True), (18, False)]
+    assert check_player_table(table, INF).consistent

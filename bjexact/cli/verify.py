@@ -31,11 +31,13 @@ JSON: {"consistent", "rules", "scale", "rows": [{"row", "line", "upcard", "consi
 With --identify: {"consistent", "matches": [{"rules", "consistent",
 "inconsistent_cells", ...}], "explanations", "nearest"}.
 
-Player tables (--kind policy|values, infinite deck): grids with a header row of
+Player tables (--kind policy|values): grids with a header row of
 up-cards (2..9, T, A) and rows 'hard 12', 'soft 18', 'A,7' or bare totals, in hard and
 soft blocks; value tables say in a title or the first header cell whether a block holds
 the values of standing, hitting or the best move. A policy cell is consistent when its
-move is optimal (either move where they tie exactly). JSON: {"consistent", "rules",
+move is optimal (either move where they tie exactly). On a finite shoe (policy only;
+slow: the whole composition-dependent solution) a cell must be the move of the hands
+of that total, either move where they differ. JSON: {"consistent", "rules",
 "kind", "objective", "cells": [{"line", "row", "column", "total", "soft", "upcard",
 "block", "printed", "exact", "consistent", ...}], "inconsistent_cells", "max_abs_error"}.
 """
