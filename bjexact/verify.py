@@ -32,6 +32,11 @@ The "Total" row
     ``P(u)`` from the full shoe (4/13 for ten-valued cards in the infinite deck). Under
     ``peek`` it is the same average of the conditioned rows.
 
+Player tables
+    :func:`read_player_table` reads hit/stand policy grids (H/S) and tables of the
+    values of standing, hitting or the best move, in hard and soft blocks against the
+    up-cards; :func:`check_player_table` judges them against :mod:`bjexact.player`.
+
 Conventions and slips
     :func:`identify` checks a table against every convention of :data:`CONVENTIONS`
     and, when none fits, explains the pattern: rows that match another rule, rows
@@ -85,6 +90,13 @@ __all__ = [
     "format_cell",
     "format_check",
     "format_identification",
+    "PlayerCell",
+    "PrintedPlayerTable",
+    "PlayerCellCheck",
+    "PlayerCheck",
+    "read_player_table",
+    "check_player_table",
+    "format_player_check",
 ]
 
 OUTCOME_COLUMNS = ("17", "18", "19", "20", "21", "bust", "blackjack", "exhausted", "sum")
@@ -315,9 +327,8 @@ def _skippable(line: str) -> bool:
 
 
 def _header_columns(cells: list[str], line: int, source: str) -> list[str]:
+    # cells before the first outcome label head the row labels (several words in whitespace layouts)
     first = next(i for i, c in enumerate(cells) if _outcome_name(c) is not None)
-    if first > 1 and any(_outcome_name(c) is None and c for c in cells[1:first]):
-        pass  # a row-label header of several words ("dealer up card"): whitespace layouts split it
     columns = []
     for cell in cells[first:]:
         name = _outcome_name(cell)
