@@ -30,7 +30,7 @@ Conventions
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
@@ -176,9 +176,12 @@ class DealerGraph:
                     pending.append(target)
         return graph
 
-    def solve(self, draws: Any, upcards: Iterable[int]) -> dict[int, list[Any]]:
+    def solve(
+        self, draws: Any, upcards: Iterable[int], groups: Sequence[int | None] | None = None
+    ) -> dict[int, list[Any]]:
         """Absorption vectors (``outcomes`` order) for the start node of each up-card.
 
+        ``groups`` sums outcomes into fewer entries, as in :func:`bjexact.solve.absorption`.
         Exact rationals from a finite shoe take the integer fast path of
         :meth:`_solve_counts`; everything else is weighted by ``draws`` directly.
         """
@@ -187,8 +190,8 @@ class DealerGraph:
         if isinstance(draws, ShoeDraws) and draws.domain is RATIONALS and not draws.shoe.is_infinite:
             left = tuple(c - r for c, r in zip(draws.shoe.counts, draws.removed))
             if sum(left) > self._depth:
-                return self._solve_counts(left, starts)
-        values = absorption(chain, starts.values(), self.weigher(draws), draws.domain)
+                return self._solve_counts(left, starts, groups)
+        values = absorption(chain, starts.values(), self.weigher(draws), draws.domain, groups)
         return {u: values[i] for u, i in starts.items()}
 
     @cached_property
@@ -214,7 +217,9 @@ class DealerGraph:
             edges.append(tuple(row))
         return tuple(rank_sets), tuple(edges)
 
-    def _solve_counts(self, left: Counts, starts: Mapping[int, int]) -> dict[int, list[mpq]]:
+    def _solve_counts(
+        self, left: Counts, starts: Mapping[int, int], groups: Sequence[int | None] | None
+    ) -> dict[int, list[mpq]]:
         """The same absorption, in integers: every probability at depth j has denominator M - j.
 
         With ``M`` cards left before the dealer's first card and ``P_j`` the product
@@ -236,7 +241,7 @@ class DealerGraph:
         def weigh(i: int) -> list[int]:
             return [(available[k] - held) * scaled[depth][terminal] for k, held, depth, terminal in edges[i]]
 
-        values = absorption(self.chain, starts.values(), weigh, _INTEGERS)
+        values = absorption(self.chain, starts.values(), weigh, _INTEGERS, groups)
         result = {}
         for upcard, i in starts.items():
             excluded = self._node_info[i][1]  # peek: the hole card that would make a natural

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from typing import Any, Literal
 
 import networkx as nx
@@ -116,6 +116,32 @@ def _loss(p: mpq) -> Results:
     return (_ZERO, _ZERO, _ZERO, p)
 
 
+_WIN, _PUSH, _LOSS = "win", "push", "loss"
+
+
+def _result_of(outcome: str, total: int, blackjack_loses: bool) -> str | None:
+    """What a dealer ``outcome`` means for a player standing on ``total``.
+
+    ``win``, ``push``, ``loss``, ``exhausted`` (the round cannot be finished), or
+    ``None`` for a dealer ``blackjack`` that is left out (``blackjack_loses`` false:
+    used to compute E[result, no dealer natural]).
+    """
+    if outcome == BUST:
+        return _WIN
+    if outcome == BLACKJACK:
+        return _LOSS if blackjack_loses else None
+    if outcome == EXHAUSTED:
+        return EXHAUSTED
+    dealer_total = int(outcome)
+    return _WIN if dealer_total < total else _PUSH if dealer_total == total else _LOSS
+
+
+def _stand(sums: Mapping[str, mpq]) -> Results:
+    if sums.get(EXHAUSTED):
+        raise BjexactError("the shoe is too small: the dealer can run out of cards before finishing")
+    return (_ZERO, sums.get(_WIN, _ZERO), sums.get(_PUSH, _ZERO), sums.get(_LOSS, _ZERO))
+
+
 def stand_results(total: int, dealer: Mapping[str, mpq], *, blackjack_loses: bool = True) -> Results:
     """The results of standing on ``total`` against a dealer outcome distribution.
 
@@ -123,24 +149,12 @@ def stand_results(total: int, dealer: Mapping[str, mpq], *, blackjack_loses: boo
     left out (used to compute E[result, no dealer natural]). ``exhausted`` with a
     non-zero probability is an error: the round could not be finished.
     """
-    if dealer.get(EXHAUSTED):
-        raise BjexactError("the shoe is too small: the dealer can run out of cards before finishing")
-    win = dealer[BUST]
-    push = loss = _ZERO
-    for outcome in ("17", "18", "19", "20", "21"):
-        p = dealer[outcome]
-        if not p:
-            continue
-        dealer_total = int(outcome)
-        if dealer_total < total:
-            win += p
-        elif dealer_total == total:
-            push += p
-        else:
-            loss += p
-    if blackjack_loses:
-        loss += dealer.get(BLACKJACK, _ZERO)
-    return (_ZERO, win, push, loss)
+    sums: dict[str, mpq] = {}
+    for outcome, p in dealer.items():
+        result = _result_of(outcome, total, blackjack_loses)
+        if result is not None:
+            sums[result] = sums.get(result, _ZERO) + p
+    return _stand(sums)
 
 
 @dataclass(frozen=True)
@@ -406,6 +420,7 @@ def _solve_positions(
     return solved
 
 
+@lru_cache(maxsize=32)
 def solve_infinite(rules: Rules, objective: Objective = "ev") -> InfiniteSolution:
     """The exact optimal hit/stand values of every infinite-deck state under ``rules``."""
     if not rules.infinite:
@@ -479,16 +494,24 @@ class _FiniteSolver:
         self.peek = rules.naturals == "peek"
         # Under peek the dealer's natural is kept as an outcome and left out of the results.
         self.graph = dealer_graph(rules.h17, "separate" if self.peek else rules.naturals, True)
-        self._dealer: dict[Counts, dict[int, dict[str, mpq]]] = {}
+        self._stand: dict[Counts, dict[int, Results]] = {}
         self._positions: dict[tuple[Counts, int], PositionValues] = {}
 
-    def dealer(self, cards: Counts, upcard: int) -> dict[str, mpq]:
-        rows = self._dealer.get(cards)
+    def stand(self, cards: Counts, total: int, upcard: int) -> Results:
+        """The results of standing with ``cards`` (worth ``total``) against ``upcard``.
+
+        One sweep of the dealer graph per multiset of cards serves every up-card; it
+        sums the dealer's outcomes straight into win, push and loss for ``total``.
+        """
+        rows = self._stand.get(cards)
         if rows is None:
+            blackjack_loses = not self.peek
+            results = [_result_of(o, total, blackjack_loses) for o in self.graph.outcomes]
+            slots = list(dict.fromkeys(r for r in results if r is not None))
+            groups = [None if r is None else slots.index(r) for r in results]
             upcards = [u for u in RANKS if self.shoe.counts[u - 1] - cards[u - 1] > 0]
-            vectors = self.graph.solve(ShoeDraws(self.shoe, cards), upcards)
-            rows = {u: dict(zip(self.graph.outcomes, v)) for u, v in vectors.items()}
-            self._dealer[cards] = rows
+            vectors = self.graph.solve(ShoeDraws(self.shoe, cards), upcards, groups)
+            rows = self._stand[cards] = {u: _stand(dict(zip(slots, v))) for u, v in vectors.items()}
         return rows[upcard]
 
     def unseen(self, cards: Counts, upcard: int) -> list[int]:
@@ -511,8 +534,7 @@ class _FiniteSolver:
         if found is not None:
             return found
         hand = hand_value(r for r in RANKS for _ in range(cards[r - 1]))
-        dealer = self.dealer(cards, upcard)
-        stand = stand_results(hand.total, dealer, blackjack_loses=not self.peek)
+        stand = self.stand(cards, hand.total, upcard)
         unseen = self.unseen(cards, upcard)
         total = sum(unseen)
         hit: Results | None = None
@@ -679,8 +701,13 @@ def hand_decision(
     else:
         unseen_shoe = Shoe.of_counts(unseen)
         shoe = Shoe(add_counts(unseen_shoe.counts, counts_of(cards + (upcard,))))
-    solver = _FiniteSolver(rules, shoe, objective)
-    return HandDecision(cards, upcard, solver.position(counts_of(cards), upcard))
+    return HandDecision(cards, upcard, _finite_solver(rules, shoe, objective).position(counts_of(cards), upcard))
+
+
+@lru_cache(maxsize=8)
+def _finite_solver(rules: Rules, shoe: Shoe, objective: Objective) -> _FiniteSolver:
+    """Solvers are kept: later decisions of a hand (same cards unseen in all) are then instant."""
+    return _FiniteSolver(rules, shoe, objective)
 
 
 def _check_available(counts: Counts, ranks: tuple[int, ...]) -> None:

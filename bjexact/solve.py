@@ -64,7 +64,11 @@ def compile_chain(graph: nx.DiGraph, absorbing: Sequence[Hashable]) -> Chain:
 
 
 def absorption(
-    chain: Chain, sources: Iterable[int], weigh: Weigh, domain: Any
+    chain: Chain,
+    sources: Iterable[int],
+    weigh: Weigh,
+    domain: Any,
+    groups: Sequence[int | None] | None = None,
 ) -> dict[int, list[Any]]:
     """P(absorbed in each absorbing state | start in each source), exactly.
 
@@ -75,10 +79,15 @@ def absorption(
     ``x_i = sum_j w_ij x_j`` with ``x`` the unit vector on absorbing states.
 
     Returns, for every visited transient state, its absorption vector (one entry
-    per absorbing state, in ``chain.absorbing`` order).
+    per absorbing state, in ``chain.absorbing`` order). With ``groups``, absorbing
+    state ``k`` counts towards entry ``groups[k]`` instead (``None``: left out), so
+    callers that need only a few sums of outcomes carry shorter vectors.
     """
     n = chain.n_transient
-    m = len(chain.absorbing)
+    if groups is None:
+        groups = range(len(chain.absorbing))
+    slots = tuple(groups)
+    m = 1 + max((g for g in slots if g is not None), default=-1)
     zero = domain.zero
     weights: dict[int, Sequence[Any]] = {}
     reached = set(sources)
@@ -96,7 +105,9 @@ def absorption(
             if not weight:
                 continue
             if target >= n:
-                row[target - n] += weight
+                slot = slots[target - n]
+                if slot is not None:
+                    row[slot] += weight
             else:
                 row = [x + weight * y if y else x for x, y in zip(row, values[target])]
         values[i] = row
