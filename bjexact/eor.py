@@ -302,3 +302,247 @@ def removal_tables(effects: RemovalEffects, style: Any, *, partials: bool = Fals
         rows.append([f"{label}{rank_symbol(r)}", *(("n/a",) * len(effects.outcomes) if row is None else
                                                   (row[o] for o in effects.outcomes))])
     return [base, Table(title, ["removed" if not rules.infinite else "rank", *effects.outcomes], rows, notes)]
+
+
+# --- the value of the hit/stand game ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameRemovalEffects:
+    """Effects of removal on the value of the hit/stand game (from the deal, optimal play).
+
+    ``base`` is the game's value; ``effects[r]`` the exact change when one card of rank
+    ``r`` is removed (finite shoes: the composition-dependent optimum of
+    :func:`bjexact.player.solve_finite` for each shoe), or for the infinite deck the
+    derivative ``D_r V`` (see the module docstring; the optimal play of the standard
+    deck is kept, which is exact for a derivative because no decision there is a tie).
+    """
+
+    rules: Rules
+    objective: str
+    base: mpq
+    effects: Mapping[int, mpq | None]
+
+    @property
+    def kind(self) -> str:
+        return "derivative" if self.rules.infinite else "removal"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_json(),
+            "kind": self.kind,
+            "objective": self.objective,
+            "base": fraction_string(self.base),
+            "effects": {rank_symbol(r): None if v is None else fraction_string(v) for r, v in self.effects.items()},
+        }
+
+
+def game_removal_effects(rules: Rules, objective: str = "ev", *, progress: bool | None = None) -> GameRemovalEffects:
+    """Exact effects of removal on the hit/stand game's value (finite shoes: one exact solve of the
+    player's game per rank, which takes a while; the infinite deck: derivatives, fast)."""
+    from .player import solve
+
+    if rules.infinite:
+        return _infinite_game_effects(rules, objective)
+    from dataclasses import replace
+
+    from .progress import Progress
+
+    shoe = rules.make_shoe().counts
+    base = solve(rules, objective, progress=False).game.value
+    effects: dict[int, mpq | None] = {}
+    with Progress(10, "shoes with one card removed", enabled=progress) as bar:
+        for rank in RANKS:
+            if shoe[rank - 1] == 0:
+                effects[rank] = None
+            else:
+                smaller = replace(rules, shoe=counts_of_removal(shoe, rank), decks=None)
+                effects[rank] = solve(smaller, objective, progress=False).game.value - base
+            bar.advance()
+    return GameRemovalEffects(rules, objective, base, effects)
+
+
+def counts_of_removal(counts: Counts, rank: int) -> Counts:
+    return tuple(c - (r == rank) for r, c in enumerate(counts, start=1))
+
+
+@dataclass(frozen=True, slots=True)
+class Dual:
+    """``a + b h`` with ``h**2 = 0``: exact first-order arithmetic (forward-mode differentiation).
+
+    Solving a chain over dual numbers gives a value and its derivative along one direction at
+    once, exactly, with the same generic solver.
+    """
+
+    a: mpq
+    b: mpq
+
+    def _lift(self, other: Any) -> Dual:
+        return other if isinstance(other, Dual) else Dual(mpq(other), mpq(0))
+
+    def __add__(self, other: Any) -> Dual:
+        other = self._lift(other)
+        return Dual(self.a + other.a, self.b + other.b)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> Dual:
+        return Dual(-self.a, -self.b)
+
+    def __sub__(self, other: Any) -> Dual:
+        return self + (-self._lift(other))
+
+    def __rsub__(self, other: Any) -> Dual:
+        return self._lift(other) - self
+
+    def __mul__(self, other: Any) -> Dual:
+        other = self._lift(other)
+        return Dual(self.a * other.a, self.a * other.b + self.b * other.a)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: Any) -> Dual:
+        other = self._lift(other)
+        return Dual(self.a / other.a, (self.b * other.a - self.a * other.b) / other.a**2)
+
+    def __rtruediv__(self, other: Any) -> Dual:
+        return self._lift(other) / self
+
+    def __bool__(self) -> bool:
+        return bool(self.a) or bool(self.b)
+
+
+class _DualNumbers:
+    """The domain of :class:`Dual`: ``zero``, ``one`` and ``convert``."""
+
+    zero = Dual(mpq(0), mpq(0))
+    one = Dual(mpq(1), mpq(0))
+
+    def convert(self, value: Any) -> Dual:
+        return value if isinstance(value, Dual) else Dual(mpq(value), mpq(0))
+
+
+DUALS = _DualNumbers()
+
+
+@dataclass(frozen=True)
+class DirectionDraws:
+    """The standard infinite deck ``p`` with the tangent ``p - e_rank`` (removing a card of ``rank``)."""
+
+    rank: int
+    domain: Any = DUALS
+
+    def probabilities(self, cards: Any = None) -> tuple[Dual, ...]:
+        p = [mpq(1, 13)] * 9 + [mpq(4, 13)]
+        return tuple(Dual(q, q - (r == self.rank)) for r, q in enumerate(p, start=1))
+
+
+def _infinite_game_effects(rules: Rules, objective: str) -> GameRemovalEffects:
+    from .player import solve_infinite
+
+    solution = solve_infinite(rules, objective)
+    for state, position in solution.positions.items():
+        if position.hit is not None and position.hit == position.stand:
+            raise BjexactError(f"{state.label()} is a tie at the standard deck: the value has no derivative")
+    policy = {(s.total, s.soft, s.upcard): p.best for s, p in solution.positions.items()}
+    effects = {}
+    for rank in RANKS:
+        value = fixed_policy_game_value(rules, objective, policy, DirectionDraws(rank))
+        if value.a != solution.game.value:  # pragma: no cover - the two evaluations must agree
+            raise AssertionError("the fixed-policy value differs from the optimal value")
+        effects[rank] = value.b
+    return GameRemovalEffects(rules, objective, solution.game.value, effects)
+
+
+def fixed_policy_game_value(rules: Rules, objective: str, policy: Mapping[tuple[int, bool, int], str],
+                            draws: Any) -> Any:
+    """The value of the hit/stand game from the deal under a fixed ``policy`` ((total, soft, up-card) ->
+    ``"hit"``/``"stand"``), infinite deck, with card probabilities ``draws`` in any domain.
+
+    The dealer's rows come from the dealer graph and the player's values from the player's hit
+    chain, both solved by :func:`bjexact.solve.absorption` over ``draws.domain``. Conventions as in
+    :mod:`bjexact.player` (naturals, ``bj_pays``, ties).
+    """
+    import networkx as nx
+
+    from .dealer import graph_for
+    from .hand import hand_value
+    from .player import BUST as PLAYER_BUST
+    from .player import payoffs, player_hit_graph, player_states, stand_results
+    from .solve import absorption, compile_chain
+
+    domain = draws.domain
+    p = draws.probabilities(None)
+    weights = payoffs(rules, objective)
+    dealer = graph_for(rules)
+    rows = dealer.solve(draws, RANKS)
+    hit_graph = player_hit_graph()
+    value_of_play: dict[int, dict[tuple[int, bool], Any]] = {}
+    for upcard in RANKS:
+        row = dict(zip(dealer.outcomes, rows[upcard], strict=True))
+        graph = nx.DiGraph()
+        payoff = {PLAYER_BUST: domain.convert(weights[3])}
+        graph.add_node(PLAYER_BUST)
+        for hand in player_states():
+            label = str(hand)
+            if policy[(hand.total, hand.soft, upcard)] == "hit":
+                for _, target, data in hit_graph.out_edges(label, data=True):
+                    graph.add_edge(label, target, ranks=data["ranks"])
+            else:
+                results = stand_results(hand.total, row, blackjack_loses=rules.naturals != "peek")
+                graph.add_edge(label, f"stand {label}", ranks=())
+                payoff[f"stand {label}"] = sum((w * r for w, r in zip(weights, results, strict=True) if r),
+                                               domain.zero)
+        absorbing = [n for n in graph.nodes if graph.out_degree(n) == 0]
+        chain = compile_chain(graph, absorbing)
+
+        def weigh(i, chain=chain):
+            return [sum((p[r - 1] for r in d["ranks"]), domain.zero) if d["ranks"] else domain.one
+                    for d in chain.edge_data[i]]
+
+        sources = [chain.index[str(h)] for h in player_states()]
+        solved = absorption(chain, sources, weigh, domain)
+        value_of_play[upcard] = {
+            (h.total, h.soft): sum((q * payoff[a] for q, a in zip(solved[chain.index[str(h)]], chain.absorbing,
+                                                                    strict=True) if q), domain.zero)
+            for h in player_states()
+        }
+    total = domain.zero
+    for upcard in RANKS:
+        natural_rank = _natural_rank(upcard)
+        natural = p[natural_rank - 1] if natural_rank else domain.zero
+        for first in RANKS:
+            for second in RANKS:
+                chance = p[upcard - 1] * p[first - 1] * p[second - 1]
+                hand = hand_value((first, second))
+                if rules.naturals != "as21" and hand.total == 21:  # a player natural, not played
+                    value = weights[0] * (domain.one - natural) + weights[2] * natural
+                else:
+                    value = value_of_play[upcard][(hand.total, hand.soft)]
+                    if rules.naturals == "peek":  # the dealer's natural is settled first
+                        value = weights[3] * natural + (domain.one - natural) * value
+                total += chance * value
+    return total
+
+
+def game_tables(effects: GameRemovalEffects, style: Any) -> list[Any]:
+    """The game's value and the change per rank removed, as one :class:`bjexact.tables.Table`
+    (values in per cent of the bet when ``style.percent``)."""
+    from .tables import Table
+
+    rules = effects.rules
+    unit = " (% of the bet)" if style.percent and not style.exact else ""
+    objective = "win +1, push 0, loss -1" if effects.objective == "ev" else "win 1, push 1/2, loss 0"
+    title = f"Value of the hit/stand game{unit}: {rules.describe()}; {objective}"
+    if rules.infinite:
+        columns = ["rank", "D_r V", "D_r V / 52"]
+        rows = [[f"D_{rank_symbol(r)}", v, v / 52] for r, v in effects.effects.items()]
+        notes = [f"Value at the standard deck: {style.plain(effects.base)}. D_r V = sum_j p_j dV/dp_j - dV/dp_r; "
+                 "removing one card of rank r from an N-card shoe changes the value by about D_r V / N "
+                 "(D_r V / 52: one deck)."]
+    else:
+        columns = ["removed", "change"]
+        rows = [[f"-{rank_symbol(r)}", "n/a" if v is None else v] for r, v in effects.effects.items()]
+        notes = [f"Value of the full shoe: {style.plain(effects.base)}. Each row: the exact change of the value "
+                 "when one card of that rank leaves the shoe (composition-dependent optimal play)."]
+    return [Table(title, columns, rows, notes)]

@@ -194,3 +194,89 @@ def test_cli_errors(capsys):
     assert "infinite deck" in capsys.readouterr().err
     assert main(["eor", "--decks", "1", "--upcard", "Z"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+# --- the value of the hit/stand game --------------------------------------------------------
+
+
+class LineDraws:
+    """The standard deck moved along p + h (p - e_rank), in QQ[h] (QQ(h) under peek)."""
+
+    def __init__(self, rank, field):
+        from sympy import QQ, Symbol
+
+        self.domain = QQ.frac_field(Symbol("h")) if field else QQ.poly_ring(Symbol("h"))
+        (self.h,) = self.domain.gens
+        p = [mpq(1, 13)] * 9 + [mpq(4, 13)]
+        self.p = tuple(self.domain.one * q + self.h * (q - (r == rank)) for r, q in enumerate(p, start=1))
+
+    def probabilities(self, cards):
+        return self.p
+
+
+def test_game_derivatives_are_the_linear_coefficients_along_the_line():
+    """Dual numbers against the exact polynomial of h along the same line (QQ[h])."""
+    from bjexact.eor import fixed_policy_game_value, game_removal_effects
+    from bjexact.player import solve_infinite
+
+    rules = Rules(decks="inf")
+    effects = game_removal_effects(rules)
+    solution = solve_infinite(rules)
+    assert effects.base == solution.game.value
+    policy = {(s.total, s.soft, s.upcard): p.best for s, p in solution.positions.items()}
+    for rank in (1, 10):
+        value = fixed_policy_game_value(rules, "ev", policy, LineDraws(rank, False))
+        h = value.ring.gens[0]
+        assert mpq(value.coeff(1)) == effects.base and mpq(value.coeff(h)) == effects.effects[rank]
+
+
+class RationalDraws:
+    domain = RATIONALS
+
+    def __init__(self, p):
+        self.p = tuple(p)
+
+    def probabilities(self, cards):
+        return self.p
+
+
+@pytest.mark.parametrize("naturals,objective", [("peek", "ev"), ("separate", "win"), ("as21", "ev")])
+def test_game_derivatives_match_central_differences(naturals, objective):
+    """(V(p + h d) - V(p - h d)) / 2h = D_r V + O(h^2), exactly computed at h = 10^-6."""
+    from bjexact.eor import fixed_policy_game_value, game_removal_effects
+    from bjexact.player import solve_infinite
+
+    rules = Rules(decks="inf", naturals=naturals)
+    effects = game_removal_effects(rules, objective)
+    solution = solve_infinite(rules, objective)
+    policy = {(s.total, s.soft, s.upcard): p.best for s, p in solution.positions.items()}
+    p = [mpq(1, 13)] * 9 + [mpq(4, 13)]
+    h = mpq(1, 10**6)
+    for rank in (1, 5, 10):
+        d = [q - (r == rank) for r, q in enumerate(p, start=1)]
+        up = fixed_policy_game_value(rules, objective, policy, RationalDraws([q + h * x for q, x in zip(p, d)]))
+        down = fixed_policy_game_value(rules, objective, policy, RationalDraws([q - h * x for q, x in zip(p, d)]))
+        assert abs((up - down) / (2 * h) - effects.effects[rank]) < mpq(1, 10**8), rank
+    assert effects.effects[5] > 0 > effects.effects[10]  # as every counting system has it
+    weights = [mpq(4, 13) if r == 10 else mpq(1, 13) for r in range(1, 11)]
+    assert sum(effects.effects[r] * w for r, w in zip(range(1, 11), weights)) == 0
+
+
+def test_small_shoe_game_effects_reward_knowing_the_card():
+    """Burning an unknown card changes nothing; knowing which card left can only help the player:
+    sum_r n_r * effect_r >= 0, with each effect a full exact re-solve."""
+    from bjexact.eor import game_removal_effects
+    from bjexact.player import solve
+
+    shoe = (2, 0, 1, 0, 1, 0, 1, 0, 1, 6)
+    effects = game_removal_effects(Rules(shoe=shoe))
+    assert effects.effects[2] is None and effects.base == solve(Rules(shoe=shoe)).game.value
+    assert sum(n * effects.effects[r] for r, n in enumerate(shoe, start=1) if n) > 0
+
+
+def test_cli_game(capsys):
+    assert main(["eor", "--decks", "inf", "--game", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["kind"] == "derivative" and set(document["effects"]) == set("A23456789T")
+    assert main(["eor", "--decks", "inf", "--game", "--upcard", "6"]) == 2
+    assert "--game" in capsys.readouterr().err

@@ -6,6 +6,7 @@ import argparse
 
 from .common import (
     RULES_HELP,
+    add_bj_pays_option,
     add_output_options,
     add_rule_options,
     number_style,
@@ -20,6 +21,8 @@ examples:
   bjexact eor --decks 1 --format json        # exact fractions, always
   bjexact eor --decks inf                    # infinite deck: derivatives D_r f instead
   bjexact eor --decks inf --partials         # ... or the raw partial derivatives df/dp_r
+  bjexact eor --decks inf --game --naturals peek   # the hit/stand game's value: D_r V
+  bjexact eor --decks 1 --game               # exact, one full solve per rank (a few minutes)
 
 Without --upcard the probabilities are those before the up-card is seen (each
 up-card weighted by its chance); with it, P(outcome | up-card), the up-card
@@ -38,6 +41,12 @@ def register(subparsers) -> None:
                         help="condition on this up-card (default: before the up-card is seen)")
     parser.add_argument("--partials", action="store_true",
                         help="infinite deck: raw partial derivatives df/dp_r instead of D_r f")
+    parser.add_argument("--game", action="store_true",
+                        help="the value of the hit/stand game instead of the dealer's outcomes "
+                             "(finite shoes: one exact solve per rank, about 20 s each for one deck)")
+    parser.add_argument("--objective", choices=("ev", "win"), default="ev",
+                        help="--game: ev (+1/0/-1) or win (1, 1/2 for a push, 0) (default: ev)")
+    add_bj_pays_option(parser)
     add_rule_options(parser)
     add_output_options(parser)
     parser.set_defaults(run=run)
@@ -56,6 +65,16 @@ def run(args: argparse.Namespace) -> int:
         raise BjexactError("--partials is for the infinite deck (--decks inf)")
     upcard = None if args.upcard is None else parse_rank(args.upcard)
     style = number_style(args)
+    if args.game:
+        from ..eor import game_removal_effects, game_tables
+
+        if upcard is not None or args.partials:
+            raise BjexactError("--game is the value from the deal: --upcard and --partials do not apply")
+        game = game_removal_effects(rules, args.objective)
+        signed = replace(style, signed=True)
+        text = render(game_tables(game, signed), args.format, signed, game.to_json())
+        write_output(text, args.output)
+        return 0
     effects = dealer_removal_effects(rules, upcard)
     base, changes = removal_tables(effects, style, partials=args.partials)
     text = render([base], args.format, style, effects.to_json())
