@@ -58,7 +58,7 @@ from typing import Any
 
 from .cards import ACE, RANKS, TEN, Counts, add_counts, counts_of, parse_rank, rank_symbol
 from .errors import BjexactError
-from .exact import fraction_string, mpq
+from .exact import as_rational, fraction_string, mpq
 from .hand import EMPTY_HAND, HandValue, add_card
 from .rules import Rules
 
@@ -433,8 +433,9 @@ def _memory_number(value: Any, row: Any, column: str) -> PrintedNumber:
         if number is None:
             raise BjexactError(f"row {row!r}, column {column}: {value!r} is not a number")
         return number
-    if isinstance(value, Fraction) or type(value).__name__ in ("mpq", "Rational", "Integer"):
-        exact = mpq(Fraction(str(value))) if type(value).__name__ in ("Rational", "Integer") else mpq(value)
+    exact_types = (int, Fraction, type(mpq(0)))
+    if (isinstance(value, exact_types) and not isinstance(value, bool)) or hasattr(value, "q"):
+        exact = mpq(int(value.numerator), int(value.denominator)) if not hasattr(value, "q") else as_rational(value)
         return PrintedNumber(fraction_string(exact), exact, mpq(0), "fraction")
     try:
         return float_number(float(value))

@@ -379,3 +379,13 @@ def test_floats_in_memory_are_checked_with_a_tolerance():
     values[6]["bust"] += 1e-6
     check = check_dealer_table(dealer_table_from_values(values), TWO)
     assert [(r.row.upcard, c.column) for r, c in check.inconsistent_cells] == [(6, "bust")]
+
+
+def test_exact_fractions_in_memory_must_be_equal():
+    exact = dealer_table(INF)
+    values = {u: {o: Fraction(int(exact[u][o].numerator), int(exact[u][o].denominator)) for o in exact.outcomes}
+              for u in exact.rows}
+    assert check_dealer_table(dealer_table_from_values(values), INF).consistent
+    values[9]["20"] += Fraction(1, 10**30)
+    check = check_dealer_table(dealer_table_from_values(values), INF)
+    assert [(r.row.label, c.column) for r, c in check.inconsistent_cells] == [("9", "20")]
