@@ -1,11 +1,12 @@
 """Timings of the symbolic dealer tables, effects of removal and decision boundaries.
 
 Targets: the full symbolic dealer table in QQ[p_A..p_T] under 1 s, in QQ[t] under 0.3 s.
-Run: python benchmarks/symbolic.py
+Run: python benchmarks/symbolic.py [--game]   (--game adds the finite-shoe game values: minutes)
 """
 
 from __future__ import annotations
 
+import sys
 import time
 
 
@@ -29,7 +30,7 @@ def main() -> None:
 
     print(f"{'import sympy (paid once, not in the figures below)':<58} {time.perf_counter() - start:7.3f} s")
 
-    from bjexact.eor import dealer_removal_effects
+    from bjexact.eor import dealer_removal_effects, game_removal_effects
     from bjexact.rules import Rules
     from bjexact.symbolic import decision_boundaries, per_rank_model, symbolic_dealer_table, ten_density_model
 
@@ -51,6 +52,18 @@ def main() -> None:
         for rank, row in effects.effects.items():
             values = [row[o] / (52 if decks == "inf" else 1) * 100 for o in effects.outcomes]
             print(f"    {'A23456789T'[rank - 1]:>7} " + "".join(f"{float(v):+9.4f}" for v in values))
+
+    print("\nEffects of removal on the hit/stand game's value (ev), percentage points of the bet")
+    games = [("inf", "as21"), ("inf", "peek")] + ([(1, "as21"), (6, "as21")] if "--game" in sys.argv else [])
+    for decks, naturals in games:
+        game = timed(f"{decks} deck(s), naturals {naturals}",
+                     lambda d=decks, n=naturals: game_removal_effects(Rules(decks=d, naturals=n)), repeat=1)
+        scale = 52 if decks == "inf" else 1
+        print("    " + "".join(f"{'A23456789T'[r - 1]:>8}" for r in game.effects))
+        print("    " + "".join(f"{float(v / scale * 100):+8.4f}" for v in game.effects.values())
+              + ("   (D_r V / 52)" if decks == "inf" else "   (exact change)"))
+    if "--game" not in sys.argv:
+        print("    (finite shoes: python benchmarks/symbolic.py --game; one exact solve per rank, minutes)")
 
     print("\nDecision boundaries in t (S17, as21)")
     for total, upcard in ((16, 10), (12, 2), (12, 4)):

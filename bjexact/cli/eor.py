@@ -1,4 +1,4 @@
-"""``bjexact eor``: exact effects of removal of each rank on the dealer's outcomes."""
+"""``bjexact eor``: exact effects of removal of each rank on the dealer's outcomes or the game's value."""
 
 from __future__ import annotations
 
@@ -33,8 +33,9 @@ JSON: {"rules", "kind", "upcard", "outcomes", "base": {...}, "effects": {"A": {.
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "eor", help="exact effects of removal of each rank on the dealer's outcomes",
-        description="Exact effects of removing one card of each rank on the dealer's outcome probabilities.",
+        "eor", help="exact effects of removal of each rank on the dealer's outcomes or the game's value",
+        description="Exact effects of removing one card of each rank on the dealer's outcome probabilities "
+                    "(or, with --game, on the value of the hit/stand game).",
         epilog=RULES_HELP + "\n" + EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--upcard", default=None, metavar="CARD",
