@@ -289,6 +289,8 @@ def read_dealer_table(text: str, *, source: str = "<table>", scale: str = "auto"
     """
     if scale not in ("auto", "percent", "probability"):
         raise BjexactError(f"unknown scale {scale!r} (use auto, percent or probability)")
+    if text.lstrip().startswith("{"):
+        return _read_json_table(text, source, scale)
     lines = text.splitlines()
     header = None
     for number, line in enumerate(lines, start=1):
@@ -319,6 +321,21 @@ def read_dealer_table(text: str, *, source: str = "<table>", scale: str = "auto"
         )
     resolved = _resolve_scale(rows, scale)
     return PrintedTable(tuple(columns), tuple(rows), resolved, layout, source)
+
+
+def _read_json_table(text: str, source: str, scale: str) -> PrintedTable:
+    """The JSON of ``bjexact dealer --format json``: ``{"outcomes": [...], "table": {"A": {"17": "p/q"}}}``."""
+    import json
+
+    try:
+        document = json.loads(text)
+        table = document["table"]
+        columns = document.get("outcomes") or list(next(iter(table.values())))
+        values = {label: {c: str(row[c]) for c in columns} for label, row in table.items()}
+    except (ValueError, KeyError, TypeError, AttributeError, StopIteration) as exc:
+        raise BjexactError(f"{source}: not a dealer table in JSON ({type(exc).__name__}: {exc})") from None
+    printed = dealer_table_from_values(values, columns, scale="probability" if scale == "auto" else scale)
+    return PrintedTable(printed.columns, printed.rows, printed.scale, "json", source)
 
 
 def _skippable(line: str) -> bool:

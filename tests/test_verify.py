@@ -166,6 +166,17 @@ def test_the_dealer_command_output_passes_through_the_verify_command(tmp_path, c
         assert "Verdict: CONSISTENT" in capsys.readouterr().out
 
 
+def test_the_json_of_the_dealer_command_is_read_as_exact_fractions():
+    rules = Rules(decks=3, h17=True, naturals="separate")
+    text = json.dumps(dealer_table(rules).to_json())
+    table = read_dealer_table(text)
+    assert table.layout == "json" and all(c.kind == "fraction" for r in table.rows for c in r.cells)
+    assert check_dealer_table(table, rules).consistent
+    assert [c.rules for c in identify(table).matches] == [rules]
+    with pytest.raises(BjexactError, match="not a dealer table in JSON"):
+        read_dealer_table('{"table": 3}')
+
+
 def test_probabilities_printed_with_many_places_pass():
     style = NumberStyle(decimals=12, percent=False)
     text = render(dealer_tables(dealer_table(TWO), style), "csv", style)
