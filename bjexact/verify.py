@@ -58,7 +58,7 @@ from typing import Any
 
 from .cards import ACE, RANKS, TEN, Counts, add_counts, counts_of, parse_rank, rank_symbol
 from .errors import BjexactError
-from .exact import as_rational, fraction_string, mpq
+from .exact import as_rational, fraction_string, mpq, parse_fraction
 from .hand import EMPTY_HAND, HandValue, add_card
 from .rules import Rules
 
@@ -331,7 +331,7 @@ def _read_json_table(text: str, source: str, scale: str) -> PrintedTable:
         document = json.loads(text)
         table = document["table"]
         columns = document.get("outcomes") or list(next(iter(table.values())))
-        values = {label: {c: str(row[c]) for c in columns} for label, row in table.items()}
+        values = {label: {c: parse_fraction(str(row[c])) for c in columns} for label, row in table.items()}
     except (ValueError, KeyError, TypeError, AttributeError, StopIteration) as exc:
         raise BjexactError(f"{source}: not a dealer table in JSON ({type(exc).__name__}: {exc})") from None
     printed = dealer_table_from_values(values, columns, scale="probability" if scale == "auto" else scale)
