@@ -146,8 +146,8 @@ def _pydot():
 def _new_graph(caption: str, fixed: bool = False):
     """A digraph laid out by ``dot`` left to right, or (``fixed``) with positions given here."""
     pydot = _pydot()
-    layout = dict(layout="neato", notranslate="true", outputorder="edgesfirst") if fixed else dict(rankdir="LR", nodesep="0.18",
-                                                                          ranksep="0.55", newrank="true")
+    layout = (dict(layout="neato", notranslate="true", outputorder="edgesfirst") if fixed else
+              dict(rankdir="LR", nodesep="0.18", ranksep="0.55", newrank="true"))
     graph = pydot.Dot(graph_type="digraph", fontname=_FONT, fontsize="13", labelloc="t", labeljust="l",
                       label=_quote(caption), **layout)
     graph.set_node_defaults(fontname=_FONT, fontsize="11", style="filled", fillcolor=_COLOURS["hard"])
@@ -269,8 +269,11 @@ def _point(x: float, y: float) -> str:
 
 
 def _add_line_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Sequence[tuple[str, str, str, str]],
-                    prefix: str, extra_labels: dict[str, str], top: float, dx: float) -> float:
-    """Add a chain laid out on the number line of totals, below height ``top``; returns its bottom."""
+                    prefix: str, extra_labels: dict[str, str], top: float, dx: float) -> tuple[float, float, float]:
+    """Add a chain laid out on the number line of totals, below height ``top``.
+
+    Returns the chain's bottom and its left and right ends.
+    """
     pydot = _pydot()
     lines = [len(extra_labels.get(n, "").split("\n")) for n in nodes]
     half = 14.0 + 6.0 * max([0, *lines]) if extra_labels else 16.0
@@ -298,7 +301,8 @@ def _add_line_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Seq
             label = attrs.get("label", name)
         if name in extra_labels:
             label += "\n" + extra_labels[name]
-        container.add_node(pydot.Node(_quote(prefix + name), label=_quote(label), pos=_quote(_point(*where[name]) + "!"),
+        container.add_node(pydot.Node(_quote(prefix + name), label=_quote(label),
+                                      pos=_quote(_point(*where[name]) + "!"),
                                       width=f"{(dx - 8) / 72:.3f}", height=f"{2 * half / 72:.3f}", fixedsize="true",
                                       **style))
     fan: dict[str, list[str]] = {}
@@ -347,7 +351,8 @@ def _add_line_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Seq
                                       pos=_quote(_point(*label_at) + "!"), shape="plaintext", style="filled",
                                       fillcolor="white", fontcolor=colour, fontsize="9", width="0", height="0",
                                       margin="0.01", **{"class": "edge-label"}))
-    return bottom
+    xs = [x for x, _ in where.values()]
+    return bottom, min(xs) - dx / 2 - 6, max(xs) + dx / 2 + 6
 
 
 def _outcome_key(name: str) -> int:
@@ -415,7 +420,8 @@ def _draws_parts(rules: Rules, upcard: int, depth: int, edge_style: EdgeStyle):
                             following.append(target)
                     nodes[target] = attrs
                 w = data["weight"]
-                edges.append((node, target, edge_style.label(w), f"{fraction_string(w)} ({_ranks_text(data['ranks'])})"))
+                tooltip = f"{fraction_string(w)} ({_ranks_text(data['ranks'])})"
+                edges.append((node, target, edge_style.label(w), tooltip))
         frontier = following
     return nodes, edges
 
@@ -463,7 +469,7 @@ def _merged_parts(rules: Rules, upcard: int, edge_style: EdgeStyle):
     weighted = _weighted(rules, upcard)
     through, averages = merged_chain(rules, upcard)
     nodes: dict[str, dict[str, Any]] = {}
-    for name, p in through.items():
+    for name in through:
         if name in weighted.nodes:
             nodes[name] = dict(weighted.nodes[name])
         else:
@@ -516,6 +522,7 @@ def dealer_diagram(rules: Rules, upcards: Iterable[int] | None = None, *, decima
     pydot = _pydot()
     dx = 110.0 if view == "merged" else 66.0
     top = 0.0
+    ends: list[tuple[float, float]] = []
     for upcard in wanted:
         reached: dict[str, str] = {}
         if view == "chain":
@@ -534,19 +541,24 @@ def dealer_diagram(rules: Rules, upcards: Iterable[int] | None = None, *, decima
         if view == "draws":
             _add_chain(container, nodes, edges, prefix, reached)
             continue
-        bottom = _add_line_chain(container, nodes, edges, prefix, reached, top - (24 if prefix else 0), dx)
+        bottom, left, right = _add_line_chain(container, nodes, edges, prefix, reached,
+                                              top - (24 if prefix else 0), dx)
+        ends.append((left, right))
         if prefix:
-            container.set("bb", _quote(f"{dx * 1.5:.1f},{bottom - 6:.1f},{dx * 24.5:.1f},{top:.1f}"))
+            container.set("bb", _quote(f"{left:.1f},{bottom - 6:.1f},{right:.1f},{top:.1f}"))
+            container.set("lp", _quote(f"{left + 40:.1f},{top - 12:.1f}"))
         top = bottom - 24
     if view != "draws":
-        _set_bounds(graph, dx, top)
+        _set_bounds(graph, caption, top, min(e[0] for e in ends), max(e[1] for e in ends))
     return graph
 
 
-def _set_bounds(graph: Any, dx: float, bottom: float) -> None:
-    """The bounding box of a fixed layout (x from total 1.5 to 24.5), room for the caption above."""
-    graph.set("bb", _quote(f"{dx * 1.5:.1f},{bottom:.1f},{dx * 24.5:.1f},40"))
-    graph.set("lp", _quote(f"{dx * 13:.1f},20"))
+def _set_bounds(graph: Any, caption: str, bottom: float, left: float, right: float) -> None:
+    """The bounding box of a fixed layout, wide enough for the caption, with room for it above."""
+    wanted = 7.0 * max(len(line) for line in caption.split("\n"))
+    right = max(right, left + wanted)
+    graph.set("bb", _quote(f"{left:.1f},{bottom:.1f},{right:.1f},44"))
+    graph.set("lp", _quote(f"{(left + right) / 2:.1f},22"))
 
 
 # --- the player -------------------------------------------------------------------------
@@ -589,6 +601,6 @@ def player_diagram(rules: Rules, upcard: int, *, objective: str = "ev", decimals
                f"each state: best move and its {unit};\nedges (out of HIT states only): "
                "P(next state | hit)" + (" (exact)" if decimals is None else f", {decimals} places"))
     graph = _new_graph(caption, fixed=True)
-    bottom = _add_line_chain(graph, nodes, edges, "", values, 0.0, 86.0)
-    _set_bounds(graph, 86.0, bottom)
+    bottom, left, right = _add_line_chain(graph, nodes, edges, "", values, 0.0, 86.0)
+    _set_bounds(graph, caption, bottom, left, right)
     return graph
