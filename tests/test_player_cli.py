@@ -1,0 +1,227 @@
+"""``bjexact player`` and ``bjexact matrix --player``: JSON contracts checked against the
+independent reference solver, formats, files, the progress bar, and bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+from player_reference import FiniteReference, InfiniteReference, value
+
+from bjexact.cli import main
+
+FRACTION = re.compile(r"^-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?$")
+SYMBOLS = "A23456789T"
+UPCARDS = "23456789TA"
+SMALL_SHOE = "1,1,1,1,1,1,1,1,1,5"
+STATE_KEYS = {"total", "soft", "upcard", "stand", "hit", "best"}
+
+
+def run(capsys, *argv):
+    """Run the command in-process: (exit status, stdout, stderr)."""
+    try:
+        status = main(list(argv))
+    except SystemExit as exc:  # argparse usage errors
+        status = exc.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def run_process(*argv):
+    return subprocess.run([sys.executable, "-m", "bjexact", *argv], capture_output=True, text=True, timeout=120)
+
+
+def exact(text: str) -> Fraction:
+    """An exact "p/q" string, checked to be in lowest terms."""
+    assert FRACTION.match(text), text
+    if "/" in text:
+        p, q = map(int, text.split("/"))
+        assert math.gcd(p, q) == 1 and q > 1, text
+    return Fraction(text)
+
+
+def rank(symbol: str) -> int:
+    return SYMBOLS.index(symbol) + 1
+
+
+def representative(total: int, soft: bool) -> tuple[int, ...]:
+    if soft:
+        return (1, total - 11)
+    if total <= 11:
+        return (2, total - 2)
+    return (10, total - 10) if total <= 20 else (10, 9, 2)
+
+
+@pytest.mark.parametrize(
+    "argv, h17, naturals, objective",
+    [
+        ([], False, "as21", "ev"),
+        (["--h17", "--objective", "win"], True, "as21", "win"),
+        (["--naturals", "peek"], False, "peek", "ev"),
+    ],
+)
+def test_infinite_json_contract_and_values(capsys, argv, h17, naturals, objective):
+    status, out, err = run(capsys, "player", "--decks", "inf", "--format", "json", *argv)
+    assert status == 0 and err == ""
+    doc = json.loads(out)
+    assert doc["rules"] == {"decks": "inf", "h17": h17, "naturals": naturals, "shoe": None, "bj_pays": "3/2"}
+    assert doc["objective"] == objective
+    states = doc["states"]
+    expected = {(t, False, u) for t in range(4, 22) for u in UPCARDS} | {
+        (t, True, u) for t in range(12, 22) for u in UPCARDS}
+    assert len(states) == len(expected) == 280
+    assert {(s["total"], s["soft"], s["upcard"]) for s in states} == expected
+    ref = InfiniteReference(h17, naturals, objective)
+    for s in states:
+        assert STATE_KEYS <= set(s) and "cards" not in s
+        cards = representative(s["total"], s["soft"])
+        stand, hit = ref.values(cards, rank(s["upcard"]))
+        assert (exact(s["stand"]), exact(s["hit"])) == (stand, hit), s
+        assert s["best"] == ref.best(cards, rank(s["upcard"]))[0]
+    results = ref.game()
+    game = doc["game"]
+    assert [exact(game[k]) for k in ("natural", "win", "push", "loss")] == list(results)
+    assert exact(game["value"]) == ref.score(results)
+
+
+def test_finite_json_lists_two_card_hands(capsys):
+    status, out, err = run(capsys, "player", "--shoe", SMALL_SHOE, "--format", "json", "--quiet")
+    assert status == 0 and err == ""
+    doc = json.loads(out)
+    assert doc["rules"]["shoe"] == [1] * 9 + [5] and doc["rules"]["decks"] is None
+    assert doc["objective"] == "ev"
+    ref = FiniteReference((1,) * 9 + (5,), False, "as21", "ev")
+    seen = set()
+    for s in doc["states"]:
+        assert STATE_KEYS | {"cards"} == set(s)
+        cards = tuple(rank(c) for c in s["cards"])
+        assert len(cards) == 2 and cards == tuple(sorted(cards))
+        assert (s["total"], s["soft"]) == value(cards)
+        seen.add((cards, s["upcard"]))
+        if cards in ((10, 10), (6, 10), (7, 10), (9, 10)) and s["upcard"] in "7T":
+            stand, hit = ref.values(cards, rank(s["upcard"]))
+            assert (exact(s["stand"]), exact(s["hit"])) == (stand, hit), s
+            assert s["best"] == ("hit" if hit > stand else "stand")
+    assert ((10, 10), "T") in seen and ((2, 2), "5") not in seen  # one 2 in the shoe
+    assert len(seen) == len(doc["states"])
+    # the game value of this shoe, from the brute-force game of the reference
+    assert exact(doc["game"]["value"]) == Fraction(-4033, 288288)
+    for item in doc["exceptions"]:
+        assert set(item) == {"total", "soft", "upcard", "best", "hands"}
+        assert item["best"] in ("hit", "stand")
+        for hand in item["hands"]:
+            assert value(tuple(rank(c) for c in hand)) == (item["total"], item["soft"])
+
+
+def test_small_shoe_game_value_is_the_reference_brute_force():
+    """The constant in the test above: the reference's whole game on the 14-card shoe."""
+    ref = FiniteReference((1,) * 9 + (5,), False, "as21", "ev")
+    assert ref.score(ref.game()) == Fraction(-4033, 288288)
+
+
+def test_text_policy_tables_show_the_derived_policy(capsys):
+    status, out, _ = run(capsys, "player", "--decks", "inf")
+    assert status == 0
+    rows = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 12 and parts[0] in ("hard", "soft"):
+            rows[(parts[0], int(parts[1]))] = "".join(parts[2:])
+    assert rows[("hard", 12)] == "HHSSSHHHHH"
+    assert rows[("hard", 16)] == "SSSSSHHHHH"
+    assert rows[("soft", 18)] == "SSSSSSSHHH"
+    assert rows[("hard", 21)] == "SSSSSSSSSS"
+    assert len(rows) == 28
+    assert "Game value" in out
+
+
+@pytest.mark.parametrize("fmt", ["csv", "md", "latex"])
+def test_other_formats_run(capsys, fmt):
+    status, out, err = run(capsys, "player", "--decks", "inf", "--format", fmt)
+    assert status == 0 and err == "" and len(out.splitlines()) > 20
+    if fmt == "csv":
+        assert "hard 12,H,H,S,S,S,H,H,H,H,H" in out.splitlines()
+
+
+def test_output_file_equals_stdout(tmp_path, capsys):
+    target = tmp_path / "player.json"
+    assert run(capsys, "player", "--decks", "inf", "--format", "json", "-o", str(target))[0] == 0
+    _, out, _ = run(capsys, "player", "--decks", "inf", "--format", "json")
+    assert target.read_text() == out
+    assert [p.name for p in tmp_path.iterdir()] == ["player.json"]
+
+
+def test_no_progress_bar_when_output_is_not_a_terminal():
+    result = run_process("player", "--shoe", SMALL_SHOE, "--format", "json")
+    assert result.returncode == 0 and result.stderr == ""
+    assert json.loads(result.stdout)["game"]["value"] == "-4033/288288"
+
+
+# --- bjexact matrix --player ---------------------------------------------------------------
+
+
+def test_matrix_player_json(capsys):
+    status, out, err = run(capsys, "matrix", "--player", "--decks", "inf", "--upcard", "T", "--format", "json")
+    assert status == 0 and err == ""
+    doc = json.loads(out)
+    assert {"states", "T", "B", "R_stand", "V", "policy"} <= set(doc)
+    assert doc["upcard"] == "T" and doc["objective"] == "ev"
+    labels = doc["states"]
+    states = [(int(label.split()[1]), label.split()[0] == "soft") for label in labels]
+    assert sorted(states) == sorted({(t, False) for t in range(4, 22)} | {(t, True) for t in range(12, 22)})
+    n = len(states)
+    T = [[exact(x) for x in row] for row in doc["T"]]
+    assert len(T) == n and all(len(row) == n for row in T)
+    ref = InfiniteReference(False, "as21", "ev")
+    for i, state in enumerate(states):
+        cards = representative(*state)
+        assert all(T[i][j] == 0 for j in range(i + 1))  # strictly upper triangular
+        assert exact(doc["B"][i]) == -ref.bust_chance(cards)
+        assert sum(T[i]) + ref.bust_chance(cards) == 1
+        stand, hit = ref.values(cards, 10)
+        assert exact(doc["R_stand"][i]) == stand
+        assert exact(doc["V"][i]) == max(stand, hit)
+        assert doc["policy"][i] == ("hit" if hit > stand else "stand")
+        hit_again = sum((T[i][j] * exact(doc["V"][j]) for j in range(n)), exact(doc["B"][i]))
+        assert hit_again == hit
+
+
+@pytest.mark.parametrize("fmt", ["text", "latex"])
+def test_matrix_player_other_formats(capsys, fmt):
+    status, out, err = run(capsys, "matrix", "--player", "--decks", "inf", "--upcard", "T", "--format", fmt)
+    assert status == 0 and err == "" and "hard 16" in out
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+BAD = {
+    "zero decks": ["player", "--decks", "0"],
+    "decks and shoe": ["player", "--decks", "inf", "--shoe", SMALL_SHOE],
+    "unknown objective": ["player", "--decks", "inf", "--objective", "lose"],
+    "short shoe": ["player", "--shoe", "1,2,3"],
+    "bad bj-pays": ["player", "--decks", "inf", "--naturals", "peek", "--bj-pays", "x"],
+    "exhausting shoe": ["player", "--shoe", "0,0,0,0,0,0,0,0,1,2", "--quiet"],
+    "unknown format": ["player", "--decks", "inf", "--format", "pdf"],
+    "finite player matrix": ["matrix", "--player", "--decks", "2", "--upcard", "T"],
+    "unknown up-card": ["matrix", "--player", "--decks", "inf", "--upcard", "Z"],
+    "player matrix as csv": ["matrix", "--player", "--decks", "inf", "--upcard", "T", "--format", "csv"],
+}
+
+
+@pytest.mark.parametrize("argv", list(BAD.values()), ids=list(BAD))
+def test_bad_input_is_one_line_and_exit_2(capsys, argv):
+    status, out, err = run(capsys, *argv)
+    assert status == 2, err
+    assert out == ""
+    assert len(err.splitlines()) == 1 and "error" in err and "Traceback" not in err
+
+
+def test_bad_input_as_a_process():
+    result = run_process("player", "--shoe", "0,0,0,0,0,0,0,0,1,2")
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and "too small" in result.stderr
