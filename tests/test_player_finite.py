@@ -78,6 +78,16 @@ def test_soft_hand_drawing_an_ace_stays_soft_in_a_finite_shoe():
     assert decision.best == "hit"
 
 
+def test_no_hit_when_no_card_is_left():
+    """Four tens: once T,T, the up-card T and the hole card are dealt the shoe is empty, so the
+    player cannot hit (``hit`` is None where no card can be drawn); standing pushes."""
+    shoe = (0,) * 9 + (4,)
+    assert reference(shoe, False, "as21", "ev").values((10, 10), 10) == (0, None)
+    decision = hand_decision(Rules(shoe=shoe), (10, 10), 10)
+    assert decision.stand == 0
+    assert decision.hit is None
+
+
 def test_explicit_unseen_cards_equal_the_default_shoe():
     """``unseen`` = the full shoe less the player's cards and the up-card gives the same values."""
     unseen = list(deck(2))

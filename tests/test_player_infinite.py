@@ -215,3 +215,31 @@ def test_soft_hand_drawing_an_ace_stays_soft():
     for up in UPCARDS:
         position = sol[PlayerState(14, True, up)]
         assert (F(position.stand), F(position.hit)) == ref.values((1, 2, 1), up)
+
+
+def test_hit_graph_edges_follow_the_cards():
+    """Every state's out-edges partition the ten ranks, each landing where the cards say."""
+    graph = player_hit_graph()
+    assert {n for n in graph if n != "bust"} == {f"{'soft' if s else 'hard'} {t}" for t, s in STATES}
+    for total, soft in STATES:
+        label = f"{'soft' if soft else 'hard'} {total}"
+        targets = {}
+        for _, target, data in graph.out_edges(label, data=True):
+            for r in data["ranks"]:
+                assert r not in targets, (label, r)
+                targets[r] = target
+        assert sorted(targets) == list(range(1, 11))
+        for r, target in targets.items():
+            total2, soft2 = value(representative(total, soft) + (r,))
+            assert target == ("bust" if total2 > 21 else f"{'soft' if soft2 else 'hard'} {total2}"), (label, r)
+
+
+@pytest.mark.parametrize("naturals", ("separate", "peek"))
+def test_blackjack_payout_enters_the_game_value(naturals):
+    """A 6:5 natural: the game value weighs the natural results by 6/5 (reference with the same payout)."""
+    sol = solve_infinite(Rules(decks="inf", naturals=naturals, bj_pays=Fraction(6, 5)), "ev")
+    ref = InfiniteReference(False, naturals, "ev", bj_pays=Fraction(6, 5))
+    results = ref.game()
+    assert tuple(F(x) for x in sol.game.results) == results
+    assert F(sol.game.value) == Fraction(6, 5) * results[0] + results[1] - results[3]
+    assert F(sol.game.value) < F(solution(False, naturals, "ev").game.value)
