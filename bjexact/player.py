@@ -538,7 +538,7 @@ class _FiniteSolver:
         unseen = self.unseen(cards, upcard)
         total = sum(unseen)
         hit: Results | None = None
-        if total > 0:
+        if total > 1:  # one unseen card is the dealer's hole card: the player cannot draw it
             hit = _NOTHING
             for rank in RANKS:
                 if not unseen[rank - 1]:
