@@ -905,3 +905,56 @@ def _decimal_text(value: mpq) -> str:
     from .tables import NumberStyle
 
     return NumberStyle(decimals=6, percent=False).plain(value)
+
+
+# --- a section for reports ---------------------------------------------------------------
+
+REPORT_DECISIONS = ((16, False, 10), (12, False, 2))
+
+
+def report_section(rules: Rules, fmt: str = "md") -> str:
+    """A report section (``md`` or ``latex``, without its heading) on the symbolic results for ``rules``.
+
+    Every rule set: the effects of removal on the dealer's outcomes (exact for finite shoes,
+    ``D_r f / 52`` for the infinite deck). The infinite deck also gets P(bust | up-card) as
+    polynomials in the ten density ``t`` and the exact ``t`` where the decisions of
+    :data:`REPORT_DECISIONS` flip.
+    """
+    from dataclasses import replace
+
+    from .eor import dealer_removal_effects, removal_tables
+    from .tables import NumberStyle, render
+
+    if fmt not in ("md", "latex"):
+        raise BjexactError(f"a report section is md or latex, not {fmt!r}")
+    style = NumberStyle(decimals=4)
+    base, changes = removal_tables(dealer_removal_effects(rules), style)
+    parts = [render([base], fmt, style), render([changes], fmt, replace(style, signed=True))]
+    if rules.infinite:
+        table = symbolic_dealer_table(rules, ten_density_model("t"))
+        t_text = _substitution_text(table.model)
+        if fmt == "md":
+            lines = [f"P(bust | up-card) as polynomials in t; {t_text}:", ""]
+            lines += [f"- {rank_symbol(u)}: `{polynomial_string(table[u]['bust'])}`" for u in table.upcards]
+        else:
+            lines = [f"% P(bust | up-card) as polynomials in t; {t_text}", "\\begin{align*}"]
+            rows = [rf"P(\text{{bust}} \mid {rank_symbol(u)}) &= {polynomial_latex(table[u]['bust'])}"
+                    for u in table.upcards]
+            lines += [" \\\\\n".join(rows), "\\end{align*}"]
+        parts.append("\n".join(lines) + "\n")
+        found = []
+        for total, soft, upcard in REPORT_DECISIONS:
+            result = decision_boundaries(rules, total, soft, upcard)
+            for x, below, above in result.boundaries:
+                found.append(f"{result.label()}: {below} below t = {x.decimals(12)}..., {above} above "
+                             f"({x.expression()})")
+            if not result.boundaries:
+                found.append(f"{result.label()}: {result.pieces[0].best} for every t in (0, 1)")
+        if fmt == "md":
+            parts.append("Where the best move flips as t varies:\n\n" + "\n".join(f"- {f}" for f in found) + "\n")
+        else:
+            from .tables import latex_escape
+
+            parts.append("Where the best move flips as $t$ varies:\n\\begin{itemize}\n"
+                         + "\n".join(f"\\item {latex_escape(f)}" for f in found) + "\n\\end{itemize}\n")
+    return "\n".join(parts)

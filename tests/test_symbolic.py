@@ -400,3 +400,16 @@ def test_boundaries_text_json_and_errors(capsys):
     assert "no such hand" in capsys.readouterr().err
     assert main(["boundaries", "--upcard", "T", "--total", "16", "--decks", "6"]) == 2
     assert "infinite deck" in capsys.readouterr().err
+
+
+def test_report_section(monkeypatch):
+    import bjexact.symbolic as symbolic
+
+    monkeypatch.setattr(symbolic, "REPORT_DECISIONS", ((16, False, 10),))
+    text = symbolic.report_section(Rules(decks="inf"), "md")
+    assert "hard 16 v T: hit below t = 0.316284055805..., stand above" in text
+    assert f"- T: `{polynomial_string(table(False, 'as21', 'ten-density')[10]['bust'])}`" in text
+    latex = symbolic.report_section(Rules(decks=1), "latex")
+    assert "\\begin{tabular}" in latex and "-A & -0.1521 & +0.0593" in latex and "align" not in latex
+    with pytest.raises(BjexactError):
+        symbolic.report_section(Rules(decks=1), "text")
