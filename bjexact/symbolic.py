@@ -542,19 +542,6 @@ def _less(a: AlgebraicNumber, b: AlgebraicNumber) -> bool:
     return a.hi < b.lo or (a.is_rational and b.is_rational and a.lo < b.lo)
 
 
-def _sign_at(poly: Any, x: AlgebraicNumber) -> int:
-    """The sign of the polynomial ``poly`` at ``x``, exactly."""
-    from sympy import sign
-
-    if x.is_rational:
-        return int(sign(poly.eval(x.lo)))
-    if poly.is_zero or poly.rem(x.poly).is_zero:
-        return 0
-    while poly.count_roots(x.lo, x.hi):
-        x = x.refined((x.hi - x.lo) / 4)
-    return int(sign(poly.eval(x.lo)))
-
-
 def _between(left: AlgebraicNumber | None, right: AlgebraicNumber | None) -> Any:
     """A rational strictly between ``left`` and ``right`` (``None``: 0 and 1), which must differ."""
     from sympy import Rational
@@ -787,8 +774,11 @@ def decision_boundaries(
             roots = [x for x in _sign_changes(hit - stand)
                      if (left is None or _less(left, x)) and (right is None or _less(x, right))]
             for a, b in zip([left, *roots], [*roots, right], strict=True):
+                difference = hit - stand
                 sample = _between(a, b)
-                best = "hit" if (hit - stand).eval(sample) > 0 else "stand"
+                while not difference.is_zero and not difference.eval(sample):  # a root of even multiplicity
+                    sample = _between(a, AlgebraicNumber(difference, sample, sample))
+                best = "hit" if difference.eval(sample) > 0 else "stand"
                 pieces.append(Piece(a, b, best, hit if best == "hit" else stand, hit, stand))
         values[hand] = _merge(pieces)
     return DecisionBoundaries(rules, model, total, soft, upcard, objective, denominator,
