@@ -532,14 +532,23 @@ class AlgebraicNumber:
 
 def _less(a: AlgebraicNumber, b: AlgebraicNumber) -> bool:
     """``a < b`` exactly."""
-    if a.poly == b.poly and a.index() == b.index():
-        return False
+    return _order(a, b) < 0
+
+
+@cache
+def _order(a: AlgebraicNumber, b: AlgebraicNumber) -> int:
+    """-1, 0 or 1 as ``a`` is below, equal to or above ``b`` (memoised: refinements are not cheap)."""
+    if a.is_rational and b.is_rational:
+        return (a.lo > b.lo) - (a.lo < b.lo)
+    if a.poly == b.poly and not (a.hi < b.lo or b.hi < a.lo):
+        # each interval isolates one root of the same polynomial: equal iff they share it
+        lo, hi = max(a.lo, b.lo), min(a.hi, b.hi)
+        if a.poly.count_roots(lo, hi):
+            return 0
     while not (a.hi < b.lo or b.hi < a.lo):
         width = max(a.hi - a.lo, b.hi - b.lo) / 4
         a, b = a.refined(width), b.refined(width)
-        if a.is_rational and b.is_rational:
-            break
-    return a.hi < b.lo or (a.is_rational and b.is_rational and a.lo < b.lo)
+    return -1 if a.hi < b.lo else 1
 
 
 def _between(left: AlgebraicNumber | None, right: AlgebraicNumber | None) -> Any:
@@ -561,6 +570,7 @@ def _between(left: AlgebraicNumber | None, right: AlgebraicNumber | None) -> Any
             right = right.refined((right.hi - right.lo) / 4)
 
 
+@cache
 def _compare_rational(q: Any, x: AlgebraicNumber) -> int:
     """The sign of ``q - x`` for a rational ``q``."""
     if x.is_rational:
@@ -599,12 +609,9 @@ def _sign_changes(poly: Any) -> list[AlgebraicNumber]:
 def _sorted_points(points: list[AlgebraicNumber]) -> list[AlgebraicNumber]:
     import functools
 
-    def order(a, b):
-        return -1 if _less(a, b) else (1 if _less(b, a) else 0)
-
     unique: list[AlgebraicNumber] = []
-    for x in sorted(points, key=functools.cmp_to_key(order)):
-        if not unique or order(unique[-1], x) != 0:
+    for x in sorted(points, key=functools.cmp_to_key(_order)):
+        if not unique or _order(unique[-1], x) != 0:
             unique.append(x)
     return unique
 
