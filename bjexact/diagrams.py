@@ -38,6 +38,7 @@ Rendering
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
@@ -131,7 +132,10 @@ def render(graph: Any, fmt: str) -> bytes:
     if done.returncode != 0:
         message = done.stderr.decode(errors="replace").strip().splitlines()
         raise BjexactError(f"dot failed: {message[-1] if message else 'exit status ' + str(done.returncode)}")
-    return done.stdout
+    output = done.stdout
+    if fmt == "pdf":  # a fixed creation date of the same length: reproducible files, offsets unchanged
+        output = re.sub(rb"/CreationDate \(D:\d{14}", b"/CreationDate (D:20260101000000", output)
+    return output
 
 
 # --- building blocks --------------------------------------------------------------------
@@ -191,14 +195,13 @@ def _edge_colour(target: str, kind: str | None) -> str:
 
 def _add_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Iterable[tuple[str, str, str, str]],
                prefix: str, extra_labels: dict[str, str] | None = None) -> None:
-    """Add states and labelled edges to a graph or cluster, ranked left to right by total.
+    """Add states and labelled edges to a graph or cluster, laid out by ``dot`` (the draws view).
 
     ``nodes`` maps a state's name to its attributes (``kind``, ``total``, ``soft``,
     optionally ``label`` and ``style``); ``edges`` are (source, target, label, tooltip).
     """
     pydot = _pydot()
     extra_labels = extra_labels or {}
-    by_total: dict[int, list[str]] = {}
     outcomes = []
     for name, attrs in nodes.items():
         style = _node_style(name, attrs)
@@ -209,33 +212,19 @@ def _add_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Iterable
             outcomes.append(name)
         elif kind == "start":
             label = f"up-card {name.rsplit('/', 1)[-1]}"
-            by_total.setdefault(-1, []).append(name)
         else:
             label = attrs.get("label", name)
-            by_total.setdefault(attrs["total"], []).append(name)
         if name in extra_labels:
             label += "\n" + extra_labels[name]
         container.add_node(pydot.Node(_quote(prefix + name), label=_quote(label), **style))
-    # Every total is a rank of its own, left to right; the outcomes form the last column.
-    for total in sorted(by_total):
-        rank = pydot.Subgraph(rank="same")
-        for name in sorted(by_total[total], key=lambda n: not nodes[n].get("soft", False)):
-            rank.add_node(pydot.Node(_quote(prefix + name)))
-        container.add_subgraph(rank)
-    columns = [by_total[t] for t in sorted(by_total)]
-    for left, right in zip(columns, columns[1:]):
-        container.add_edge(pydot.Edge(_quote(prefix + left[-1]), _quote(prefix + right[-1]), style="invis",
-                                      weight="50"))
+    # Hands fall into columns by the number of cards drawn (dot's ranks); the outcomes form the last.
     ordered = sorted(outcomes, key=_outcome_key)
-    sink = pydot.Subgraph(rank="same")
+    sink = pydot.Subgraph(rank="sink" if not prefix else "same")
     for name in ordered:
         sink.add_node(pydot.Node(_quote(prefix + name)))
     container.add_subgraph(sink)
     for a, b in zip(ordered, ordered[1:]):  # keep the outcomes in table order, top to bottom
         container.add_edge(pydot.Edge(_quote(prefix + a), _quote(prefix + b), style="invis"))
-    if columns and ordered:
-        container.add_edge(pydot.Edge(_quote(prefix + columns[-1][-1]), _quote(prefix + ordered[0]),
-                                      style="invis"))
     for source, target, label, tooltip in edges:
         kind = nodes[target].get("kind")
         container.add_edge(pydot.Edge(_quote(prefix + source), _quote(prefix + target), label=_quote(label),
@@ -309,7 +298,7 @@ def _add_line_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Seq
     for source, target, *_ in edges:
         if where[source][1] != where[target][1]:
             fan.setdefault(source, []).append(target)
-    heads = sorted({t for targets in fan.values() for t in targets}, key=lambda t: where[t][0])
+    heads = sorted({t for targets in fan.values() for t in targets}, key=lambda t: (*where[t], t))
     for source, target, label, tooltip in edges:
         (x1, y1), (x2, y2) = where[source], where[target]
         colour = _edge_colour(target, nodes[target].get("kind"))
@@ -601,6 +590,6 @@ def player_diagram(rules: Rules, upcard: int, *, objective: str = "ev", decimals
                f"each state: best move and its {unit};\nedges (out of HIT states only): "
                "P(next state | hit)" + (" (exact)" if decimals is None else f", {decimals} places"))
     graph = _new_graph(caption, fixed=True)
-    bottom, left, right = _add_line_chain(graph, nodes, edges, "", values, 0.0, 86.0)
+    bottom, left, right = _add_line_chain(graph, nodes, edges, "", values, 0.0, 96.0)
     _set_bounds(graph, caption, bottom, left, right)
     return graph

@@ -301,6 +301,8 @@ def _latex_table(table: Any, style: Any, size: str = "small") -> str:
 
     text = render([table], "latex", style)
     text = "\n".join(line for line in text.splitlines() if not line.startswith("% needs"))
+    if list(table.columns[-1:]) == ["hands"]:  # lists of hands read from the left
+        text = text.replace("{tabular}{lrr}", "{tabular}{lcl}", 1)
     if style.exact:  # fractions at full size, rows spaced for them
         text = text.replace("\\frac", "\\dfrac").replace("$ \\\\\n", "$ \\\\[10pt]\n")
     return text.replace("\\centering", f"\\centering\\{size}", 1).replace("[htbp]", "[H]", 1) + "\n"

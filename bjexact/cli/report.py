@@ -63,6 +63,6 @@ def run(args: argparse.Namespace) -> int:
         report = build_report(rules, args.objective, progress=progress)
         written = write_report(report, Path(args.output), compile_pdf=not args.no_pdf, quiet=args.quiet)
     if not args.quiet:
-        shown = [p for p in written if p.suffix in (".md", ".tex", ".pdf")]
+        shown = [p for p in written if p.name.startswith("report.") or p.name == "index.md"]
         print("wrote " + ", ".join(str(p) for p in shown), file=sys.stderr)
     return 0
