@@ -123,6 +123,82 @@ class CardModel:
         return f"polynomials in {t} = P(ten-valued card); every other rank (1 - {t})/9 (infinite deck)"
 
 
+@dataclass(frozen=True, slots=True)
+class _Quotient:
+    """``numer / denom`` over a polynomial ring, without gcd cancellation (see :class:`_Quotients`)."""
+
+    numer: Any
+    denom: Any
+
+    def _lift(self, other: Any) -> _Quotient:
+        if isinstance(other, _Quotient):
+            return other
+        ring = self.numer.ring
+        return _Quotient(ring.convert(other) if not hasattr(other, "ring") else other, ring.one)
+
+    def __add__(self, other: Any) -> _Quotient:
+        other = self._lift(other)
+        if self.denom == other.denom:
+            return _Quotient(self.numer + other.numer, self.denom)
+        return _Quotient(self.numer * other.denom + other.numer * self.denom, self.denom * other.denom)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> _Quotient:
+        return _Quotient(-self.numer, self.denom)
+
+    def __sub__(self, other: Any) -> _Quotient:
+        return self + (-self._lift(other))
+
+    def __rsub__(self, other: Any) -> _Quotient:
+        return self._lift(other) - self
+
+    def __mul__(self, other: Any) -> _Quotient:
+        other = self._lift(other)
+        return _Quotient(self.numer * other.numer, self.denom * other.denom)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: Any) -> _Quotient:
+        other = self._lift(other)
+        return _Quotient(self.numer * other.denom, self.denom * other.numer)
+
+    def __bool__(self) -> bool:
+        return bool(self.numer)
+
+
+class _Quotients:
+    """A light fraction field for solving ``peek``: only the first draw of the A and T rows divides,
+    so most elements keep the denominator 1 and cost what ring elements cost. Results are moved to
+    sympy's fraction field (which cancels common factors) once, at the end."""
+
+    def __init__(self, ring_domain: Any):
+        ring = ring_domain.ring
+        self.zero = _Quotient(ring.zero, ring.one)
+        self.one = _Quotient(ring.one, ring.one)
+
+    def convert(self, value: Any) -> _Quotient:
+        return self.one._lift(value)
+
+
+@dataclass(frozen=True)
+class _QuotientDraws:
+    """The draws of ``model`` (a ring model) as :class:`_Quotient` elements."""
+
+    model: CardModel
+
+    @cached_property
+    def domain(self) -> _Quotients:
+        return _Quotients(self.model.domain)
+
+    @cached_property
+    def _probabilities(self) -> tuple[_Quotient, ...]:
+        return tuple(self.domain.convert(p) for p in self.model.probabilities())
+
+    def probabilities(self, cards: Any = None) -> tuple[_Quotient, ...]:
+        return self._probabilities
+
+
 def per_rank_model(field: bool = False) -> CardModel:
     """One variable per rank: ``QQ[p_A, p_2, ..., p_9, p_T]``."""
     return CardModel("ranks", RANK_VARIABLES, field)
@@ -338,7 +414,13 @@ def symbolic_dealer_table(
         model = model.with_field(True)
     graph = graph_for(rules)
     wanted = tuple(RANKS if upcards is None else upcards)
-    vectors = graph.solve(model, wanted)
+    if model.field:
+        # solve with light quotients over the ring, then move each result to sympy's field
+        field = model.domain.field
+        vectors = graph.solve(_QuotientDraws(model.with_field(False)), wanted)
+        vectors = {u: [field.new(q.numer, q.denom) for q in v] for u, v in vectors.items()}
+    else:
+        vectors = graph.solve(model, wanted)
     outcomes = tuple(o for o in graph.outcomes if o in FINAL_TOTALS or o in ("bust", "blackjack"))
     order = sorted(wanted, key=lambda u: u if u != 1 else 11)
     rows = {u: dict(zip(graph.outcomes, vectors[u], strict=True)) for u in order}
