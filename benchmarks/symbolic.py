@@ -39,9 +39,9 @@ def main() -> None:
         rules = Rules(decks="inf", h17=h17, naturals=naturals)
         name = f"{'H17' if h17 else 'S17'} {naturals}"
         timed(f"QQ[p_A..p_T], {name}", lambda r=rules: symbolic_dealer_table(r, per_rank_model()), repeat=3,
-              target=1.0 if naturals != "peek" else None)
+              target=1.0)
         timed(f"QQ[t], {name}", lambda r=rules: symbolic_dealer_table(r, ten_density_model()), repeat=3,
-              target=0.3 if naturals != "peek" else None)
+              target=0.3)
 
     print("\nEffects of removal (S17, naturals as21), averaged over the up-card")
     for decks in (1, 6, "inf"):
