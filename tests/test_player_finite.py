@@ -88,6 +88,27 @@ def test_no_hit_when_no_card_is_left():
     assert decision.hit is None
 
 
+PEEK_SHOE = (1, 0, 0, 1, 1, 0, 0, 1, 0, 2)  # A, 4, 5, 8, T, T
+
+
+def test_peek_hand_whose_draw_can_only_be_the_hole_card():
+    """4,5 v A under peek, shoe A,4,5,8,T,T: the hole card is the 8 (no natural), so a hit draws a
+    ten (19, which pushes A,8) and standing on 9 loses. Drawing the 8 has probability 0 given no
+    natural; it must not break the values (P(no natural | 4,5,8, A) = 0)."""
+    assert reference(PEEK_SHOE, False, "peek", "ev").values((4, 5), 1) == (-1, 0)
+    decision = hand_decision(Rules(shoe=PEEK_SHOE, naturals="peek"), (4, 5), 1)
+    assert (decision.stand, decision.hit) == (-1, 0)
+
+
+def test_peek_game_on_a_tiny_shoe_agrees_with_brute_force():
+    ref = reference(PEEK_SHOE, False, "peek", "ev")
+    results = ref.game()
+    assert results == (Fraction(2, 15), Fraction(23, 60), Fraction(11, 90), Fraction(13, 36))
+    solution = solve_finite(Rules(shoe=PEEK_SHOE, naturals="peek"), progress=False)
+    assert tuple(F(x) for x in solution.game.results) == results
+    assert F(solution.game.value) == Fraction(2, 9)
+
+
 def test_explicit_unseen_cards_equal_the_default_shoe():
     """``unseen`` = the full shoe less the player's cards and the up-card gives the same values."""
     unseen = list(deck(2))
