@@ -12,9 +12,12 @@ from fractions import Fraction
 from functools import cache
 
 import pytest
-from player_reference import ONE_DECK, FiniteReference, value
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from player_reference import ONE_DECK, FiniteReference, ShoeRunsOut, value
 
 from bjexact import Rules
+from bjexact.errors import BjexactError
 from bjexact.player import PlayerState, hand_decision, solve_finite
 
 SMALL_SHOE = (1, 1, 1, 1, 1, 1, 1, 1, 1, 5)  # 14 cards: the dealer can never run out
@@ -148,6 +151,30 @@ def test_small_shoe_deals_only_what_the_shoe_holds():
             need[r - 1] += 1
         assert all(n <= c for n, c in zip(need, SMALL_SHOE))
     assert (10, 10, 10) in solution.hands and (2, 2, 5) not in solution.hands
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(
+    shoe=st.lists(st.sampled_from(tuple(range(10)) + (9, 9, 9)), min_size=6, max_size=11).map(
+        lambda picks: tuple(picks.count(i) for i in range(10))),
+    h17=st.booleans(),
+    naturals=st.sampled_from(("as21", "separate", "peek")),
+    objective=st.sampled_from(("ev", "win")),
+)
+def test_random_tiny_shoes_agree_with_brute_force(shoe, h17, naturals, objective):
+    """Any small shoe: the same game, or both find that the dealer can run out of cards."""
+    ref = FiniteReference(shoe, h17, naturals, objective)
+    try:
+        results = ref.game()
+    except ShoeRunsOut:
+        results = None
+    try:
+        solution = solve_finite(Rules(shoe=shoe, h17=h17, naturals=naturals), objective, progress=False)
+    except BjexactError as error:
+        assert results is None, error
+        return
+    assert results is not None
+    assert tuple(F(x) for x in solution.game.results) == results
 
 
 @pytest.fixture(scope="module")
