@@ -156,6 +156,38 @@ def test_no_progress_bar_when_output_is_not_a_terminal():
     assert json.loads(result.stdout)["game"]["value"] == "-4033/288288"
 
 
+def stderr_on_a_terminal(*argv) -> str:
+    """Run the command with its standard error on a pseudo-terminal; what it wrote there."""
+    pty = pytest.importorskip("pty")
+    import os
+
+    master, slave = pty.openpty()
+    try:
+        result = subprocess.run([sys.executable, "-m", "bjexact", *argv], stdout=subprocess.PIPE,
+                                stderr=slave, timeout=120)
+        assert result.returncode == 0
+        os.set_blocking(master, False)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except (BlockingIOError, OSError):
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks).decode(errors="replace")
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_progress_bar_on_a_terminal_unless_quiet():
+    shown = stderr_on_a_terminal("player", "--shoe", SMALL_SHOE, "--format", "json")
+    assert "two-card hands [" in shown
+    assert stderr_on_a_terminal("player", "--shoe", SMALL_SHOE, "--format", "json", "--quiet") == ""
+
+
 # --- bjexact matrix --player ---------------------------------------------------------------
 
 
