@@ -286,6 +286,10 @@ _PREAMBLE = r"""\documentclass[a4paper,10pt]{article}
 \pdfinfoomitdate=1
 \pdftrailerid{}
 \setlength{\tabcolsep}{4pt}
+% a table wider than the line is scaled down to fit it, never overflowing
+\newsavebox{\widetable}
+\newcommand{\fitwidth}[1]{\sbox{\widetable}{#1}%
+  \ifdim\wd\widetable>\linewidth\resizebox{\linewidth}{!}{\usebox{\widetable}}\else\usebox{\widetable}\fi}
 """
 
 
@@ -296,11 +300,20 @@ def _tex(text: str) -> str:
     return latex_escape(text).replace("^-1", "$^{-1}$")
 
 
+def _breakable(text: str) -> str:
+    """Let TeX break long runs of digits (exact fractions) every 30 digits."""
+    import re
+
+    return re.sub(r"\d{30}(?=\d)", lambda m: m.group(0) + "\\allowbreak{}", text)
+
+
 def _latex_table(table: Any, style: Any, size: str = "small") -> str:
     from .tables import render
 
     text = render([table], "latex", style)
     text = "\n".join(line for line in text.splitlines() if not line.startswith("% needs"))
+    text = text.replace("\\begin{tabular}", "\\fitwidth{\\begin{tabular}", 1).replace(
+        "\\end{tabular}", "\\end{tabular}}", 1)
     if list(table.columns[-1:]) == ["hands"]:  # lists of hands read from the left
         text = text.replace("{tabular}{lrr}", "{tabular}{lcl}", 1)
     if style.exact:  # fractions at full size, rows spaced for them
@@ -325,7 +338,7 @@ def report_latex(report: Report) -> str:
     out += ["\\section{The dealer's absorbing chain}"]
     if report.chain is None:
         out += ["For a finite shoe the chain's states are the multisets of the dealer's cards (hundreds per "
-                "up-card); \\texttt{bjexact matrix --decks N --upcard 6 --format json} prints $T$, $R$, $B$, "
+                "up-card); \\texttt{bjexact matrix -{}-decks N -{}-upcard 6 -{}-format json} prints $T$, $R$, $B$, "
                 "$N$ and $NR$ exactly.", ""]
     else:
         out += ["States: \\emph{up 6} is the up-card alone, \\emph{h12} hard 12, \\emph{s15} soft 15. $T$ is "
@@ -337,7 +350,8 @@ def report_latex(report: Report) -> str:
     if report.solution is None:
         out += ["(left out)", ""]
     else:
-        out += ["\\begin{flushleft}", " \\\\\n".join(latex_escape(line.strip()) for line in _game_lines(report)),
+        out += ["\\begin{flushleft}", " \\\\\n".join(_breakable(latex_escape(line.strip()))
+                                                     for line in _game_lines(report)),
                 "\\end{flushleft}", ""]
         for table, style in _player_tables(report):
             size = "scriptsize" if len(table.rows) > 30 else "small"
@@ -352,7 +366,8 @@ def report_latex(report: Report) -> str:
                 "(not installed)}}",
                 f"\\caption{{{latex_escape(figure.caption)}}}", "\\end{figure}", "\\end{landscape}", ""]
     out += ["\\section{Method}"] + [f"{_tex(line)}\n" for line in _method(rules)]
-    out += [f"Regenerate: \\texttt{{bjexact report -o DIR {latex_escape(_rule_flags(rules))}}}.", "",
+    flags = latex_escape(_rule_flags(rules)).replace("--", "-{}-")  # no en dash in typewriter type
+    out += [f"Regenerate: \\texttt{{bjexact report -o DIR {flags}}}.", "",
             "\\end{document}"]
     return "\n".join(line for line in out) .rstrip() + "\n"
 
