@@ -161,8 +161,11 @@ def stand_results(total: int, dealer: Mapping[str, mpq], *, blackjack_loses: boo
 class PositionValues:
     """The results of standing and of hitting (then playing on optimally) from one position.
 
-    ``hit`` is ``None`` where no card can be drawn. ``scale`` divides the
-    probabilities to condition them (``peek`` on finite shoes); it is 1 otherwise.
+    ``hit_results`` is ``None`` where no card can be drawn. ``scale`` divides the
+    probabilities to condition them (``peek`` on finite shoes: P(no dealer natural
+    | the cards seen)); it is 1 otherwise. A position with ``scale`` 0 cannot occur
+    once the dealer has no natural: its values are undefined (``None``) and its
+    unscaled results, all zero, add nothing to the positions before it.
     """
 
     stand_results: Results
@@ -170,34 +173,43 @@ class PositionValues:
     weights: Results
     scale: mpq = _ONE
 
+    def _value(self, results: Results | None) -> mpq | None:
+        if results is None or not self.scale:
+            return None
+        return _score(self.weights, results) / self.scale
+
     @property
-    def stand(self) -> mpq:
-        """Value of standing (under the solution's objective)."""
-        return _score(self.weights, self.stand_results) / self.scale
+    def stand(self) -> mpq | None:
+        """Value of standing (under the solution's objective); ``None`` for an impossible position."""
+        return self._value(self.stand_results)
 
     @property
     def hit(self) -> mpq | None:
-        """Value of hitting once and then playing optimally; ``None`` when the shoe is empty."""
-        if self.hit_results is None:
-            return None
-        return _score(self.weights, self.hit_results) / self.scale
+        """Value of hitting once and then playing optimally; ``None`` when no card can be drawn."""
+        return self._value(self.hit_results)
 
     @property
     def best(self) -> str:
-        """``"hit"`` when hitting is strictly better, else ``"stand"``."""
-        hit = self.hit
-        return "hit" if hit is not None and hit > self.stand else "stand"
+        """``"hit"`` when hitting is strictly better, else ``"stand"``.
+
+        Compared before scaling, which a positive ``scale`` does not change and a zero
+        one would make meaningless.
+        """
+        if self.hit_results is None:
+            return "stand"
+        hit, stand = _score(self.weights, self.hit_results), _score(self.weights, self.stand_results)
+        return "hit" if hit > stand else "stand"
 
     @property
-    def value(self) -> mpq:
-        hit = self.hit
-        return self.stand if hit is None else max(self.stand, hit)
+    def value(self) -> mpq | None:
+        return self._value(self._raw_best)
 
     @property
-    def results(self) -> Results:
+    def results(self) -> Results | None:
         """Probabilities of the results under the best move (conditioned as the values are)."""
-        chosen = self.hit_results if self.best == "hit" else self.stand_results
-        return tuple(x / self.scale for x in chosen)  # type: ignore[return-value]
+        if not self.scale:
+            return None
+        return tuple(x / self.scale for x in self._raw_best)  # type: ignore[return-value]
 
     @property
     def _raw_best(self) -> Results:
@@ -451,7 +463,7 @@ class HandDecision:
     position: PositionValues = field(repr=False)
 
     @property
-    def stand(self) -> mpq:
+    def stand(self) -> mpq | None:
         return self.position.stand
 
     @property
@@ -463,7 +475,7 @@ class HandDecision:
         return self.position.best
 
     @property
-    def value(self) -> mpq:
+    def value(self) -> mpq | None:
         return self.position.value
 
     @property
@@ -474,7 +486,8 @@ class HandDecision:
         hand = self.hand
         return {
             "cards": [rank_symbol(r) for r in self.cards], "total": hand.total, "soft": hand.soft,
-            "upcard": rank_symbol(self.upcard), "stand": fraction_string(self.stand),
+            "upcard": rank_symbol(self.upcard),
+            "stand": None if self.stand is None else fraction_string(self.stand),
             "hit": None if self.hit is None else fraction_string(self.hit), "best": self.best,
         }
 
