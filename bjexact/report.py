@@ -19,7 +19,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,6 +77,7 @@ class Report:
     chain: Any
     solution: Any
     figures: tuple[Figure, ...]
+    symbolic: Mapping[str, str] = field(default_factory=dict)  # "md"/"latex" -> the symbolic section
 
 
 def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
@@ -104,7 +105,10 @@ def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
         figures.append(Figure("player-6", "The player's hit chain against up-card 6 under the best play: "
                               "each state with its best move and value; edges leave the states where "
                               "hitting is best.", player_diagram(rules, 6, objective=objective)))
-    return Report(rules, objective, dealer, chain, solution, tuple(figures))
+    from .symbolic import report_section
+
+    symbolic = {fmt: report_section(rules, fmt) for fmt in ("md", "latex")}
+    return Report(rules, objective, dealer, chain, solution, tuple(figures), symbolic)
 
 
 # --- the shared text --------------------------------------------------------------------
@@ -254,7 +258,10 @@ def report_markdown(report: Report) -> str:
         out += [f"{line.strip()}  " for line in _game_lines(report)] + [""]
         for table, style in _player_tables(report):
             out += [render([table], "md", style).rstrip(), ""]
-    out += [f"<!-- {PLAYER_END} -->", "## Diagrams", ""]
+    out += [f"<!-- {PLAYER_END} -->"]
+    if report.symbolic:
+        out += ["## Effects of removal and the ten density", "", report.symbolic["md"].rstrip(), ""]
+    out += ["## Diagrams", ""]
     for figure in report.figures:
         out += [f"![{figure.caption}]({FIGURES}/{figure.name}.svg)", "", f"*{figure.caption}*", ""]
     out += ["## Method", ""] + [f"{line}\n" for line in _method(rules)]
@@ -278,6 +285,7 @@ _PREAMBLE = r"""\documentclass[a4paper,10pt]{article}
 \usepackage{lmodern}
 \usepackage[margin=2cm]{geometry}
 \usepackage{amsmath}
+\allowdisplaybreaks
 \usepackage{booktabs}
 \usepackage{graphicx}
 \usepackage{pdflscape}
@@ -356,7 +364,10 @@ def report_latex(report: Report) -> str:
         for table, style in _player_tables(report):
             size = "scriptsize" if len(table.rows) > 30 else "small"
             out += ["\\clearpage" if len(table.rows) > 30 else "", _latex_table(table, style, size)]
-    out += [f"% {PLAYER_END}", "\\section{Diagrams}",
+    out += [f"% {PLAYER_END}"]
+    if report.symbolic:
+        out += ["\\section{Effects of removal and the ten density}", report.symbolic["latex"].rstrip(), ""]
+    out += ["\\section{Diagrams}",
             "The diagrams are vector graphics: zoom in to read the edge labels.", ""]
     for figure in report.figures:
         path = f"{FIGURES}/{figure.name}.pdf"

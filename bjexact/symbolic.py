@@ -298,6 +298,19 @@ def polynomial_latex(element: Any, collect: str | None = None) -> str:
     return rf"\frac{{{text}}}{{{_poly_latex(denom, collect)}}}"
 
 
+def _latex_lines(element: Any, per_line: int = 4) -> list[str]:
+    """A polynomial in one variable as LaTeX lines of ``per_line`` terms each, for a page's width."""
+    from sympy import latex
+
+    numer, denom = _parts(element)
+    if denom is not None or len(numer.ring.symbols) != 1:
+        return [polynomial_latex(element)]
+    (t,) = numer.ring.symbols
+    terms = [latex(numer.ring.domain.to_sympy(c) * t ** m[0]) for m, c in sorted(numer.terms(), reverse=True)]
+    signed = [terms[0]] + [term if term.startswith("-") else "+ " + term for term in terms[1:]]
+    return [" ".join(signed[i:i + per_line]) for i in range(0, len(signed), per_line)]
+
+
 def _poly_latex(poly: Any, collect: str | None) -> str:
     from sympy import latex
 
@@ -1017,8 +1030,8 @@ def report_section(rules: Rules, fmt: str = "md") -> str:
             lines += [f"- {rank_symbol(u)}: `{polynomial_string(table[u]['bust'])}`" for u in table.upcards]
         else:
             lines = [f"% P(bust | up-card) as polynomials in t; {t_text}", "\\begin{align*}"]
-            rows = [rf"P(\text{{bust}} \mid {rank_symbol(u)}) &= {polynomial_latex(table[u]['bust'])}"
-                    for u in table.upcards]
+            rows = [rf"P(\text{{bust}} \mid {rank_symbol(u)}) &= " + " \\\\\n&\\quad ".join(
+                _latex_lines(table[u]["bust"])) for u in table.upcards]
             lines += [" \\\\\n".join(rows), "\\end{align*}"]
         parts.append("\n".join(lines) + "\n")
         found = []
