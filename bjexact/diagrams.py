@@ -193,6 +193,22 @@ def _edge_colour(target: str, kind: str | None) -> str:
     return "#555555"
 
 
+def _node_look(name: str, attrs: dict[str, Any], extra_labels: dict[str, str]) -> tuple[dict[str, str], str]:
+    """The Graphviz style and the label of a state."""
+    style = _node_style(name, attrs)
+    style.update(attrs.get("style", {}))
+    kind = attrs.get("kind")
+    if kind == "absorbing":
+        label = _outcome_label(name)
+    elif kind == "start":
+        label = f"up-card {name.rsplit('/', 1)[-1]}"
+    else:
+        label = attrs.get("label", name)
+    if name in extra_labels:
+        label += "\n" + extra_labels[name]
+    return style, label
+
+
 def _add_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Iterable[tuple[str, str, str, str]],
                prefix: str, extra_labels: dict[str, str] | None = None) -> None:
     """Add states and labelled edges to a graph or cluster, laid out by ``dot`` (the draws view).
@@ -204,18 +220,9 @@ def _add_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Iterable
     extra_labels = extra_labels or {}
     outcomes = []
     for name, attrs in nodes.items():
-        style = _node_style(name, attrs)
-        style.update(attrs.get("style", {}))
-        kind = attrs.get("kind")
-        if kind == "absorbing":
-            label = _outcome_label(name)
+        style, label = _node_look(name, attrs, extra_labels)
+        if attrs.get("kind") == "absorbing":
             outcomes.append(name)
-        elif kind == "start":
-            label = f"up-card {name.rsplit('/', 1)[-1]}"
-        else:
-            label = attrs.get("label", name)
-        if name in extra_labels:
-            label += "\n" + extra_labels[name]
         container.add_node(pydot.Node(_quote(prefix + name), label=_quote(label), **style))
     # Hands fall into columns by the number of cards drawn (dot's ranks); the outcomes form the last.
     ordered = sorted(outcomes, key=_outcome_key)
@@ -279,17 +286,7 @@ def _add_line_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Seq
     for name, attrs in nodes.items():
         y = soft_y if _on_soft_line(attrs) else hard_y
         where[name] = (_line_x(name, attrs, dx), y)
-        style = _node_style(name, attrs)
-        style.update(attrs.get("style", {}))
-        kind = attrs.get("kind")
-        if kind == "absorbing":
-            label = _outcome_label(name)
-        elif kind == "start":
-            label = f"up-card {name.rsplit('/', 1)[-1]}"
-        else:
-            label = attrs.get("label", name)
-        if name in extra_labels:
-            label += "\n" + extra_labels[name]
+        style, label = _node_look(name, attrs, extra_labels)
         container.add_node(pydot.Node(_quote(prefix + name), label=_quote(label),
                                       pos=_quote(_point(*where[name]) + "!"),
                                       width=f"{(dx - 8) / 72:.3f}", height=f"{2 * half / 72:.3f}", fixedsize="true",
