@@ -37,10 +37,10 @@ from typing import Any
 
 import networkx as nx
 
-from .cards import ACE, RANKS, TEN, Counts, Shoe, add_counts, counts_of, rank_symbol
+from .cards import ACE, RANKS, Counts, Shoe, add_counts, counts_of, rank_symbol
 from .errors import BjexactError
 from .exact import RATIONALS, mpq
-from .hand import EMPTY_HAND, HandValue, add_card
+from .hand import EMPTY_HAND, HandValue, add_card, natural_partner
 from .rules import Rules
 from .solve import Chain, absorption, compile_chain
 
@@ -71,11 +71,6 @@ def _absorbing(naturals: str, finite: bool) -> tuple[str, ...]:
         + ((BLACKJACK,) if naturals == "separate" else ())
         + ((EXHAUSTED,) if finite else ())
     )
-
-
-def _natural_rank(upcard: int) -> int | None:
-    """The hole card that makes a natural with ``upcard``, if any."""
-    return {ACE: TEN, TEN: ACE}.get(upcard)
 
 
 def _cards_label(cards: Counts) -> str:
@@ -119,7 +114,7 @@ class DealerGraph:
             attrs = self.graph.nodes[node]
             excluded = None
             if self.naturals == "peek" and attrs["kind"] == "start":
-                excluded = _natural_rank(attrs["upcard"])
+                excluded = natural_partner(attrs["upcard"])
             ranks = tuple(tuple(r - 1 for r in d["ranks"]) for d in self.chain.edge_data[i])
             info.append((attrs.get("cards", _NO_CARDS), excluded, ranks))
         return tuple(info)

@@ -34,10 +34,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import ACE, RANKS, TEN, Counts, counts_of, rank_symbol
+from .cards import RANKS, Counts, counts_of, rank_symbol
 from .dealer import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, dealer_distributions
 from .errors import BjexactError
 from .exact import fraction_string, mpq
+from .hand import natural_partner
+from .hand import no_natural_chance as hand_no_natural_chance
 from .rules import Rules
 
 __all__ = [
@@ -53,10 +55,6 @@ _NO_CARDS: Counts = (0,) * 10
 
 def _outcome_names(rules: Rules) -> tuple[str, ...]:
     return FINAL_TOTALS + (BUST,) + ((BLACKJACK,) if rules.naturals == "separate" else ())
-
-
-def _natural_rank(upcard: int) -> int | None:
-    return {ACE: TEN, TEN: ACE}.get(upcard)
 
 
 def dealer_outcomes(
@@ -97,10 +95,9 @@ def no_natural_chance(counts: Counts, upcard: int | None = None) -> mpq:
     given the ``upcard`` or averaged over it; the hole card is any of the other cards."""
     total = sum(counts)
     if upcard is not None:
-        natural = _natural_rank(upcard)
-        if natural is None or total < 2:
-            return mpq(1)
-        return 1 - mpq(counts[natural - 1], total - 1)
+        unseen = list(counts)
+        unseen[upcard - 1] -= 1
+        return hand_no_natural_chance(tuple(unseen), upcard)
     return sum((mpq(counts[u - 1], total) * no_natural_chance(counts, u) for u in RANKS if counts[u - 1]),
                mpq(0))
 
@@ -231,7 +228,7 @@ def infinite_removal_effects(rules: Rules, upcard: int | None = None) -> Removal
         weights = {}
         for u in RANKS:  # w_u and its gradient
             w, grad = point[u - 1], [mpq(int(j == u)) for j in RANKS]
-            natural = _natural_rank(u)
+            natural = natural_partner(u)
             if rules.naturals == "peek" and natural is not None:
                 q = 1 - point[natural - 1]
                 grad = [g * q - w * int(j == natural) for g, j in zip(grad, RANKS, strict=True)]
@@ -511,7 +508,7 @@ def fixed_policy_game_value(rules: Rules, objective: str, policy: Mapping[tuple[
         }
     total = domain.zero
     for upcard in RANKS:
-        natural_rank = _natural_rank(upcard)
+        natural_rank = natural_partner(upcard)
         natural = p[natural_rank - 1] if natural_rank else domain.zero
         for first in RANKS:
             for second in RANKS:

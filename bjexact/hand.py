@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .cards import ACE
+from .cards import ACE, TEN, Counts
+from .exact import mpq
 
-__all__ = ["HandValue", "EMPTY_HAND", "add_card", "hand_value"]
+__all__ = ["HandValue", "EMPTY_HAND", "add_card", "hand_value", "natural_partner", "no_natural_chance"]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -56,3 +57,21 @@ def hand_value(ranks: Iterable[int]) -> HandValue:
     for rank in ranks:
         value = add_card(value, rank)
     return value
+
+
+def natural_partner(first: int) -> int | None:
+    """The rank that makes a natural (an ace and a ten-valued card as the first two
+    cards) with a first card of rank ``first``: T for an ace, A for a ten, else ``None``."""
+    return TEN if first == ACE else ACE if first == TEN else None
+
+
+def no_natural_chance(unseen: Counts, upcard: int) -> mpq:
+    """P(the dealer has no natural | ``upcard``) when the hole card is any of the ``unseen`` cards.
+
+    ``unseen`` excludes the up-card. It is 1 for up-cards 2..9, and when no card is unseen.
+    """
+    partner = natural_partner(upcard)
+    total = sum(unseen)
+    if partner is None or total == 0:
+        return mpq(1)
+    return 1 - mpq(unseen[partner - 1], total)

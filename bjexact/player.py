@@ -58,7 +58,7 @@ from .cards import ACE, RANKS, TEN, Counts, Shoe, add_counts, counts_of, rank_sy
 from .dealer import BLACKJACK, BUST, EXHAUSTED, ShoeDraws, dealer_graph, dealer_table
 from .errors import BjexactError
 from .exact import RATIONALS, fraction_string, mpq
-from .hand import HandValue, add_card, hand_value
+from .hand import HandValue, add_card, hand_value, natural_partner, no_natural_chance
 from .progress import Progress
 from .rules import Rules
 
@@ -264,8 +264,8 @@ def player_hit_graph() -> nx.DiGraph:
 
 
 def _dealer_natural_chance(upcard: int, probabilities) -> mpq:
-    natural = {ACE: TEN, TEN: ACE}.get(upcard)
-    return probabilities[natural - 1] if natural else _ZERO
+    partner = natural_partner(upcard)
+    return probabilities[partner - 1] if partner else _ZERO
 
 
 @dataclass(frozen=True)
@@ -534,12 +534,7 @@ class _FiniteSolver:
 
     def no_natural(self, cards: Counts, upcard: int) -> mpq:
         """P(the hole card does not make a dealer natural | the player's cards and the up-card)."""
-        natural = {ACE: TEN, TEN: ACE}.get(upcard)
-        if natural is None:
-            return _ONE
-        unseen = self.unseen(cards, upcard)
-        total = sum(unseen)
-        return _ONE if total == 0 else _ONE - mpq(unseen[natural - 1], total)
+        return no_natural_chance(self.unseen(cards, upcard), upcard)
 
     def position(self, cards: Counts, upcard: int) -> PositionValues:
         key = (cards, upcard)
