@@ -80,6 +80,8 @@ __all__ = [
     "solve_finite",
     "hand_decision",
     "solve",
+    "two_card_votes",
+    "majority_move",
 ]
 
 RESULTS = ("natural", "win", "push", "loss")
@@ -591,6 +593,11 @@ class FiniteSolution:
     game: GameValue
     exceptions: tuple[tuple[PlayerState, str, tuple[tuple[int, ...], ...]], ...]
 
+    @cached_property
+    def two_card_moves(self) -> dict[PlayerState, dict[str, int]]:
+        """Per (total, soft, up-card): how many two-card hands of that total play each move."""
+        return two_card_votes(self.hands, self.rules.naturals)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "rules": _rules_json(self.rules),
@@ -650,19 +657,31 @@ def _deal_results(solver: _FiniteSolver, cards: Counts, upcard: int, natural: bo
     return _add(position._raw_best, _loss(_ONE - solver.no_natural(cards, upcard)), _ONE)
 
 
-def _exceptions(solver: _FiniteSolver, hands: Mapping[tuple[int, int, int], HandDecision]):
-    """Hands (two cards or more) whose best move differs from the two-card majority of their total."""
-    majority: dict[PlayerState, str] = {}
+def two_card_votes(
+    hands: Mapping[tuple[int, int, int], HandDecision], naturals: str
+) -> dict[PlayerState, dict[str, int]]:
+    """Per (total, soft, up-card): how many two-card hands of that total play each move.
+
+    A natural is left out under ``separate`` and ``peek``, where it is not played.
+    """
     votes: dict[PlayerState, dict[str, int]] = {}
     for (_, _, upcard), decision in hands.items():
         hand = decision.hand
-        if hand.total == 21 and solver.rules.naturals != "as21":
+        if hand.total == 21 and naturals != "as21":
             continue
-        state = PlayerState(hand.total, hand.soft, upcard)
-        votes.setdefault(state, {}).setdefault(decision.best, 0)
-        votes[state][decision.best] += 1
-    for state, count in votes.items():
-        majority[state] = max(count, key=lambda k: (count[k], k == "stand"))
+        tally = votes.setdefault(PlayerState(hand.total, hand.soft, upcard), {})
+        tally[decision.best] = tally.get(decision.best, 0) + 1
+    return votes
+
+
+def majority_move(tally: Mapping[str, int]) -> str:
+    """The move most hands play; a tie goes to standing, as between hitting and standing."""
+    return max(tally, key=lambda move: (tally[move], move == "stand"))
+
+
+def _exceptions(solver: _FiniteSolver, hands: Mapping[tuple[int, int, int], HandDecision]):
+    """Hands (two cards or more) whose best move differs from the two-card majority of their total."""
+    majority = {state: majority_move(tally) for state, tally in two_card_votes(hands, solver.rules.naturals).items()}
     found: dict[tuple[PlayerState, str], list[tuple[int, ...]]] = {}
     for (cards, upcard), position in solver._positions.items():
         hand = hand_value(r for r in RANKS for _ in range(cards[r - 1]))

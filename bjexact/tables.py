@@ -283,14 +283,10 @@ def _finite_tables(solution: Any, style: NumberStyle, view: str) -> list[Table]:
                   [_objective_note(solution)])
             for action in ("stand", "hit")
         ]
+    from .player import majority_move
+
     starred = {(s.total, s.soft, s.upcard) for s, _, _ in solution.exceptions}
-    votes: dict[tuple[int, bool, int], dict[str, int]] = {}
-    for (_, _, upcard), decision in solution.hands.items():
-        hand = decision.hand
-        if hand.total == 21 and solution.rules.naturals != "as21":
-            continue  # a natural is not played
-        tally = votes.setdefault((hand.total, hand.soft, upcard), {})
-        tally[decision.best] = tally.get(decision.best, 0) + 1
+    votes = {(s.total, s.soft, s.upcard): tally for s, tally in solution.two_card_moves.items()}
     tables = []
     for name, soft in (("hard", False), ("soft", True)):
         totals = sorted({t for t, s, _ in votes if s == soft})
@@ -302,7 +298,7 @@ def _finite_tables(solution: Any, style: NumberStyle, view: str) -> list[Table]:
                 if not tally:
                     row.append("")
                     continue
-                best = max(tally, key=lambda k: (tally[k], k == "stand"))
+                best = majority_move(tally)
                 mixed = len(tally) > 1 or (t, soft, u) in starred
                 row.append(_MOVE[best] + ("*" if mixed else ""))
             rows.append(row)
