@@ -343,7 +343,6 @@ def game_removal_effects(rules: Rules, objective: str = "ev", *, progress: bool 
 
     if rules.infinite:
         return _infinite_game_effects(rules, objective)
-    from dataclasses import replace
 
     from .progress import Progress
 
@@ -355,7 +354,8 @@ def game_removal_effects(rules: Rules, objective: str = "ev", *, progress: bool 
             if shoe[rank - 1] == 0:
                 effects[rank] = None
             else:
-                smaller = replace(rules, shoe=counts_of_removal(shoe, rank), decks=None)
+                smaller = Rules(shoe=counts_of_removal(shoe, rank), h17=rules.h17, naturals=rules.naturals,
+                                bj_pays=rules.bj_pays)
                 effects[rank] = solve(smaller, objective, progress=False).game.value - base
             bar.advance()
     return GameRemovalEffects(rules, objective, base, effects)

@@ -21,13 +21,14 @@ from typing import Any, Literal
 
 from .cards import Counts, Shoe
 from .errors import BjexactError
-from .exact import fraction_string, mpq
+from .exact import as_rational, fraction_string, mpq
 from .hand import HandValue
 
 __all__ = ["Rules", "NATURALS", "INFINITE"]
 
 NATURALS = ("as21", "separate", "peek")
 INFINITE = math.inf
+DEFAULT_DECKS = 2
 Naturals = Literal["as21", "separate", "peek"]
 
 
@@ -54,13 +55,13 @@ class Rules:
     """An immutable rule set.
 
     ``decks``: a whole number of 52-card decks, or ``math.inf`` / ``"inf"`` for the
-    infinite deck. ``shoe``: ten custom counts (A, 2, ..., 9, T) instead of decks;
-    when given, ``decks`` is ``None``. ``h17``: the dealer hits soft 17 (default:
+    infinite deck (default: 2). ``shoe``: ten custom counts (A, 2, ..., 9, T) instead
+    of decks (giving both is an error); then ``decks`` is ``None``. ``h17``: the dealer hits soft 17 (default:
     stands on all 17s). ``naturals``: see the module docstring. ``bj_pays``: what a
     player's natural pays under ``separate`` and ``peek`` (player analysis only).
     """
 
-    decks: int | float | None = 2
+    decks: int | float | str | None = None
     h17: bool = False
     naturals: Naturals = "as21"
     shoe: Counts | None = None
@@ -68,21 +69,21 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.shoe is not None:
+            if self.decks is not None:
+                raise BjexactError("give a number of decks or a shoe, not both")
             object.__setattr__(self, "shoe", Shoe.of_counts(self.shoe).counts)
-            object.__setattr__(self, "decks", None)
         else:
-            decks = _parse_decks(self.decks)
-            if decks is None:
-                raise BjexactError("give a number of decks or a shoe")
-            object.__setattr__(self, "decks", decks)
+            object.__setattr__(self, "decks", DEFAULT_DECKS if self.decks is None else _parse_decks(self.decks))
+        if not isinstance(self.h17, bool):
+            raise BjexactError(f"h17 must be True or False, not {self.h17!r}")
         if self.naturals not in NATURALS:
             raise BjexactError(
                 f"unknown naturals convention {self.naturals!r} (use {', '.join(NATURALS)})"
             )
         try:
-            bj_pays = mpq(self.bj_pays) if not isinstance(self.bj_pays, str) else mpq(self.bj_pays)
-        except (ValueError, TypeError):
-            raise BjexactError(f"--bj-pays must be a fraction such as 3/2, not {self.bj_pays!r}") from None
+            bj_pays = as_rational(self.bj_pays)
+        except (ValueError, TypeError, ZeroDivisionError):
+            raise BjexactError(f"--bj-pays must be an exact fraction such as 3/2, not {self.bj_pays!r}") from None
         if bj_pays < 0:
             raise BjexactError(f"--bj-pays must not be negative ({self.bj_pays})")
         object.__setattr__(self, "bj_pays", bj_pays)
