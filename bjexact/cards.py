@@ -27,6 +27,8 @@ __all__ = [
     "Shoe",
     "counts_of",
     "parse_rank",
+    "as_rank",
+    "add_counts",
     "parse_cards",
     "rank_symbol",
 ]
@@ -69,6 +71,18 @@ def parse_rank(text: str, *, suits: bool = False) -> int:
         raise BjexactError(
             f"unknown card {text!r} (use A, 2..9, T/10/J/Q/K)"
         ) from None
+
+
+def as_rank(card: int | str) -> int:
+    """A rank from an int (1..10, or 11 for an ace) or a card symbol; anything else is an error."""
+    if isinstance(card, str):
+        return parse_rank(card)
+    if isinstance(card, int) and not isinstance(card, bool):
+        if 1 <= card <= 10:
+            return card
+        if card == 11:
+            return ACE
+    raise BjexactError(f"unknown card {card!r} (use a rank 1..10, 11 for an ace, or A, 2..9, T/J/Q/K)")
 
 
 def parse_cards(text: str, *, suits: bool = False) -> tuple[int, ...]:

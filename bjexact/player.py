@@ -54,7 +54,7 @@ from typing import Any, Literal
 
 import networkx as nx
 
-from .cards import ACE, RANKS, TEN, Counts, Shoe, add_counts, counts_of, rank_symbol
+from .cards import ACE, RANKS, TEN, Counts, Shoe, add_counts, as_rank, counts_of, rank_symbol
 from .dealer import BLACKJACK, BUST, EXHAUSTED, ShoeDraws, dealer_graph, dealer_table
 from .errors import BjexactError
 from .exact import RATIONALS, fraction_string, mpq
@@ -706,15 +706,17 @@ def hand_decision(
 ) -> HandDecision:
     """Exact stand and hit values for the player's ``cards`` against ``upcard``.
 
+    Cards are ranks 1..10 (or 11 for an ace) or symbols such as ``"A"``, ``"K"``.
     ``unseen``: the ten counts A..T of the cards the player has not seen (the
     cards left in the shoe plus the dealer's hole card); by default the full shoe
     of ``rules`` less ``cards`` and ``upcard``. For the infinite deck the values
     depend only on the hand's total and softness. Under ``peek`` the values are
     conditioned on the dealer having no natural.
     """
-    cards = tuple(cards)
-    if len(cards) < 1:
-        raise BjexactError("a hand needs at least one card")
+    cards = tuple(as_rank(c) for c in cards)
+    upcard = as_rank(upcard)
+    if len(cards) < 2:
+        raise BjexactError("a hand needs at least two cards")
     if hand_value(cards).bust:
         raise BjexactError("the hand is already bust")
     if rules.infinite and unseen is None:
