@@ -8,7 +8,7 @@ Measures, in this process:
     once the graph exists (best of 5);
 and, as a whole process, ``bjexact dealer --decks 8`` (best of 5).
 
-Targets (issue 2): graph building < 0.5 s; 8 decks, all up-cards < 0.05 s once the
+Targets: graph building < 0.5 s; 8 decks, all up-cards < 0.05 s once the
 graph exists; ``bjexact dealer --decks 8`` < 1 s as a whole process.
 """
 

@@ -10,7 +10,7 @@ Measures, in this process:
     against every up-card, with the game value and the composition exceptions
     (objective ev, S17, once each: they take seconds).
 
-Targets (issue 3): infinite deck, both objectives < 0.3 s; 2 decks < 60 s.
+Targets: infinite deck, both objectives < 0.3 s; 2 decks < 60 s.
 """
 
 from __future__ import annotations

@@ -415,5 +415,42 @@ def dealer_table(rules: Rules | None = None) -> DealerTable:
 
 
 def _row_order(upcard: int) -> int:
-    """Rows in the quiz's order: 2..9, T, then A."""
+    """Rows in the usual order: 2..9, T, then A."""
     return upcard if upcard != ACE else 11
+
+
+def average_row(source: Rules | DealerTable, removed: Counts = _NO_CARDS) -> dict[str, mpq]:
+    """The dealer's outcome distribution averaged over the up-card, each weighted by its chance;
+    under ``peek``, by its chance and the chance of no natural with it.
+
+    Without ``peek`` that is ``sum_u P(u) * P(outcome | u)`` = P(outcome). Under ``peek``
+    the rows are conditioned on no natural, and so is the average:
+    ``sum_u P(u) P(no natural | u) P(outcome | u, no natural) / P(no natural)``
+    = P(outcome | no natural). ``source``: the rules (their rows are computed, with the
+    cards ``removed`` gone as well) or a table of rows to average, whose shoe is that of
+    its rules less ``removed``. Up-cards without a row (not in the shoe) weigh nothing.
+    """
+    from .hand import no_natural_chance
+
+    if isinstance(source, Rules):
+        rules, rows = source, dealer_distributions(source, removed)
+    else:
+        rules, rows = source.rules, source.rows
+    shoe = rules.make_shoe()
+    # the infinite deck in the proportions of its draw probabilities (no_natural_chance needs counts)
+    counts = (1,) * 9 + (4,) if shoe.is_infinite else tuple(c - r for c, r in zip(shoe.counts, removed))
+    if any(c < 0 for c in counts):
+        raise BjexactError("more cards removed than the shoe holds")
+    total = sum(counts)
+    weights = {}
+    for upcard in rows:
+        weight = mpq(counts[upcard - 1], total)
+        if rules.naturals == "peek":
+            unseen = counts if shoe.is_infinite else tuple(c - (r == upcard) for r, c in zip(RANKS, counts))
+            weight *= no_natural_chance(unseen, upcard)
+        weights[upcard] = weight
+    norm = sum(weights.values(), mpq(0))
+    if not norm:
+        raise BjexactError("no up-card leaves the dealer without a natural in this shoe")
+    outcomes = list(dict.fromkeys(o for row in rows.values() for o in row))
+    return {o: sum((w * rows[u].get(o, mpq(0)) for u, w in weights.items()), mpq(0)) / norm for o in outcomes}

@@ -29,7 +29,7 @@ Infinite deck
     States are (total, soft, up-card) for hard 4-21 and soft 12-21. For the hit
     action, ``T[i][j]`` is the chance of moving from state i to state j on one
     card and ``B[i]`` is the loss payoff times the chance of busting on that
-    card (``-P(bust)`` for ``ev``, as in the article). With ``R_stand`` the
+    card (``-P(bust)`` for ``ev``). With ``R_stand`` the
     standing values, ``V = max(R_stand, T V + B)``; T is strictly triangular when
     states are ordered by hard sum, so backward induction solves it exactly.
 

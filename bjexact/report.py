@@ -400,9 +400,11 @@ def write_report(report: Report, directory: Path, *, compile_pdf: bool = True, q
     is written and a message says how to get a PDF. A TeX error raises
     :class:`BjexactError` naming the log.
     """
-    from .cli.common import write_atomically
     from .diagrams import have_dot, render
+    from .files import write_atomically
 
+    if directory.exists() and not directory.is_dir():
+        raise BjexactError(f"cannot write the report into {directory}: it is a file, not a directory")
     directory.mkdir(parents=True, exist_ok=True)
     figures = directory / FIGURES
     figures.mkdir(exist_ok=True)
@@ -462,7 +464,7 @@ def compile_latex(tex: Path, *, quiet: bool = False) -> Path | None:
                     shutil.copy(produced, log)
                 raise BjexactError(f"LaTeX failed on {tex.name}: {_first_error(log)} (log: {log})")
         pdf = tex.with_suffix(".pdf")
-        from .cli.common import write_atomically
+        from .files import write_atomically
 
         write_atomically(pdf, (work / pdf.name).read_bytes())
     return pdf
@@ -512,7 +514,7 @@ def index_markdown(games: Sequence[tuple[str, Rules, Any]]) -> str:
 def write_reference(directory: Path, *, compile_pdf: bool = True, quiet: bool = False,
                     progress: bool | None = None, announce: Callable[[str], None] | None = None) -> list[Path]:
     """Regenerate every reference report under ``directory`` and its index page."""
-    from .cli.common import write_atomically
+    from .files import write_atomically
 
     written = []
     games = []

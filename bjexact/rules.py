@@ -3,7 +3,7 @@
 Naturals conventions (a *natural* is an ace and a ten-valued card as the first two cards):
 
 ``as21`` (default)
-    The dealer's natural is simply a final 21: the quiz's six outcomes 17..21, bust.
+    The dealer's natural is simply a final 21: six outcomes 17..21, bust.
 ``separate``
     A two-card 21 is its own outcome, ``blackjack``; the 21 column holds only
     21s of three or more cards.

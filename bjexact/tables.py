@@ -196,7 +196,7 @@ def player_tables(solution: Any, style: NumberStyle, view: str = "policy") -> li
     """Tables of a player solution (:mod:`bjexact.player`) for people.
 
     ``policy``: the best move (H hit, S stand) by hand total and up-card, hard and
-    soft blocks as in the article; for finite shoes the move of the two-card
+    soft blocks; for finite shoes the move of the two-card
     hands, starred where hands of one total disagree (the exceptions follow).
     ``values``: the values of standing and of hitting. ``hands``: every two-card
     hand against every up-card.

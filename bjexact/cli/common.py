@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from ..errors import BjexactError
+from ..files import write_atomically
 
 RULES_HELP = """\
 rules (defaults: 2 decks, dealer stands on soft 17, naturals as21):
@@ -69,20 +68,29 @@ def rules_from_args(args: argparse.Namespace):
     return Rules(decks=args.decks if args.decks is not None else 2, **options)
 
 
+def decimal_places(text: str) -> int:
+    """``--decimals``: a whole number of places from 0 to 60 (argparse reports anything else)."""
+    try:
+        places = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number of places is needed, not {text!r}") from None
+    if not 0 <= places <= 60:
+        raise argparse.ArgumentTypeError(f"places must be between 0 and 60, not {places}")
+    return places
+
+
 def add_output_options(parser: argparse.ArgumentParser, formats=("text", "csv", "json", "md", "latex")) -> None:
     group = parser.add_argument_group("output")
     group.add_argument("--format", choices=formats, default=formats[0], help=f"output format (default: {formats[0]})")
     group.add_argument("--exact", action="store_true", help="print exact fractions instead of decimals")
-    group.add_argument("--decimals", type=int, default=4, metavar="N",
-                       help="decimal places of percentages (default: 4)")
+    group.add_argument("--decimals", type=decimal_places, default=4, metavar="N",
+                       help="decimal places of printed numbers, percentages for probabilities (default: 4)")
     group.add_argument("-o", "--output", default=None, metavar="FILE", help="write to FILE instead of standard output")
 
 
 def number_style(args: argparse.Namespace, percent: bool = True):
     from ..tables import NumberStyle
 
-    if args.decimals < 0 or args.decimals > 60:
-        raise BjexactError("--decimals must be between 0 and 60")
     return NumberStyle(decimals=args.decimals, percent=percent, exact=args.exact)
 
 
@@ -92,17 +100,3 @@ def write_output(text: str, output: str | None) -> None:
         sys.stdout.write(text)
         return
     write_atomically(Path(output), text.encode())
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise BjexactError(f"cannot write {path}: the directory {directory} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

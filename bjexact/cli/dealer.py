@@ -13,7 +13,7 @@ examples:
   bjexact dealer --decks inf --format json        # exact fractions, always
   bjexact dealer --decks inf --exact              # fractions in the text table too
   bjexact dealer --shoe 4,4,4,4,4,4,4,4,4,16      # one deck, given as counts
-  bjexact dealer --rows ranks                     # rows 2..10, J, Q, K, A as in the quiz
+  bjexact dealer --rows ranks                     # one row per printed rank: 2..10, J, Q, K, A
 
 Each row is P(final outcome | up-card). With finite shoes the up-card has left the
 shoe; a custom shoe that can run out adds the column 'exhausted'. JSON:

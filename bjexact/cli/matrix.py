@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from .common import RULES_HELP, add_bj_pays_option, add_rule_options, rules_from_args, write_output
+from .common import (
+    RULES_HELP,
+    add_bj_pays_option,
+    add_rule_options,
+    decimal_places,
+    rules_from_args,
+    write_output,
+)
 
 EXAMPLES = """\
 examples:
@@ -42,7 +49,7 @@ def register(subparsers) -> None:
     add_bj_pays_option(parser)
     group = parser.add_argument_group("output")
     group.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text")
-    group.add_argument("--decimals", type=int, default=None, metavar="N",
+    group.add_argument("--decimals", type=decimal_places, default=None, metavar="N",
                        help="text and latex: decimals with N places instead of fractions")
     group.add_argument("-o", "--output", default=None, metavar="FILE", help="write to FILE instead of standard output")
     parser.set_defaults(run=run)
@@ -138,7 +145,8 @@ def run_player(args: argparse.Namespace, rules, upcard: int) -> int:
 
         write_output(json.dumps(document, indent=2) + "\n", args.output)
         return 0
-    style = NumberStyle(decimals=args.decimals or 4, percent=False, exact=args.decimals is None)
+    style = NumberStyle(decimals=4 if args.decimals is None else args.decimals, percent=False,
+                        exact=args.decimals is None)
     if args.format == "latex":
         body = " \\\\\n".join(" & ".join(style.latex(x) for x in row) for row in chain.T)
         vectors = {name: getattr(chain, name) for name in ("B", "R_stand", "V")}

@@ -17,9 +17,9 @@ from .common import (
 EXAMPLES = """\
 examples:
   bjexact player                                   # 2 decks, S17: composition-dependent (~15 s)
-  bjexact player --decks inf                       # the article's policy tables, exactly
+  bjexact player --decks inf                       # the classic hit/stand policy tables, exactly
   bjexact player --decks inf --values              # and the values of standing and hitting
-  bjexact player --decks inf --h17 --objective win # chance of winning, a push = 1/2 (seeds §5)
+  bjexact player --decks inf --h17 --objective win # chance of winning, a push = 1/2
   bjexact player --decks inf --by hand             # every two-card hand vs every up-card
   bjexact player --decks 1 --format json -o one-deck.json
 
