@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import RANKS, Counts, counts_of, rank_symbol
-from .dealer import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, dealer_distributions
+from .dealer import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, average_row, dealer_distributions
 from .errors import BjexactError
 from .exact import fraction_string, mpq
 from .hand import natural_partner
@@ -63,31 +63,24 @@ def dealer_outcomes(
     """P(final outcome) of the dealer for the shoe of ``rules`` less ``removed`` (finite shoes).
 
     With ``upcard``: conditioned on that up-card (``None`` when none is left).
-    Without: averaged over the up-card, each weighted by its chance (under ``peek``
-    conditioned on no dealer natural). ``exhausted`` is a key only when it is possible.
+    Without: :func:`bjexact.dealer.average_row`, the average over the up-card, each weighted
+    by its chance (under ``peek`` also by its chance of no natural: P(outcome | no natural)).
+    ``exhausted`` is a key only when it is possible.
     """
     if rules.infinite:
         raise BjexactError("effects of removal need a finite shoe; for the infinite deck use derivatives")
     counts = [c - r for c, r in zip(rules.make_shoe().counts, removed, strict=True)]
     if any(c < 0 for c in counts):
         raise BjexactError("more cards removed than the shoe holds")
-    rows = dealer_distributions(rules, removed, None if upcard is None else [upcard])
+    if upcard is None:
+        average = average_row(rules, removed)
+        names = _outcome_names(rules) + ((EXHAUSTED,) if average.get(EXHAUSTED) else ())
+        return {o: average.get(o, mpq(0)) for o in names}
+    rows = dealer_distributions(rules, removed, [upcard])
     names = _outcome_names(rules)
     if any(row.get(EXHAUSTED) for row in rows.values()):
         names += (EXHAUSTED,)
-    if upcard is not None:
-        return {o: rows[upcard][o] for o in names} if upcard in rows else None
-    total = sum(counts)
-    weights = {}
-    for u in rows:
-        weight = mpq(counts[u - 1], total)
-        if rules.naturals == "peek":
-            weight *= no_natural_chance(counts, u)
-        weights[u] = weight
-    norm = sum(weights.values())
-    if not norm:
-        raise BjexactError("no up-card leaves the dealer without a natural in this shoe")
-    return {o: sum((weights[u] * rows[u][o] for u in rows), mpq(0)) / norm for o in names}
+    return {o: rows[upcard][o] for o in names} if upcard in rows else None
 
 
 def no_natural_chance(counts: Counts, upcard: int | None = None) -> mpq:
@@ -530,7 +523,10 @@ def game_tables(effects: GameRemovalEffects, style: Any) -> list[Any]:
     from .tables import Table
 
     rules = effects.rules
-    unit = " (% of the bet)" if style.percent and not style.exact else ""
+    if effects.objective == "ev":
+        unit = " (% of the bet)" if style.percent and not style.exact else ""
+    else:  # a chance of winning (a push counting 1/2), not an amount of money
+        unit = " (chance of winning, %)" if style.percent and not style.exact else " (chance of winning)"
     objective = "win +1, push 0, loss -1" if effects.objective == "ev" else "win 1, push 1/2, loss 0"
     title = f"Value of the hit/stand game{unit}: {rules.describe()}; {objective}"
     if rules.infinite:

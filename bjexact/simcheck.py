@@ -23,9 +23,14 @@ The test
     are compared with the exact probabilities by Pearson's chi-square goodness of fit
     (outcomes with an expected count below 5 are pooled); p-values come from the
     regularised upper incomplete gamma function of mpmath (which sympy depends on).
-    The ten p-values are Holm-corrected, which keeps the chance of a false alarm on a
+    The p-values are Holm-corrected, which keeps the chance of a false alarm on a
     correct simulator at most ``alpha`` over all up-cards together. An outcome the
     exact rules make impossible fails its up-card at once.
+
+    Too few rounds: when pooling leaves a single cell (every expected count below 5)
+    there is no degree of freedom and nothing is tested. Such an up-card is *untested*,
+    never a pass; the check says how many rounds a test needs
+    (:func:`rounds_for_a_test`) and its verdict is neither PASS nor FAIL.
 
 Power
     A simulator whose distribution differs from the exact one by ``p1 - p0`` is
@@ -40,7 +45,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -57,6 +62,8 @@ __all__ = [
     "chi2_sf",
     "chi2_isf",
     "holm",
+    "goodness_of_fit",
+    "rounds_for_a_test",
     "UpcardTest",
     "SimulatorCheck",
     "check_dealer_simulator",
@@ -215,9 +222,16 @@ class UpcardTest:
     adjusted_p: float
     impossible: tuple[str, ...]
     discarded: int = 0
+    needed: int = 0  # simulated rounds of this up-card a test needs (0: no test is possible)
+
+    @property
+    def tested(self) -> bool:
+        """Whether the counts were tested: some degree of freedom, an impossible outcome
+        seen, or a single possible outcome (then anything else is impossible)."""
+        return self.df > 0 or bool(self.impossible) or sum(1 for p in self.exact.values() if p) <= 1
 
     def passed(self, alpha: float) -> bool:
-        return self.adjusted_p >= alpha
+        return self.tested and self.adjusted_p >= alpha
 
     def residuals(self) -> dict[str, float]:
         """Standardised residuals (observed - expected) / sqrt(expected) per outcome."""
@@ -239,6 +253,8 @@ class UpcardTest:
             "upcard": rank_symbol(self.upcard),
             "rounds": self.rounds,
             "discarded_naturals": self.discarded,
+            "tested": self.tested,
+            "rounds_needed": self.needed,
             "chi_square": self.statistic,
             "df": self.df,
             "p_value": self.p_value,
@@ -274,11 +290,29 @@ class SimulatorCheck:
 
     @property
     def failed(self) -> tuple[UpcardTest, ...]:
-        return tuple(t for t in self.tests if not t.passed(self.alpha))
+        return tuple(t for t in self.tests if t.tested and not t.passed(self.alpha))
+
+    @property
+    def untested(self) -> tuple[UpcardTest, ...]:
+        """Up-cards with too few rounds for a test (see :func:`rounds_for_a_test`)."""
+        return tuple(t for t in self.tests if not t.tested)
+
+    @property
+    def verdict(self) -> str:
+        """``"pass"``, ``"fail"`` (some up-card fails) or ``"too few rounds"`` (none fails, some untested)."""
+        return "fail" if self.failed else "too few rounds" if self.untested else "pass"
+
+    @property
+    def rounds_needed(self) -> int:
+        """Rounds in all (split evenly) after which every up-card can be tested."""
+        return max((t.needed for t in self.tests), default=0) * len(self.tests)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "passed": self.passed,
+            "verdict": self.verdict,
+            "untested_upcards": [rank_symbol(t.upcard) for t in self.untested],
+            "rounds_needed": self.rounds_needed,
             "rules": self.rules.to_json(),
             "rounds": self.rounds,
             "seed": self.seed,
@@ -289,21 +323,63 @@ class SimulatorCheck:
 
 
 def _exact_rows(rules: Rules) -> dict[int, dict[str, mpq]]:
-    from .verify import _cached_table
+    from .verify import cached_dealer_table
 
-    table = _cached_table(rules)
+    table = cached_dealer_table(rules)
     return {u: dict(row) for u, row in table.rows.items()}
 
 
+def rounds_for_a_test(exact: Mapping[str, Any]) -> int | None:
+    """The fewest counted rounds after which :func:`goodness_of_fit` has a degree of freedom.
+
+    Pooling leaves at least two cells once two outcomes expect 5 each, or the likeliest
+    outcome and the pool of the others do. ``None`` when fewer than two outcomes are possible.
+    """
+    probabilities = [mpq(p) for p in exact.values() if p]
+    if len(probabilities) < 2:
+        return None
+    candidates = {int(math.ceil(MIN_EXPECTED / p)) for p in probabilities}
+    candidates |= {int(math.ceil(MIN_EXPECTED / (1 - p))) for p in probabilities if p < 1}
+    for n in sorted(candidates):
+        for m in (n, n + 1):  # the pooling compares floats: allow for their rounding
+            if goodness_of_fit({}, exact, rounds=m)[1] > 0:
+                return m
+    return None  # unreachable: the largest candidate makes every outcome a cell
+
+
+def _natural_chance(rules: Rules, upcard: int) -> mpq:
+    """P(the dealer's hole card makes a natural | ``upcard``) in the full shoe of ``rules``."""
+    from .cards import counts_of
+    from .hand import no_natural_chance
+
+    shoe = rules.make_shoe()
+    if shoe.is_infinite:
+        return 1 - no_natural_chance((1,) * 9 + (4,), upcard)
+    unseen = tuple(c - d for c, d in zip(shoe.counts, counts_of([upcard]), strict=True))
+    return 1 - no_natural_chance(unseen, upcard)
+
+
+def _simulated_rounds_needed(rules: Rules, upcard: int, exact: Mapping[str, mpq]) -> int:
+    """Rounds of ``upcard`` to simulate for a test (under peek, naturals are discarded); 0: never."""
+    counted = rounds_for_a_test(exact)
+    if counted is None:
+        return 0
+    if rules.naturals != "peek":
+        return counted
+    return int(math.ceil(counted / (1 - _natural_chance(rules, upcard))))
+
+
 def goodness_of_fit(
-    counts: Mapping[str, int], exact: Mapping[str, mpq]
+    counts: Mapping[str, int], exact: Mapping[str, mpq], *, rounds: int | None = None
 ) -> tuple[float, int, tuple[str, ...]]:
     """Pearson's statistic, its degrees of freedom and the impossible outcomes seen.
 
     Outcomes whose expected count is below 5 are pooled into one cell (when the pool is
-    still below 5 it joins the smallest other cell).
+    still below 5 it joins the smallest other cell). Degrees of freedom 0 (a single
+    cell) mean nothing is tested. ``rounds``: the number of rounds, when not the sum of
+    ``counts`` (for asking what a number of rounds would allow).
     """
-    n = sum(counts.values())
+    n = sum(counts.values()) if rounds is None else rounds
     impossible = tuple(o for o, c in counts.items() if c and not exact.get(o))
     cells = [(float(p) * n, counts.get(o, 0)) for o, p in exact.items() if p]
     big = [c for c in cells if c[0] >= MIN_EXPECTED]
@@ -351,7 +427,7 @@ def check_dealer_simulator(
         counts: Counter[str] = Counter()
         discarded = 0
         for _ in range(per_upcard):
-            label = outcome_label(dealer_outcome(upcard, rng))
+            label = outcome_label(_call_simulator(dealer_outcome, upcard, rng))
             if label == "blackjack" and rules.naturals == "as21":
                 label = "21"
             elif label == "blackjack" and rules.naturals == "peek":
@@ -362,13 +438,29 @@ def check_dealer_simulator(
         statistic, df, impossible = goodness_of_fit(counts, exact)
         p = 0.0 if impossible else chi2_sf(statistic, df)
         n = sum(counts.values())
-        raw.append((upcard, n, dict(counts), exact, statistic, df, p, impossible, discarded))
-    adjusted = holm([r[6] for r in raw])
-    tests = tuple(
-        UpcardTest(u, n, c, e, s, df, p, a, imp, disc)
-        for (u, n, c, e, s, df, p, imp, disc), a in zip(raw, adjusted, strict=True)
-    )
+        needed = _simulated_rounds_needed(rules, upcard, exact)
+        raw.append(UpcardTest(upcard, n, dict(counts), exact, statistic, df, p, p, impossible, discarded, needed))
+    tests = _holm_tested(raw, lambda t, a: replace(t, adjusted_p=a))
     return SimulatorCheck(rules, per_upcard * len(chosen), seed, alpha, tests)
+
+
+def _holm_tested(items: Sequence[Any], adjust: Callable[[Any, float], Any]) -> tuple[Any, ...]:
+    """Holm's correction over the items that were tested (``.tested``, ``.p_value``); the others keep p."""
+    tested = [i for i, t in enumerate(items) if t.tested]
+    adjusted = dict(zip(tested, holm([items[i].p_value for i in tested]), strict=True))
+    return tuple(adjust(t, adjusted[i]) if i in adjusted else t for i, t in enumerate(items))
+
+
+def _call_simulator(dealer_outcome: Callable[[int, random.Random], Any], upcard: int, rng: random.Random) -> Any:
+    """One round of the user's simulator; an exception in it becomes one line naming it and the up-card."""
+    try:
+        return dealer_outcome(upcard, rng)
+    except Exception as exc:  # the user's code failed: say where, in one line
+        name = getattr(dealer_outcome, "__qualname__", None) or type(dealer_outcome).__name__
+        module = getattr(dealer_outcome, "__module__", None)
+        where = f"{module}.{name}" if module and module not in ("__main__", "builtins") else name
+        raise BjexactError(f"the simulator {where} raised {type(exc).__name__} for up-card "
+                           f"{rank_symbol(upcard)}: {exc}") from None
 
 
 # --- power -------------------------------------------------------------------------------------------------
@@ -529,7 +621,7 @@ def format_simulator_check(check: SimulatorCheck, *, shift: float | None = 0.005
              f"up-card, Holm-corrected at level {check.alpha:g}", ""]
     lines.append("up-card  rounds  chi-square  df   p-value  Holm p  verdict")
     for t in check.tests:
-        verdict = "ok" if t.passed(check.alpha) else "FAIL"
+        verdict = "ok" if t.passed(check.alpha) else "FAIL" if t.tested else "untested"
         lines.append(f"{rank_symbol(t.upcard):<7}  {t.rounds:>6}  {t.statistic:>10.2f}  {t.df:>2}  "
                      f"{t.p_value:>8.2g}  {t.adjusted_p:>6.2g}  {verdict}")
     for t in check.failed:
@@ -547,7 +639,12 @@ def format_simulator_check(check: SimulatorCheck, *, shift: float | None = 0.005
             lines.append(f"  {outcome:>9}: observed {observed:.5f} [{lo:.5f}, {hi:.5f}], "
                          f"exact {float(p):.5f}, residual {residuals.get(outcome, 0.0):+.1f}{flag}")
     lines.append("")
-    if check.passed:
+    if check.verdict == "too few rounds":
+        bad = ", ".join(rank_symbol(t.upcard) for t in check.untested)
+        lines.append(f"Verdict: NOT TESTED: too few rounds for up-card(s) {bad} (every expected count is "
+                     f"below {MIN_EXPECTED:g}, so no degree of freedom is left). Run at least "
+                     f"{check.rounds_needed} rounds ({max(t.needed for t in check.tests)} per up-card).")
+    elif check.passed:
         lines.append("Verdict: PASS. No up-card's distribution differs from the exact one at this level. "
                      "A pass is not a proof: any difference is too small to see in this many rounds.")
     else:
@@ -723,6 +820,8 @@ class GymStateTest:
     interval: tuple[float, float]
     p_value: float
     adjusted_p: float
+    tested: bool = True  # False: too few episodes left a single cell after pooling (no test)
+    needed: int = 0  # episodes starting here that a test needs (0: any number)
 
 
 @dataclass(frozen=True)
@@ -742,11 +841,28 @@ class GymCheck:
 
     @property
     def passed(self) -> bool:
-        return self.mean_p_value >= self.alpha and all(s.adjusted_p >= self.alpha for s in self.states)
+        """The mean return and every tested observation pass, and some observation was tested."""
+        return (self.mean_p_value >= self.alpha and bool(self.tested)
+                and all(s.adjusted_p >= self.alpha for s in self.tested))
+
+    @property
+    def tested(self) -> tuple[GymStateTest, ...]:
+        return tuple(s for s in self.states if s.tested)
+
+    @property
+    def untested(self) -> tuple[GymStateTest, ...]:
+        """Observations with too few episodes for a chi-square test (left out of Holm's correction)."""
+        return tuple(s for s in self.states if not s.tested)
 
     @property
     def failed(self) -> tuple[GymStateTest, ...]:
-        return tuple(s for s in self.states if s.adjusted_p < self.alpha)
+        return tuple(s for s in self.tested if s.adjusted_p < self.alpha)
+
+    @property
+    def episodes_needed(self) -> int:
+        """Episodes after which each untested observation would expect enough starts for a test."""
+        start = gym_start_distribution()
+        return max((int(math.ceil(s.needed / start[s.observation])) for s in self.untested if s.needed), default=0)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -756,11 +872,12 @@ class GymCheck:
             "game_value": fraction_string(self.game_value), "game_value_decimal": float(self.game_value),
             "mean_return": self.mean_return, "mean_interval": list(self.mean_interval),
             "mean_p_value": self.mean_p_value,
+            "observations_untested": len(self.untested),
             "states": [
                 {"observation": list(s.observation), "episodes": s.episodes, "mean_return": s.mean,
                  "value": fraction_string(s.value), "value_decimal": float(s.value),
-                 "interval": list(s.interval), "p_value": s.p_value, "holm_p_value": s.adjusted_p,
-                 "counts": dict(s.counts)}
+                 "interval": list(s.interval), "tested": s.tested, "p_value": s.p_value,
+                 "holm_p_value": s.adjusted_p, "counts": dict(s.counts)}
                 for s in self.states
             ],
         }
@@ -854,10 +971,11 @@ def check_gym_blackjack(
         state_var = sum(GYM_REWARDS[k] ** 2 * float(v) for k, v in probabilities.items()) - float(value) ** 2
         state_mean = sum(GYM_REWARDS[k] * c for k, c in counts.items()) / n
         width = z_crit * math.sqrt(max(state_var, 0.0) / n)
-        raw.append((observation, n, dict(counts), probabilities, state_mean, value,
-                    (state_mean - width, state_mean + width), p))
-    adjusted = holm([r[-1] for r in raw])
-    states = tuple(GymStateTest(*r, a) for r, a in zip(raw, adjusted, strict=True))
+        tested = df > 0 or bool(impossible) or sum(1 for v in probabilities.values() if v) <= 1
+        raw.append(GymStateTest(observation, n, dict(counts), probabilities, state_mean, value,
+                                (state_mean - width, state_mean + width), p, p, tested,
+                                rounds_for_a_test(probabilities) or 0))
+    states = _holm_tested(raw, lambda t, a: replace(t, adjusted_p=a))
     return GymCheck(natural, sab, episodes, seed, alpha, game, mean, (mean - half, mean + half), mean_p, states)
 
 
@@ -870,14 +988,25 @@ def format_gym_check(check: GymCheck) -> str:
         f"  exact expected return: {fraction_string(check.game_value)} = {float(check.game_value):+.6f}",
         f"  mean return: {check.mean_return:+.6f}, {1 - check.alpha:.0%} interval "
         f"[{check.mean_interval[0]:+.6f}, {check.mean_interval[1]:+.6f}], p = {check.mean_p_value:.3g}",
-        f"  {len(check.states)} starting observations tested (chi-square of results, Holm-corrected): "
+        f"  {len(check.tested)} starting observations tested (chi-square of results, Holm-corrected): "
         f"{len(check.failed)} fail",
     ]
+    if check.untested:
+        lines.append(f"  {len(check.untested)} more observed but not tested: too few episodes started there "
+                     f"(every expected count below {MIN_EXPECTED:g}); they would be from about "
+                     f"{check.episodes_needed} episodes")
     for s in check.failed:
         lines.append(f"    {s.observation}: mean {s.mean:+.4f} [{s.interval[0]:+.4f}, {s.interval[1]:+.4f}], "
                      f"exact {float(s.value):+.4f}, Holm p {s.adjusted_p:.3g}")
-    lines.append("Verdict: " + ("PASS: the environment agrees with the exact values." if check.passed
-                                else "FAIL: the environment disagrees with the exact values."))
+    if check.passed:
+        verdict = "PASS: the environment agrees with the exact values."
+    elif check.failed or check.mean_p_value < check.alpha:
+        verdict = "FAIL: the environment disagrees with the exact values."
+    else:
+        verdict = (f"NOT TESTED: too few episodes for a test of any starting observation; run at least "
+                   f"{min(int(math.ceil(s.needed / gym_start_distribution()[s.observation])) for s in check.untested)} "
+                   "episodes.")
+    lines.append("Verdict: " + verdict)
     return "\n".join(lines) + "\n"
 
 

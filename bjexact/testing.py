@@ -104,13 +104,11 @@ def assert_dealer_table_matches(
 
 
 def _upcard(key: Any) -> int:
+    """The up-card of a key: ``1``/``11``/``"A"``, ``2``..``9``, ``10``/``"T"``/``"J"``... (:func:`parse_rank`)."""
     from .cards import parse_rank
 
-    if isinstance(key, int) and not isinstance(key, bool):
-        if key == 11:
-            return 1
-        if 1 <= key <= 10:
-            return key
+    if isinstance(key, bool):
+        raise BjexactError(f"{key!r} is not an up-card")
     return parse_rank(str(key))
 
 

@@ -28,9 +28,11 @@ Numbers and their precision
     percentage table); ``exact`` fractions are always probabilities.
 
 The "Total" row
-    The up-card-weighted average of the rows: ``sum_u P(up-card u) * row_u`` with
-    ``P(u)`` from the full shoe (4/13 for ten-valued cards in the infinite deck). Under
-    ``peek`` it is the same average of the conditioned rows.
+    The up-card-weighted average of the rows, :func:`bjexact.dealer.average_row`:
+    ``sum_u P(up-card u) * row_u`` with ``P(u)`` from the full shoe (4/13 for ten-valued
+    cards in the infinite deck), that is P(outcome). Under ``peek`` each row is weighted
+    by ``P(u) * P(no natural | u)`` and the sum divided by P(no natural): the Total row is
+    P(outcome | the dealer has no natural), conditioned like the rows it averages.
 
 Player tables
     :func:`read_player_table` reads hit/stand policy grids (H/S) and tables of the
@@ -86,6 +88,8 @@ __all__ = [
     "float_number",
     "exact_cell",
     "upcard_weights",
+    "conventions",
+    "cached_dealer_table",
     "explain_mismatch",
     "format_cell",
     "format_check",
@@ -319,8 +323,35 @@ def read_dealer_table(text: str, *, source: str = "<table>", scale: str = "auto"
         raise BjexactError(
             f"{source}: no rows labelled by up-card (2..10, T, J, Q, K, A, Total) after line {header_line}"
         )
+    _reject_duplicate_rows(rows, f"{source} lines")
     resolved = _resolve_scale(rows, scale)
     return PrintedTable(tuple(columns), tuple(rows), resolved, layout, source)
+
+
+_TEN_NAMES = {"t": "10", "10": "10", "ten": "10", "j": "J", "jack": "J", "q": "Q", "queen": "Q",
+              "k": "K", "king": "K"}
+
+
+def _row_key(row: PrintedRow) -> tuple[int, str]:
+    """What a row stands for: its up-card, and for ten-valued cards the printed rank (10, J, Q, K
+    rows may all be printed, as ``bjexact dealer --rows ranks`` does)."""
+    if row.upcard != TEN:
+        return row.upcard, ""
+    text = _LABEL_PREFIX.sub("", _strip_markup(row.label).lower().rstrip(":").strip())
+    return TEN, _TEN_NAMES.get(text, text)
+
+
+def _reject_duplicate_rows(rows: Sequence[PrintedRow], where: str) -> None:
+    """A second row for the same up-card (or Total) is an error naming both rows."""
+    seen: dict[tuple[int, str], PrintedRow] = {}
+    for row in rows:
+        key = _row_key(row)
+        if key in seen:
+            first = seen[key]
+            what = "the Total row" if row.upcard == TOTAL else f"the row of up-card {key[1] or rank_symbol(row.upcard)}"
+            raise BjexactError(f"{where} {first.line} ({first.label!r}) and {row.line} ({row.label!r}) both give "
+                               f"{what}: keep one")
+        seen[key] = row
 
 
 def _read_json_table(text: str, source: str, scale: str) -> PrintedTable:
@@ -430,9 +461,7 @@ def dealer_table_from_values(
         canonical.append(name)
     rows = []
     for line, (key, row) in enumerate(items, start=1):
-        upcard = key if isinstance(key, int) and key in RANKS else _row_upcard(str(key))
-        if isinstance(key, int) and key == 11:
-            upcard = ACE
+        upcard = None if isinstance(key, bool) else _row_upcard(str(key))  # parse_rank: 1/11 ace, 10 T
         if upcard is None:
             raise BjexactError(f"unknown row label {key!r} (use 2..10, T, J, Q, K, A or Total)")
         cells = [row[c] for c in columns] if isinstance(row, Mapping) else list(row)
@@ -441,6 +470,7 @@ def dealer_table_from_values(
         numbers = tuple(_memory_number(v, key, c) for v, c in zip(cells, canonical, strict=True))
         label = rank_symbol(upcard) if isinstance(key, int) and upcard != TOTAL else str(key)
         rows.append(PrintedRow(label, upcard, line, numbers))
+    _reject_duplicate_rows(rows, "rows")
     return PrintedTable(tuple(canonical), tuple(rows), scale, "values")
 
 
@@ -474,6 +504,16 @@ class Tolerance:
     rtol: float = 1e-9
     atol: float = 1e-15
     max_ulps: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("rtol", "atol"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                    or value < 0:
+                raise BjexactError(f"{name} must be a finite number >= 0, not {value!r}")
+        if self.max_ulps is not None and (isinstance(self.max_ulps, bool) or not isinstance(self.max_ulps, int)
+                                          or self.max_ulps < 0):
+            raise BjexactError(f"max_ulps must be a whole number >= 0, not {self.max_ulps!r}")
 
     def allowed(self, number: PrintedNumber, exact: mpq) -> mpq:
         """The largest error consistent with ``number`` (exact, as a rational)."""
@@ -635,31 +675,41 @@ def _exact_table(rules_or_table: Any):
     if isinstance(rules_or_table, DealerTable):
         return rules_or_table
     if isinstance(rules_or_table, Rules):
-        return _cached_table(rules_or_table)
+        return cached_dealer_table(rules_or_table)
     raise BjexactError(f"expected Rules or a DealerTable, not {type(rules_or_table).__name__}")
 
 
 @cache
-def _cached_table(rules: Rules):
+def cached_dealer_table(rules: Rules):
+    """:func:`bjexact.dealer.dealer_table`, computed once per rule set."""
     from .dealer import dealer_table
 
     return dealer_table(rules)
 
 
 def upcard_weights(rules: Rules) -> dict[int, mpq]:
-    """P(up-card) for each rank in the full shoe of ``rules`` (the weights of a "Total" row)."""
+    """P(up-card) for each rank in the full shoe of ``rules``.
+
+    These are the weights of a "Total" row without ``peek``; under ``peek`` each is
+    multiplied by P(no natural | up-card) and renormalised (see :func:`bjexact.dealer.average_row`).
+    """
     return dict(zip(RANKS, rules.make_shoe().draw_probabilities(), strict=True))
 
 
 def exact_cell(exact_table: Any, upcard: int, column: str) -> mpq:
-    """The exact probability of ``column`` in the row of ``upcard`` (``TOTAL``: weighted average).
+    """The exact probability of ``column`` in the row of ``upcard``.
+
+    ``TOTAL``: the row of :func:`bjexact.dealer.average_row`, the average over the up-cards
+    (under ``peek``: P(outcome | no dealer natural)).
 
     A ``blackjack`` column is 0 under the conventions that have no such outcome; a
     ``sum`` column is the whole row's sum, 1.
     """
     if upcard == TOTAL:
-        weights = upcard_weights(exact_table.rules)
-        return sum((w * exact_cell(exact_table, u, column) for u, w in weights.items() if w), mpq(0))
+        from .dealer import average_row
+
+        average = average_row(exact_table)
+        return sum(average.values(), mpq(0)) if column == "sum" else average.get(column, mpq(0))
     if upcard not in exact_table.rows:
         raise BjexactError(f"the shoe holds no {rank_symbol(upcard)}, so the table cannot have its row")
     row = exact_table.rows[upcard]
@@ -694,6 +744,33 @@ CONVENTIONS: tuple[Rules, ...] = tuple(
     for h in (False, True)
     for n in ("as21", "separate", "peek")
 )
+
+
+def conventions(
+    shoe: Rules | None = None, *, h17: bool | None = None, naturals: str | None = None
+) -> tuple[Rules, ...]:
+    """The conventions :func:`identify` tries, restricted to the shoe of ``shoe`` (rules whose
+    ``h17`` and ``naturals`` are ignored), to ``h17`` and to ``naturals`` when those are given."""
+    from dataclasses import replace
+
+    shoes = CONVENTIONS if shoe is None else (shoe,)
+    chosen = []
+    for base in dict.fromkeys(replace(r, h17=False, naturals="as21") for r in shoes):
+        for h in (False, True) if h17 is None else (h17,):
+            for n in ("as21", "separate", "peek") if naturals is None else (naturals,):
+                chosen.append(replace(base, h17=h, naturals=n))
+    return tuple(chosen)
+
+
+def _describe_conventions(rules: Sequence[Rules]) -> str:
+    """``decks inf/1/2, S17/H17, naturals as21/peek`` for a set of conventions."""
+    shoes = dict.fromkeys("shoe " + ",".join(map(str, r.shoe)) if r.shoe is not None
+                          else "inf" if r.infinite else str(r.decks) for r in rules)
+    decks = sorted((s for s in shoes if not s.startswith("shoe")), key=lambda s: -1 if s == "inf" else int(s))
+    parts = (["decks " + "/".join(decks)] if decks else []) + [s for s in shoes if s.startswith("shoe")]
+    parts.append("/".join(name for h, name in ((False, "S17"), (True, "H17")) if any(r.h17 == h for r in rules)))
+    parts.append("naturals " + "/".join(n for n in ("as21", "separate", "peek") if any(r.naturals == n for r in rules)))
+    return ", ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -752,10 +829,11 @@ def identify(
 def explain_mismatch(table: PrintedTable, checks: Sequence[DealerCheck], tolerance: Tolerance) -> list[str]:
     """Sentences that account for a table no convention fits (best-ranked ``checks`` first)."""
     notes: list[str] = []
-    notes += _slip_notes(table, checks, tolerance)
+    slips, explained = _slip_notes(table, checks, tolerance)
+    notes += slips
     notes += _row_sum_notes(table)
     notes += _permutation_notes(table, checks[:3], tolerance)
-    notes += _rows_under_other_rules(checks)
+    notes += _rows_under_other_rules(checks, explained)
     if not notes:
         best = checks[0]
         notes.append(
@@ -790,12 +868,16 @@ def _row_sum_notes(table: PrintedTable) -> list[str]:
     return notes
 
 
-def _rows_under_other_rules(checks: Sequence[DealerCheck]) -> list[str]:
-    """For the nearest convention's bad rows: the conventions under which each of them matches."""
+def _rows_under_other_rules(checks: Sequence[DealerCheck], explained: frozenset[int] = frozenset()) -> list[str]:
+    """For the nearest convention's bad rows: the conventions under which each of them matches.
+
+    Rows in ``explained`` (indices of rows a known slip reproduces) are left out.
+    """
     best = checks[0]
     bad = [i for i, r in enumerate(best.rows) if not r.consistent]
     if not bad or len(bad) == len(best.rows):
         return []
+    bad = [i for i in bad if i not in explained]
     groups: dict[str, list[str]] = {}
     for i in bad:
         fitting = [c.rules for c in checks if c.rows[i].consistent]
@@ -859,8 +941,12 @@ def _matches(printed: PrintedNumber, scaled_exact: mpq, tolerance: Tolerance) ->
     return abs(printed.value - scaled_exact) <= tolerance.allowed(printed, scaled_exact)
 
 
-def _slip_notes(table: PrintedTable, checks: Sequence[DealerCheck], tolerance: Tolerance) -> list[str]:
-    """Known slips under the nearest few conventions that reproduce the table (or come closer)."""
+def _slip_notes(
+    table: PrintedTable, checks: Sequence[DealerCheck], tolerance: Tolerance
+) -> tuple[list[str], frozenset[int]]:
+    """Known slips under the nearest few conventions that reproduce the table (or come closer),
+    and the indices of the rows that a slip explains (consistent with the slipped table, not
+    with the nearest convention)."""
     notes = []
     seen: set[Rules] = set()
     candidates = []
@@ -871,6 +957,7 @@ def _slip_notes(table: PrintedTable, checks: Sequence[DealerCheck], tolerance: T
         if len(candidates) == 4:
             break
     best_bad = len(checks[0].inconsistent_cells)
+    explained: set[int] = set()
     for slip in KNOWN_SLIPS.values():
         results = []
         for check in candidates:
@@ -885,7 +972,10 @@ def _slip_notes(table: PrintedTable, checks: Sequence[DealerCheck], tolerance: T
         elif bad < best_bad / 2:
             notes.append(f"Known slip, in part: with the slip '{slip.name}' ({slip.description}) under "
                          f"{top.rules.describe()}, {bad} cells disagree instead of {best_bad}.")
-    return notes
+        else:
+            continue
+        explained |= {i for i, row in enumerate(top.rows) if row.consistent and not checks[0].rows[i].consistent}
+    return notes, frozenset(explained)
 
 
 # --- known slips -------------------------------------------------------------------------------------------
@@ -929,8 +1019,12 @@ def slipped_dealer_table(rules: Rules, slip: Slip | AddCard | None = None):
 
     A direct recursion over (hand value, cards drawn), independent of the dealer
     graph: with ``slip=None`` it uses the real rule and reproduces
-    :func:`bjexact.dealer.dealer_table` exactly, which the tests check. Conventions
-    (up-card removed from finite shoes, naturals, peek, ``exhausted``) are those of
+    :func:`bjexact.dealer.dealer_table` exactly, which the tests check. It is kept
+    apart from the graph on purpose: a slip such as :func:`soft_ace_becomes_hard` makes
+    a hand's value depend on the *order* of its cards (A,2,A is hard 14, A,A,2 soft 14),
+    which the graph, whose finite-shoe nodes are multisets of cards, cannot express.
+    Conventions (up-card removed from finite shoes, naturals, peek, ``exhausted``, and
+    the error when under ``peek`` every card left makes a natural) are those of
     :mod:`bjexact.dealer`.
     """
     add = add_card if slip is None else (slip.add_card if isinstance(slip, Slip) else slip)
@@ -954,8 +1048,9 @@ def _slipped_table(rules: Rules, add: AddCard):
         natural = _natural_partner(hand) if first and rules.naturals == "peek" else None
         if natural is not None:  # peek: the hole card is conditioned not to make a natural
             rest = 1 - p[natural - 1]
-            if not rest:
-                return ((EXHAUSTED, mpq(1)),)
+            if not rest:  # as the dealer graph does: nothing to condition on
+                raise BjexactError(f"up-card {rank_symbol(ACE if natural == TEN else TEN)}: "
+                                   "every card left makes a natural, so nothing can be conditioned on no natural")
             p = [mpq(0) if r == natural - 1 else q / rest for r, q in enumerate(p)]
         result: dict[str, mpq] = {}
         for rank, q in zip(RANKS, p, strict=True):
@@ -1020,8 +1115,12 @@ def format_cell(row: RowCheck, cell: CellCheck) -> str:
             f"error {_short(cell.error)}{extra}, {allowed}")
 
 
-def format_check(check: DealerCheck, *, show_all: bool = False) -> str:
-    """The per-row, per-cell report of one check, with a summary and a verdict."""
+def format_check(check: DealerCheck, *, show_all: bool = False, suggest_identify: bool = True) -> str:
+    """The per-row, per-cell report of one check, with a summary and a verdict.
+
+    ``suggest_identify``: an inconsistent verdict suggests ``--identify`` (left out in the
+    report of :func:`format_identification`, which has tried it).
+    """
     table = check.table
     lines = [f"{table.source}: {len(table.rows)} rows read ({table.layout} layout, values as "
              f"{'percentages' if table.scale == 'percent' else 'probabilities'}), checked against "
@@ -1052,7 +1151,8 @@ def format_check(check: DealerCheck, *, show_all: bool = False) -> str:
     lines.append(summary + ".")
     lines.append("Verdict: " + (
         "CONSISTENT: every cell is the exact value as printed." if check.consistent
-        else "INCONSISTENT with these rules: see the cells above (or try --identify)."))
+        else "INCONSISTENT with these rules: see the cells above"
+             + (" (or try --identify)." if suggest_identify else ".")))
     return "\n".join(lines) + "\n"
 
 
@@ -1072,8 +1172,8 @@ def format_identification(identification: Identification, *, limit: int = 5) -> 
             lines.append("Nearest of the others:")
             lines += [f"  {c.rules.describe()}: {len(c.inconsistent_cells)} cells disagree" for c in others]
         return "\n".join(lines) + "\n"
-    lines.append(f"{source}: no convention tried ({len(identification.checks)}: decks inf/1/2/3/4/6/8, "
-                 "S17/H17, naturals as21/separate/peek) fits. Nearest first:")
+    tried = _describe_conventions([c.rules for c in identification.checks])
+    lines.append(f"{source}: no convention tried ({len(identification.checks)}: {tried}) fits. Nearest first:")
     for check in identification.checks[:limit]:
         lines.append(f"  {check.rules.describe()}: {len(check.inconsistent_cells)} of {len(check.cells)} "
                      "cells disagree")
@@ -1081,7 +1181,7 @@ def format_identification(identification: Identification, *, limit: int = 5) -> 
         lines += ["", "What the pattern suggests:"]
         lines += [f"  - {e}" for e in identification.explanations]
     lines += ["", "The nearest convention, cell by cell:", ""]
-    lines.append(format_check(identification.best))
+    lines.append(format_check(identification.best, suggest_identify=False))
     return "\n".join(lines)
 
 
@@ -1399,13 +1499,7 @@ def _finite_moves(rules: Rules, objective: str) -> dict[tuple[int, bool, int], d
     from .player import solve_finite
 
     solution = solve_finite(rules, objective, progress=False)
-    tally: dict[tuple[int, bool, int], dict[str, int]] = {}
-    for (_, _, upcard), decision in solution.hands.items():
-        hand = decision.hand
-        if hand.total == 21 and rules.naturals != "as21":
-            continue
-        moves = tally.setdefault((hand.total, hand.soft, upcard), {})
-        moves[decision.best] = moves.get(decision.best, 0) + 1
+    tally = {(s.total, s.soft, s.upcard): dict(votes) for s, votes in solution.two_card_moves.items()}
     for state, best, hands in solution.exceptions:
         moves = tally.setdefault((state.total, state.soft, state.upcard), {})
         moves[best] = moves.get(best, 0) + sum(1 for cards in hands if len(cards) > 2)
@@ -1418,6 +1512,8 @@ def _check_finite_policy(table: PrintedPlayerTable, rules: Rules, objective: str
     Where hands of one total play differently (composition dependence), either move is
     accepted and the cell carries a note; a total no hand of two cards reaches is not judged.
     """
+    from .player import majority_move
+
     tally = _finite_moves(rules, objective)
     checks = []
     for cell in table.cells:
@@ -1425,7 +1521,7 @@ def _check_finite_policy(table: PrintedPlayerTable, rules: Rules, objective: str
         if not moves:
             checks.append(PlayerCellCheck(cell, True, note="not judged: no two-card hand has this total"))
             continue
-        majority = max(moves, key=lambda k: (moves[k], k == "stand"))
+        majority = majority_move(moves)
         mixed = len([m for m, n in moves.items() if n]) > 1
         note = ("composition-dependent: " + ", ".join(f"{n} hand{'s' if n > 1 else ''} {m}"
                                                        for m, n in sorted(moves.items()) if n)) if mixed else ""
@@ -1436,9 +1532,9 @@ def _check_finite_policy(table: PrintedPlayerTable, rules: Rules, objective: str
 def format_player_check(check: PlayerCheck, *, show_all: bool = False) -> str:
     """The report of a player-table check: the disagreeing cells, a summary and a verdict."""
     table = check.table
-    what = "policy grid" if table.kind == "policy" else "value tables"
+    what = "a policy grid" if table.kind == "policy" else "value tables"
     solution = "infinite-deck solution" if check.rules.infinite else "composition-dependent solution"
-    lines = [f"{table.source}: {len(table.cells)} cells of a {what} read, checked against the exact "
+    lines = [f"{table.source}: {len(table.cells)} cells of {what} read, checked against the exact "
              f"{solution} ({check.objective}) for {check.rules.describe()}", ""]
     listed = check.cells if show_all else check.inconsistent_cells
     if listed:

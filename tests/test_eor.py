@@ -280,3 +280,25 @@ def test_cli_game(capsys):
     assert document["kind"] == "derivative" and set(document["effects"]) == set("A23456789T")
     assert main(["eor", "--decks", "inf", "--game", "--upcard", "6"]) == 2
     assert "--game" in capsys.readouterr().err
+
+
+def test_the_game_table_of_the_win_objective_is_a_chance_not_money():
+    from bjexact.eor import game_removal_effects, game_tables
+    from bjexact.tables import NumberStyle
+
+    shoe = (2, 0, 1, 0, 1, 0, 1, 0, 1, 6)
+    style = NumberStyle(decimals=4, percent=True)
+    win = game_tables(game_removal_effects(Rules(shoe=shoe), "win"), style)[0].title
+    ev = game_tables(game_removal_effects(Rules(shoe=shoe), "ev"), style)[0].title
+    assert "% of the bet" not in win and "chance of winning" in win
+    assert "% of the bet" in ev and "chance" not in ev
+
+
+@pytest.mark.parametrize("rules", [Rules(decks=1, naturals="peek"), Rules(decks=2, h17=True, naturals="peek"),
+                                   Rules(decks=1)])
+def test_averaged_outcomes_are_the_dealer_modules_average_row(rules):
+    from bjexact.dealer import average_row
+
+    removed = (0, 1, 0, 0, 0, 0, 0, 0, 0, 2)
+    assert dealer_outcomes(rules, removed) == {o: average_row(rules, removed).get(o, mpq(0))
+                                               for o in dealer_outcomes(rules, removed)}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from fractions import Fraction
 
 import pytest
 
@@ -21,6 +22,7 @@ from bjexact.simcheck import (
     holm,
     noncentral_chi2_sf,
     outcome_label,
+    rounds_for_a_test,
     rounds_to_detect,
     rounds_to_detect_shift,
     slipped_dealer_simulator,
@@ -214,11 +216,87 @@ def test_the_command_refuses_what_it_cannot_run(tmp_path, capsys):
     assert "'seventeen'" in err and err.count("bjexact: error:") == 4
 
 
+# --- too few rounds, a failing simulator, private imports ---------------------------------------------------
+
+
+def always_bust(upcard, rng):
+    return "bust"
+
+
+def test_too_few_rounds_for_any_test_is_never_a_pass(capsys):
+    # 10 rounds per up-card: every expected count is below 5, pooling leaves one cell and df = 0
+    check = check_dealer_simulator(always_bust, INF, rounds=100)
+    assert all(t.df == 0 for t in check.tests) and not check.failed
+    assert not check.passed and check.verdict == "too few rounds" and len(check.untested) == 10
+    report = format_simulator_check(check, shift=None)
+    assert "PASS" not in report and f"at least {check.rounds_needed} rounds" in report
+    assert main(["check-sim", "tests/test_simcheck.py:always_bust", "--decks", "inf", "--rounds", "100"]) == 1
+    out = capsys.readouterr().out
+    assert "NOT TESTED" in out and "PASS" not in out
+    # with the rounds asked for, every up-card is tested, and always busting fails
+    enough = check_dealer_simulator(always_bust, INF, rounds=check.rounds_needed)
+    assert not enough.untested and enough.verdict == "fail"
+
+
+@pytest.mark.parametrize("rules", [INF, Rules(decks=1, h17=True, naturals="separate")])
+def test_rounds_for_a_test_is_the_fewest_that_leave_a_degree_of_freedom(rules):
+    for upcard, row in dealer_table(rules).rows.items():
+        n = rounds_for_a_test(row)
+        assert goodness_of_fit({}, row, rounds=n)[1] >= 1
+        assert all(goodness_of_fit({}, row, rounds=m)[1] == 0 for m in range(1, n)), upcard
+    assert rounds_for_a_test({"21": mpq(1)}) is None
+
+
+def test_under_peek_the_rounds_needed_allow_for_the_discarded_naturals():
+    peek = Rules(decks="inf", naturals="peek")
+    check = check_dealer_simulator(exact_dealer_simulator(peek), peek, rounds=20)
+    needed = {t.upcard: t.needed for t in check.tests}
+    rows = dealer_table(peek).rows
+    # the ace's hole card is a ten 4/13 of the time, the ten's an ace 1/13: those rounds are discarded
+    assert needed[1] == math.ceil(rounds_for_a_test(rows[1]) / Fraction(9, 13))
+    assert needed[10] == math.ceil(rounds_for_a_test(rows[10]) / Fraction(12, 13))
+    assert needed[7] == rounds_for_a_test(rows[7])
+
+
+class Boom:
+    def __call__(self, upcard, rng):
+        if upcard == 7:
+            return 1 / 0
+        return 20
+
+
+def boom_factory(rules):
+    return Boom()
+
+
+def test_an_exception_in_the_simulator_is_one_line_naming_it_and_the_upcard(capsys):
+    with pytest.raises(BjexactError, match=r"simulator .*Boom raised ZeroDivisionError for up-card 7: division"):
+        check_dealer_simulator(Boom(), INF, rounds=100)
+    assert main(["check-sim", "tests/test_simcheck.py:boom_factory", "--factory", "--rounds", "100"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "up-card 7" in err and "ZeroDivisionError" in err
+
+
+def test_check_sim_refuses_options_of_the_other_kind_of_check(capsys):
+    assert main(["check-sim", "--gym", "--rounds", "1000"]) == 2
+    assert "--episodes" in capsys.readouterr().err
+    assert main(["check-sim", "tests/test_simcheck.py:always_bust", "--episodes", "10"]) == 2
+    assert main(["check-sim", "tests/test_simcheck.py:always_bust", "--policy", "optimal"]) == 2
+
+
+def test_simcheck_uses_only_public_names_of_verify():
+    import inspect
+
+    from bjexact import simcheck
+
+    source = inspect.getsource(simcheck)
+    assert "from .verify import _" not in source and "verify._" not in source
+
+
 # --- gymnasium's Blackjack-v1 ----------------------------------------------------------------------------
 
 gym_blackjack = pytest.importorskip("gymnasium.envs.toy_text.blackjack")
 
-from fractions import Fraction  # noqa: E402
 from functools import cache  # noqa: E402
 
 from bjexact.simcheck import (  # noqa: E402
@@ -365,3 +443,16 @@ def test_the_command_checks_gymnasium(capsys):
     assert main(["check-sim", "--gym", "--decks", "2"]) == 2
     assert main(["check-sim", "--gym", "x:y"]) == 2
     assert main(["check-sim"]) == 2
+
+
+def test_gym_observations_with_too_few_episodes_are_untested_and_never_a_pass():
+    few = check_gym_blackjack("stick20", episodes=5, seed=0)
+    assert few.untested and not few.tested and not few.passed
+    assert "NOT TESTED" in format_gym_check(few) and "PASS" not in format_gym_check(few)
+    check = check_gym_blackjack("stick20", episodes=2_000, seed=0)
+    # before, every observation seen counted as tested, most with p = 1 exactly
+    assert check.tested and check.untested
+    for state in check.states:  # tested: a degree of freedom, or a single possible outcome
+        cells = goodness_of_fit(state.counts, state.exact)[1] or sum(1 for p in state.exact.values() if p) == 1
+        assert state.tested == bool(cells), state.observation
+    assert all(s.needed > s.episodes for s in check.untested)

@@ -413,3 +413,12 @@ def test_report_section(monkeypatch):
     assert "\\begin{tabular}" in latex and "-A & -0.1521 & +0.0593" in latex and "align" not in latex
     with pytest.raises(BjexactError):
         symbolic.report_section(Rules(decks=1), "text")
+
+
+@pytest.mark.parametrize("argv", [["--plot", "d.svg"], ["--full", "d.full.txt"], ["--symbolic", "--ten-density", "t"],
+                                  ["--decks", "6", "--full", "f.txt"]])
+def test_conflicting_or_inapplicable_dealer_options_are_refused(argv, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["dealer", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and not list(tmp_path.iterdir())

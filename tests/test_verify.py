@@ -19,7 +19,9 @@ from bjexact.verify import (
     TOTAL,
     Tolerance,
     check_dealer_table,
+    conventions,
     dealer_table_from_values,
+    exact_cell,
     format_check,
     identify,
     parse_number,
@@ -400,3 +402,111 @@ def test_exact_fractions_in_memory_must_be_equal():
     values[9]["20"] += Fraction(1, 10**30)
     check = check_dealer_table(dealer_table_from_values(values), INF)
     assert [(r.row.label, c.column) for r, c in check.inconsistent_cells] == [("9", "20")]
+
+
+# --- the Total row under peek, slips, tolerances, duplicate rows, --identify ------------------------------
+
+
+@pytest.mark.parametrize("rules", [Rules(decks="inf", naturals="peek"), Rules(decks=1, naturals="peek"),
+                                   Rules(decks=2, h17=True, naturals="peek")])
+def test_under_peek_the_total_row_is_the_distribution_given_no_natural(rules):
+    # independently, from the unconditioned rows of 'separate': P(o, no natural | u) = separate_u[o]
+    from dataclasses import replace
+
+    separate = dealer_table(replace(rules, naturals="separate"))
+    counts = (1,) * 9 + (4,) if rules.infinite else rules.make_shoe().counts
+    chance = {u: Fraction(counts[u - 1], sum(counts)) for u in range(1, 11)}
+    no_natural = 1 - sum(chance[u] * Fraction(separate[u]["blackjack"]) for u in chance)
+    table = dealer_table(rules)
+    for outcome in ("17", "18", "19", "20", "21", "bust"):
+        expected = sum(chance[u] * Fraction(separate[u][outcome]) for u in chance) / no_natural
+        assert Fraction(exact_cell(table, TOTAL, outcome)) == expected
+        assert Fraction(dealer_outcomes_average(rules)[outcome]) == expected
+    assert exact_cell(table, TOTAL, "sum") == 1
+
+
+def dealer_outcomes_average(rules):
+    from bjexact.dealer import average_row
+
+    return average_row(rules)
+
+
+def test_a_peek_total_row_weighted_by_the_plain_upcard_chances_is_caught():
+    peek = Rules(decks="inf", naturals="peek")
+    table = dealer_table(peek)
+    weights = {u: Fraction(4 if u == 10 else 1, 13) for u in range(1, 11)}
+    plain = {o: sum(w * Fraction(table[u][o]) for u, w in weights.items()) for o in table.outcomes}
+    text = csv_table(peek, 6) + "Total," + ",".join(rounded(plain[o], 6, False) for o in table.outcomes) + "\n"
+    check = check_dealer_table(read_dealer_table(text), peek)
+    assert [r.row.label for r in check.rows if not r.consistent] == ["Total"]
+
+
+def test_the_slipped_evaluator_refuses_peek_when_every_card_left_makes_a_natural():
+    rules = Rules(shoe=(1, 0, 0, 0, 0, 0, 0, 0, 0, 1), naturals="peek")
+    with pytest.raises(BjexactError, match="every card left makes a natural"):
+        dealer_table(rules)
+    with pytest.raises(BjexactError, match="every card left makes a natural"):
+        slipped_dealer_table(rules)
+
+
+@pytest.mark.parametrize("flag, value", [("--rtol", "nan"), ("--rtol", "inf"), ("--atol", "nan"),
+                                         ("--atol", "-inf"), ("--rtol", "-1")])
+def test_non_finite_tolerances_are_one_line_errors(tmp_path, capsys, flag, value):
+    path = tmp_path / "t.csv"
+    path.write_text(csv_table(TWO))
+    assert main(["verify", str(path), f"{flag}={value}"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and flag in err
+    with pytest.raises(BjexactError):
+        Tolerance(**{flag[2:]: float(value)})
+
+
+def test_duplicate_upcard_rows_are_refused_naming_both_lines():
+    lines = csv_table(TWO).splitlines()
+    text = "\n".join(lines + [lines[1]])  # the row of 2 again, on line 12
+    with pytest.raises(BjexactError, match=r"lines 2 \('2'\) and 12 \('2'\)"):
+        read_dealer_table(text)
+    with pytest.raises(BjexactError, match="Total"):
+        read_dealer_table("\n".join(lines + ["Total,0,0,0,0,0,1", "all,0,0,0,0,0,1"]))
+    with pytest.raises(BjexactError, match="up-card A"):
+        dealer_table_from_values({1: [0.1] * 6, "A": [0.1] * 6})
+    # rows 10, J, Q, K (as `bjexact dealer --rows ranks` prints them) are one up-card, not duplicates
+    ranks = render(dealer_tables(dealer_table(TWO), NumberStyle(decimals=4), rank_rows=True), "csv",
+                   NumberStyle(decimals=4), {})
+    assert check_dealer_table(read_dealer_table(ranks), TWO).consistent
+
+
+def test_upcard_keys_in_memory_are_parsed_as_cards():
+    exact = dealer_table(INF)
+    values = {key: {o: exact[u][o] for o in exact.outcomes}
+              for key, u in [(11, 1), ("J", 10), ("2", 2), (3, 3)]}
+    table = dealer_table_from_values(values, exact.outcomes)
+    assert [r.upcard for r in table.rows] == [1, 10, 2, 3]
+    with pytest.raises(BjexactError):
+        dealer_table_from_values({True: [0.1] * 6})
+
+
+def test_identify_with_a_known_slip_says_nothing_more_about_the_rows_it_explains(capsys):
+    text = (DATA / "soft_ace_slip_inf_s17.csv").read_text()
+    found = identify(read_dealer_table(text))
+    assert any(e.startswith("Known slip:") for e in found.explanations)
+    assert not any("match no convention" in e for e in found.explanations)
+    assert main(["verify", str(DATA / "soft_ace_slip_inf_s17.csv"), "--identify"]) == 1
+    out = capsys.readouterr().out
+    assert "INCONSISTENT" in out and "try --identify" not in out and "no convention tried" in out
+    assert main(["verify", str(DATA / "soft_ace_slip_inf_s17.csv"), "--decks", "inf"]) == 1
+    assert "(or try --identify)" in capsys.readouterr().out
+
+
+def test_identify_takes_rule_options_as_a_restriction(capsys):
+    path = str(DATA / "quiz_2decks_separate_percent.txt")
+    assert main(["verify", path, "--identify", "--decks", "2", "--format", "json"]) == 0
+    matches = json.loads(capsys.readouterr().out)["matches"]
+    assert [m["description"] for m in matches] == ["2 decks, S17, naturals separate"]
+    assert main(["verify", path, "--identify", "--naturals", "peek"]) == 1
+    out = capsys.readouterr().out
+    assert "(14: decks inf/1/2/3/4/6/8, S17/H17, naturals peek)" in out
+    assert main(["verify", path, "--identify", "--decks", "2", "--h17"]) == 1
+    assert "(3: decks 2, H17, naturals as21/separate/peek)" in capsys.readouterr().out
+    assert len(conventions()) == 42 and conventions(TWO, naturals="peek") == (
+        Rules(decks=2, naturals="peek"), Rules(decks=2, h17=True, naturals="peek"))

@@ -211,3 +211,9 @@ def test_sutton_and_barto_style_blocks():
     table = read_player_table(text, "policy")
     assert [(c.total, c.soft) for c in table.cells[::10]] == [(18, True), (18, False)]
     assert check_player_table(table, INF).consistent
+
+
+def test_the_report_names_what_was_read_in_plain_english():
+    values = format_player_check(check_player_table(read_player_table(rendered("values", "text"), "values"), INF))
+    policy = format_player_check(check_player_table(read_player_table(rendered("policy", "text"), "policy"), INF))
+    assert "560 cells of value tables read" in values and "cells of a policy grid read" in policy

@@ -27,8 +27,12 @@ goodness-of-fit test, Holm-corrected across up-cards at level --alpha.
 registered with sab=True) under a policy and compares each starting observation's
 results and the mean return with the exact values; JSON adds the exact state values.
 
-Exit status: 0 pass, 1 fail, 2 bad input (a simulator that cannot be imported, or an
-answer that is not an outcome).
+An up-card whose expected counts are all below 5 cannot be tested (no degree of
+freedom is left): the verdict is then NOT TESTED, never a pass, and names the rounds
+a test needs. --gym counts episodes (--episodes), not --rounds.
+
+Exit status: 0 pass, 1 fail or too few rounds to test, 2 bad input (a simulator that
+cannot be imported, raises an exception, or answers something that is not an outcome).
 """
 
 
@@ -42,13 +46,13 @@ def register(subparsers) -> None:
                         help="the simulator: an importable module (or a .py file) and a callable in it")
     gym = parser.add_argument_group("gymnasium's Blackjack-v1 (instead of MODULE:NAME)")
     gym.add_argument("--gym", action="store_true", help="check gymnasium's Blackjack-v1 environment")
-    gym.add_argument("--policy", choices=("stick20", "optimal"), default="stick20",
+    gym.add_argument("--policy", choices=("stick20", "optimal"), default=None,
                      help="the player's policy: stick only on 20 or 21, or the exact optimum (default: stick20)")
     gym.add_argument("--natural", action=argparse.BooleanOptionalAction, default=None,
                      help="the environment's natural option (default: as registered)")
     gym.add_argument("--sab", action=argparse.BooleanOptionalAction, default=None,
                      help="the environment's sab option (default: as registered, True)")
-    gym.add_argument("--episodes", type=int, default=20_000, metavar="N", help="episodes (default: 20000)")
+    gym.add_argument("--episodes", type=int, default=None, metavar="N", help="episodes (default: 20000)")
     parser.add_argument("--factory", action="store_true", help="NAME takes the rules and returns the simulator")
     add_rule_options(parser)
     group = parser.add_argument_group("test")
@@ -111,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
         return _run_gym(args)
     if args.simulator is None:
         raise BjexactError("name the simulator as MODULE:NAME (or use --gym)")
+    if args.episodes is not None or args.policy is not None or args.natural is not None or args.sab is not None:
+        raise BjexactError("--episodes, --policy, --natural and --sab are for --gym; a simulator runs --rounds")
     rules = rules_from_args(args)
     simulator = load_callable(args.simulator)
     if args.factory:
@@ -137,23 +143,29 @@ def _run_gym(args: argparse.Namespace) -> int:
 
     if args.simulator is not None:
         raise BjexactError("--gym checks gymnasium's environment: drop MODULE:NAME")
+    if args.rounds is not None:
+        raise BjexactError("--gym counts episodes, not rounds: use --episodes N instead of --rounds")
+    if args.factory:
+        raise BjexactError("--factory is for MODULE:NAME simulators, not --gym")
     if args.decks is not None or args.shoe is not None or args.h17 or args.naturals != "as21":
         raise BjexactError("--gym uses the environment's own rules (infinite deck, S17, no peek): "
                            "drop the rule options")
-    if args.episodes < 1:
+    episodes = 20_000 if args.episodes is None else args.episodes
+    policy_name = args.policy or "stick20"
+    if episodes < 1:
         raise BjexactError("--episodes must be at least 1")
     try:
         import gymnasium  # noqa: F401
     except ImportError:
         raise BjexactError("--gym needs gymnasium: pip install gymnasium") from None
     alpha = simcheck.DEFAULT_ALPHA if args.alpha is None else args.alpha
-    check = simcheck.check_gym_blackjack(args.policy, episodes=args.episodes, seed=args.seed,
+    check = simcheck.check_gym_blackjack(policy_name, episodes=episodes, seed=args.seed,
                                          natural=args.natural, sab=args.sab, alpha=alpha)
     if args.format == "json":
         document = check.to_json()
-        policy = simcheck.stick_on_20 if args.policy == "stick20" else simcheck.optimal_gym_policy()
+        policy = simcheck.stick_on_20 if policy_name == "stick20" else simcheck.optimal_gym_policy()
         values = simcheck.gym_values(policy, natural=check.natural, sab=check.sab)
-        document["policy"] = args.policy
+        document["policy"] = policy_name
         document["exact_values"] = [{"observation": list(o), "value": fraction_string(v), "action": policy(o)}
                                     for o, v in values.items()]
         report = json.dumps(document, indent=2) + "\n"

@@ -16,7 +16,7 @@ from .common import RULES_HELP, add_rule_options, rules_from_args, write_atomica
 DEALER_SYMBOLIC_HELP = """\
 symbolic (infinite deck only; --decks defaults to inf with these options):
   bjexact dealer --symbolic                       # polynomials in p_A, p_2, ..., p_9, p_T
-  bjexact dealer --symbolic --ten-density t       # p_T = t, every other rank (1 - t)/9
+  bjexact dealer --ten-density t                  # p_T = t, every other rank (1 - t)/9
   bjexact dealer --ten-density t --format latex -o dealer.tex   # long ones in dealer.full.tex
   bjexact dealer --ten-density t --plot dealer.svg              # outcomes against t (matplotlib)
   bjexact dealer --symbolic --format json         # every polynomial as a string sympy parses back
@@ -31,18 +31,29 @@ def add_dealer_options(parser: argparse.ArgumentParser) -> None:
                        help="outcome probabilities as polynomials in the card probabilities p_A..p_T")
     group.add_argument("--ten-density", default=None, metavar="NAME",
                        help="one variable NAME = P(ten-valued card), the other ranks (1 - NAME)/9 "
-                            "(implies --symbolic)")
+                            "(a symbolic table of its own: not with --symbolic)")
     group.add_argument("--max-terms", type=int, default=12, metavar="N",
                        help="text/md/latex: summarise polynomials of more than N terms (default: 12)")
     group.add_argument("--full", default=None, metavar="FILE",
-                       help="write the summarised polynomials in full to FILE "
+                       help="with --symbolic/--ten-density: write the summarised polynomials in full to FILE "
                             "(default with -o OUT.EXT: OUT.full.EXT)")
     group.add_argument("--plot", default=None, metavar="FILE",
-                       help="also draw the outcomes against the ten density to FILE (.svg, .pdf, .png)")
+                       help="with --ten-density: also draw the outcomes against it to FILE (.svg, .pdf, .png)")
 
 
 def wants_symbolic(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "symbolic", False) or getattr(args, "ten_density", None))
+    """Whether ``bjexact dealer`` is asked for a symbolic table; options that need one are refused
+    without it, and ``--symbolic`` with ``--ten-density`` (two different tables) is refused."""
+    symbolic, density = getattr(args, "symbolic", False), getattr(args, "ten_density", None)
+    if symbolic and density is not None:
+        raise BjexactError("--symbolic (polynomials in p_A..p_T) and --ten-density (in one variable) "
+                           "are different tables: give one of them")
+    if not symbolic and density is None:
+        for flag, value in (("--plot", getattr(args, "plot", None)), ("--full", getattr(args, "full", None))):
+            if value is not None:
+                raise BjexactError(f"{flag} is for symbolic tables: add --ten-density NAME"
+                                   + (" or --symbolic" if flag == "--full" else ""))
+    return bool(symbolic or density is not None)
 
 
 def _infinite_rules(args: argparse.Namespace):

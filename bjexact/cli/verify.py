@@ -23,6 +23,11 @@ up-card-weighted average); probabilities or percentages. A cell is consistent wh
 the exact value rounds to what is printed (within half a unit of its last digit);
 long floats (15+ digits) are compared with --rtol/--atol or --max-ulps.
 
+--identify tries 42 conventions; --decks N (or --shoe), --h17 and --naturals X given
+with it restrict them (e.g. --identify --decks 6 tries the 6 of six decks).
+A "Total" row is the average of the rows weighted by P(up-card); under --naturals peek
+by P(up-card) * P(no natural | up-card), renormalised: P(outcome | no dealer natural).
+
 Exit status: 0 consistent (--identify: some convention fits), 1 inconsistent,
 2 the input cannot be read (the message names the line and the reason).
 JSON: {"consistent", "rules", "scale", "rows": [{"row", "line", "upcard", "consistent",
@@ -53,8 +58,10 @@ def register(subparsers) -> None:
     parser.add_argument("--kind", choices=("dealer", "policy", "values"), default="dealer",
                         help="what the table holds (default: dealer)")
     parser.add_argument("--identify", action="store_true",
-                        help="try every convention (decks inf/1/2/3/4/6/8, S17/H17, naturals) instead of one")
+                        help="try every convention (decks inf/1/2/3/4/6/8, S17/H17, naturals) instead of one; "
+                             "--decks/--shoe, --h17 and --naturals given with it restrict the conventions tried")
     add_rule_options(parser)
+    parser.set_defaults(naturals=None)  # None: not given (as21 when checking one rule set; any with --identify)
     add_bj_pays_option(parser)
     parser.add_argument("--objective", choices=("ev", "win"), default="ev",
                         help="player tables: ev (+1/0/-1) or win (chance of winning, push = 1/2)")
@@ -93,12 +100,21 @@ def read_input(path: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     import json
+    import math
 
     from .. import verify
     from ..errors import BjexactError
 
-    if args.rtol < 0 or args.atol < 0 or (args.max_ulps is not None and args.max_ulps < 0):
-        raise BjexactError("--rtol, --atol and --max-ulps must not be negative")
+    for flag, value in (("--rtol", args.rtol), ("--atol", args.atol)):
+        if not math.isfinite(value) or value < 0:
+            raise BjexactError(f"{flag} must be a finite number >= 0, not {value}")
+    if args.max_ulps is not None and args.max_ulps < 0:
+        raise BjexactError(f"--max-ulps must be a whole number >= 0, not {args.max_ulps}")
+    if args.identify and args.kind != "dealer":
+        raise BjexactError("--identify works on dealer tables only")
+    restrict_naturals = args.naturals
+    if args.naturals is None:
+        args.naturals = "as21"
     tolerance = verify.Tolerance(rtol=args.rtol, atol=args.atol, max_ulps=args.max_ulps)
     text = read_input(args.file)
     source = "<stdin>" if args.file == "-" else args.file
@@ -106,9 +122,9 @@ def run(args: argparse.Namespace) -> int:
         return _run_player(args, text, source, tolerance)
     table = verify.read_dealer_table(text, source=source, scale=args.scale)
     if args.identify:
-        if args.decks is not None or args.shoe is not None or args.h17:
-            raise BjexactError("--identify tries every convention: drop --decks, --shoe and --h17")
-        identification = verify.identify(table, tolerance=tolerance)
+        shoe = rules_from_args(args) if args.decks is not None or args.shoe is not None else None
+        conventions = verify.conventions(shoe, h17=True if args.h17 else None, naturals=restrict_naturals)
+        identification = verify.identify(table, conventions, tolerance=tolerance)
         if args.format == "json":
             report = json.dumps(identification.to_json(), indent=2) + "\n"
         else:
@@ -128,10 +144,7 @@ def _run_player(args, text: str, source: str, tolerance) -> int:
     import json
 
     from .. import verify
-    from ..errors import BjexactError
 
-    if args.identify:
-        raise BjexactError("--identify works on dealer tables only")
     blocks = [b.strip() for b in args.blocks.split(",") if b.strip()] if args.blocks else []
     table = verify.read_player_table(text, args.kind, source=source, blocks=blocks,
                                      scale="percent" if args.scale == "percent" else "auto")
