@@ -302,3 +302,18 @@ def test_averaged_outcomes_are_the_dealer_modules_average_row(rules):
     removed = (0, 1, 0, 0, 0, 0, 0, 0, 0, 2)
     assert dealer_outcomes(rules, removed) == {o: average_row(rules, removed).get(o, mpq(0))
                                                for o in dealer_outcomes(rules, removed)}
+
+
+def test_the_one_deck_game_timing_is_stated_alike_in_help_examples_and_readme(capsys):
+    import re
+    from pathlib import Path
+
+    with pytest.raises(SystemExit):
+        main(["eor", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    readme = " ".join((Path(__file__).parent.parent / "README.md").read_text().split())
+    option = re.search(r"--game the value .*? about (\d+) s in all for one deck", help_text)
+    example = re.search(r"eor --decks 1 --game # exact, one full solve per rank \(about (\d+) s\)", help_text)
+    stated = re.search(r"one deck: about (\d+) s", readme)
+    assert option and example and stated
+    assert option.group(1) == example.group(1) == stated.group(1)

@@ -22,10 +22,11 @@ examples:
   bjexact eor --decks inf                    # infinite deck: derivatives D_r f instead
   bjexact eor --decks inf --partials         # ... or the raw partial derivatives df/dp_r
   bjexact eor --decks inf --game --naturals peek   # the hit/stand game's value: D_r V
-  bjexact eor --decks 1 --game               # exact, one full solve per rank (a few minutes)
+  bjexact eor --decks 1 --game               # exact, one full solve per rank (about 70 s)
 
 Without --upcard the probabilities are those before the up-card is seen (each
-up-card weighted by its chance); with it, P(outcome | up-card), the up-card
+up-card weighted by its chance; under --naturals peek by its chance and its chance of
+no natural: P(outcome | no dealer natural), as bjexact.dealer.average_row); with it, P(outcome | up-card), the up-card
 having left the shoe. Changes are in percentage points (--exact: fractions).
 JSON: {"rules", "kind", "upcard", "outcomes", "base": {...}, "effects": {"A": {...}, ...}}.
 """
@@ -44,9 +45,11 @@ def register(subparsers) -> None:
                         help="infinite deck: raw partial derivatives df/dp_r instead of D_r f")
     parser.add_argument("--game", action="store_true",
                         help="the value of the hit/stand game instead of the dealer's outcomes "
-                             "(finite shoes: one exact solve per rank, about 20 s each for one deck)")
+                             "(finite shoes: one exact solve per rank and one of the full shoe, about 70 s "
+                             "in all for one deck)")
     parser.add_argument("--objective", choices=("ev", "win"), default="ev",
-                        help="--game: ev (+1/0/-1) or win (1, 1/2 for a push, 0) (default: ev)")
+                        help="--game: ev (+1/0/-1) or win (1, 1/2 for a push, 0: a chance of winning, "
+                             "printed in %%) (default: ev)")
     add_bj_pays_option(parser)
     add_rule_options(parser)
     add_output_options(parser)
