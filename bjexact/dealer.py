@@ -40,7 +40,7 @@ import networkx as nx
 from .cards import ACE, RANKS, Counts, Shoe, add_counts, counts_of, rank_symbol
 from .errors import BjexactError
 from .exact import RATIONALS, mpq
-from .hand import EMPTY_HAND, HandValue, add_card, natural_partner
+from .hand import EMPTY_HAND, HandValue, add_card, natural_partner, no_natural_chance
 from .rules import Rules
 from .solve import Chain, absorption, compile_chain
 
@@ -55,6 +55,7 @@ __all__ = [
     "dealer_graph",
     "dealer_table",
     "dealer_distributions",
+    "average_row",
 ]
 
 FINAL_TOTALS = ("17", "18", "19", "20", "21")
@@ -430,8 +431,6 @@ def average_row(source: Rules | DealerTable, removed: Counts = _NO_CARDS) -> dic
     cards ``removed`` gone as well) or a table of rows to average, whose shoe is that of
     its rules less ``removed``. Up-cards without a row (not in the shoe) weigh nothing.
     """
-    from .hand import no_natural_chance
-
     if isinstance(source, Rules):
         rules, rows = source, dealer_distributions(source, removed)
     else:
