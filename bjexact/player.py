@@ -498,18 +498,21 @@ class _FiniteSolver:
     """Memoised exact recursion over (player's cards, up-card) for one starting shoe.
 
     ``shoe`` is the composition before the player's cards and the up-card are
-    dealt. Dealer distributions are computed once per multiset of player cards,
-    for all up-cards at once.
+    dealt. Dealer distributions are computed once per multiset of player cards:
+    for every up-card at once (``one_upcard`` false: whole tables), or only for
+    the up-card asked about, whose part of the dealer graph is far smaller (one
+    decision at a time, as in a game).
     """
 
-    def __init__(self, rules: Rules, shoe: Shoe, objective: Objective):
+    def __init__(self, rules: Rules, shoe: Shoe, objective: Objective, *, one_upcard: bool = False):
         self.rules = rules
         self.shoe = shoe
+        self.one_upcard = one_upcard
         self.weights = payoffs(rules, objective)
         self.peek = rules.naturals == "peek"
         # Under peek the dealer's natural is kept as an outcome and left out of the results.
         self.graph = dealer_graph(rules.h17, "separate" if self.peek else rules.naturals, True)
-        self._stand: dict[Counts, dict[int, Results]] = {}
+        self._stand: dict[Any, dict[int, Results]] = {}
         self._positions: dict[tuple[Counts, int], PositionValues] = {}
 
     def stand(self, cards: Counts, total: int, upcard: int) -> Results:
@@ -518,15 +521,17 @@ class _FiniteSolver:
         One sweep of the dealer graph per multiset of cards serves every up-card; it
         sums the dealer's outcomes straight into win, push and loss for ``total``.
         """
-        rows = self._stand.get(cards)
+        key = (cards, upcard) if self.one_upcard else cards
+        rows = self._stand.get(key)
         if rows is None:
             blackjack_loses = not self.peek
             results = [_result_of(o, total, blackjack_loses) for o in self.graph.outcomes]
             slots = list(dict.fromkeys(r for r in results if r is not None))
             groups = [None if r is None else slots.index(r) for r in results]
-            upcards = [u for u in RANKS if self.shoe.counts[u - 1] - cards[u - 1] > 0]
+            upcards = [upcard] if self.one_upcard else [
+                u for u in RANKS if self.shoe.counts[u - 1] - cards[u - 1] > 0]
             vectors = self.graph.solve(ShoeDraws(self.shoe, cards), upcards, groups)
-            rows = self._stand[cards] = {u: _stand(dict(zip(slots, v))) for u, v in vectors.items()}
+            rows = self._stand[key] = {u: _stand(dict(zip(slots, v))) for u, v in vectors.items()}
         return rows[upcard]
 
     def unseen(self, cards: Counts, upcard: int) -> list[int]:
@@ -736,7 +741,7 @@ def hand_decision(
 @lru_cache(maxsize=8)
 def _finite_solver(rules: Rules, shoe: Shoe, objective: Objective) -> _FiniteSolver:
     """Solvers are kept: later decisions of a hand (same cards unseen in all) are then instant."""
-    return _FiniteSolver(rules, shoe, objective)
+    return _FiniteSolver(rules, shoe, objective, one_upcard=True)
 
 
 def _check_available(counts: Counts, ranks: tuple[int, ...]) -> None:
