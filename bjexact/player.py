@@ -81,6 +81,7 @@ __all__ = [
     "hand_decision",
     "solve",
     "two_card_votes",
+    "settle_deal",
     "majority_move",
 ]
 
@@ -359,15 +360,10 @@ class InfiniteSolution:
                 for second in RANKS:
                     chance = p[upcard - 1] * p[first - 1] * p[second - 1]
                     hand = hand_value((first, second))
-                    player_natural = hand.total == 21
-                    results = self.positions[PlayerState(hand.total, hand.soft, upcard)].results
-                    if self.rules.naturals == "separate" and player_natural:
-                        results = (_ONE - natural, _ZERO, natural, _ZERO)
-                    elif self.rules.naturals == "peek":
-                        if player_natural:
-                            results = (_ONE - natural, _ZERO, natural, _ZERO)
-                        else:
-                            results = _add(_loss(natural), results, _ONE - natural)
+                    played = self.positions[PlayerState(hand.total, hand.soft, upcard)].results
+                    if self.rules.naturals == "peek":  # the positions are conditioned on no dealer natural
+                        played = tuple((_ONE - natural) * x for x in played)
+                    results = settle_deal(self.rules.naturals, hand.total == 21, natural, played)
                     total = _add(total, results, chance)
         return GameValue(_score(weights, total), total)
 
@@ -569,11 +565,6 @@ class _FiniteSolver:
         found = self._positions[key] = PositionValues(stand, hit, self.weights, scale)
         return found
 
-    def natural_results(self, cards: Counts, upcard: int) -> Results:
-        """A player natural under separate/peek, unconditionally: push against a dealer natural."""
-        clear = self.no_natural(cards, upcard)
-        return (clear, _ZERO, _ONE - clear, _ZERO)
-
 
 def _two_card_hands(shoe: Shoe) -> Iterator[tuple[int, int]]:
     for first in RANKS:
@@ -643,23 +634,30 @@ def solve_finite(rules: Rules, objective: Objective = "ev", *, progress: bool | 
                     orderings * shoe.counts[first - 1] * (shoe.counts[second - 1] - (first == second)) * left,
                     total_cards * (total_cards - 1) * (total_cards - 2),
                 )
-                results = _add(results, _deal_results(solver, cards, upcard, natural, position), chance)
+                dealt = settle_deal(rules.naturals, natural, _ONE - solver.no_natural(cards, upcard),
+                                    position._raw_best)
+                results = _add(results, dealt, chance)
             bar.advance()
     game = GameValue(_score(solver.weights, results), results)
     return FiniteSolution(rules, objective, hands, game, _exceptions(solver, hands))
 
 
-def _deal_results(solver: _FiniteSolver, cards: Counts, upcard: int, natural: bool, position) -> Results:
-    """Unconditional results of a dealt hand under the optimal play."""
-    naturals = solver.rules.naturals
+def settle_deal(naturals: str, player_natural: bool, dealer_natural: mpq, played: Results) -> Results:
+    """The unconditional results of a dealt hand, naturals settled first.
+
+    ``dealer_natural``: P(the dealer has a natural | the cards dealt). ``played``:
+    the results of playing the hand optimally; under ``peek`` as E[result, no dealer
+    natural], since the hand is only played when the dealer has none. Under ``as21``
+    naturals are plain 21s, already in ``played``; under ``separate`` a dealer natural
+    is already a loss in ``played``.
+    """
     if naturals == "as21":
-        return position._raw_best
-    if natural:
-        return solver.natural_results(cards, upcard)
+        return played
+    if player_natural:
+        return (_ONE - dealer_natural, _ZERO, dealer_natural, _ZERO)
     if naturals == "separate":
-        return position._raw_best
-    # peek: the raw results already exclude dealer naturals, which beat the player
-    return _add(position._raw_best, _loss(_ONE - solver.no_natural(cards, upcard)), _ONE)
+        return played
+    return _add(played, _loss(dealer_natural), _ONE)  # peek: a dealer natural beats the hand
 
 
 def two_card_votes(
