@@ -190,3 +190,12 @@ def test_dealer_graph_seed_hands():
     assert h17.nodes["A+6"]["soft"] is True and h17.nodes["A+6"]["total"] == 17
     # ... and soft 17 + ten is a hard 17, where the H17 dealer stands
     assert 10 in h17.edges["A+6", "17"]["ranks"]
+
+
+def test_removing_cards_from_a_shoe():
+    """Shoe.remove takes cards out one by one; the infinite deck is unchanged; a missing card is an error."""
+    shoe = Shoe.of_decks(1).remove([10, 10, 1])
+    assert shoe.counts == (3,) + (4,) * 8 + (14,)
+    assert Shoe.infinite().remove([10]) == Shoe.infinite()
+    with pytest.raises(BjexactError, match="no A left"):
+        Shoe.of_counts((0,) * 9 + (1,)).remove([1])
