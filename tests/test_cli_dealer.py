@@ -12,27 +12,14 @@ import sys
 from fractions import Fraction
 
 import pytest
+from clirun import run, run_process
 
 from bjexact import Rules, dealer_table
-from bjexact.cli import main
 
 FRACTION = re.compile(r"^(0|[1-9][0-9]*)(/[1-9][0-9]*)?$")
 ONE_DECK_SHOE = "4,4,4,4,4,4,4,4,4,16"
 
 
-def run(capsys, *argv):
-    """Run the command in-process: (exit status, stdout, stderr)."""
-    try:
-        status = main(list(argv))
-    except SystemExit as exc:  # argparse usage errors
-        status = exc.code
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def run_process(*argv):
-    command = [sys.executable, "-m", "bjexact", *argv]
-    return subprocess.run(command, capture_output=True, text=True, timeout=60)
 
 
 def _lowest_terms(text):

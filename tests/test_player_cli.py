@@ -11,9 +11,8 @@ import sys
 from fractions import Fraction
 
 import pytest
+from clirun import run, run_process
 from player_reference import FiniteReference, InfiniteReference, value
-
-from bjexact.cli import main
 
 FRACTION = re.compile(r"^-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?$")
 SYMBOLS = "A23456789T"
@@ -22,18 +21,6 @@ SMALL_SHOE = "1,1,1,1,1,1,1,1,1,5"
 STATE_KEYS = {"total", "soft", "upcard", "stand", "hit", "best"}
 
 
-def run(capsys, *argv):
-    """Run the command in-process: (exit status, stdout, stderr)."""
-    try:
-        status = main(list(argv))
-    except SystemExit as exc:  # argparse usage errors
-        status = exc.code
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def run_process(*argv):
-    return subprocess.run([sys.executable, "-m", "bjexact", *argv], capture_output=True, text=True, timeout=120)
 
 
 def exact(text: str) -> Fraction:
