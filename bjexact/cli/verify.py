@@ -99,7 +99,6 @@ def read_input(path: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
     import math
 
     from .. import verify
@@ -125,23 +124,21 @@ def run(args: argparse.Namespace) -> int:
         shoe = rules_from_args(args) if args.decks is not None or args.shoe is not None else None
         conventions = verify.conventions(shoe, h17=True if args.h17 else None, naturals=restrict_naturals)
         identification = verify.identify(table, conventions, tolerance=tolerance)
-        if args.format == "json":
-            report = json.dumps(identification.to_json(), indent=2) + "\n"
-        else:
-            report = verify.format_identification(identification)
-        write_output(report, args.output)
-        return 0 if identification.matches else 1
+        return _emit(args, identification, lambda: verify.format_identification(identification),
+                     bool(identification.matches))
     check = verify.check_dealer_table(table, rules_from_args(args), tolerance)
-    if args.format == "json":
-        report = json.dumps(check.to_json(), indent=2) + "\n"
-    else:
-        report = verify.format_check(check, show_all=args.all)
-    write_output(report, args.output)
-    return 0 if check.consistent else 1
+    return _emit(args, check, lambda: verify.format_check(check, show_all=args.all), check.consistent)
+
+
+def _emit(args, result, text, consistent: bool) -> int:
+    """Write ``result`` as JSON or as ``text()`` for people; exit 0 when consistent, else 1."""
+    import json
+
+    write_output(json.dumps(result.to_json(), indent=2) + "\n" if args.format == "json" else text(), args.output)
+    return 0 if consistent else 1
 
 
 def _run_player(args, text: str, source: str, tolerance) -> int:
-    import json
 
     from .. import verify
 
@@ -150,9 +147,4 @@ def _run_player(args, text: str, source: str, tolerance) -> int:
                                      scale="percent" if args.scale == "percent" else "auto")
     rules = rules_from_args(args)
     check = verify.check_player_table(table, rules, objective=args.objective, tolerance=tolerance)
-    if args.format == "json":
-        report = json.dumps(check.to_json(), indent=2) + "\n"
-    else:
-        report = verify.format_player_check(check, show_all=args.all)
-    write_output(report, args.output)
-    return 0 if check.consistent else 1
+    return _emit(args, check, lambda: verify.format_player_check(check, show_all=args.all), check.consistent)
