@@ -56,6 +56,7 @@ class _UpcardWalk:
     """The part of the dealer graph one up-card reaches, in topological order."""
 
     depths: tuple[int, ...]  # draws made at each node
+    cards: tuple[Counts, ...]  # the dealer's cards at each node, up-card included
     edges: tuple[_Edge, ...]  # sorted by source
     longest: int  # the most draws a path makes
 
@@ -80,7 +81,8 @@ def _walk(h17: bool, upcard: int) -> _UpcardWalk:
             to = index[target] if target in index else -1 - _SLOT[target]
             edges.append(_Edge(index[n], to, ranks, sum(cards[r] for r in ranks)))
     longest = max(depths) + 1
-    return _UpcardWalk(depths, tuple(edges), longest)
+    cards = tuple(graph.nodes[n]["cards"] for n in nodes)
+    return _UpcardWalk(depths, cards, tuple(edges), longest)
 
 
 RANKS_SYMBOL = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
@@ -100,6 +102,15 @@ class DealerOracle:
     cards gone besides the up-card (for example the player's cards). A removed set
     whose shoe could run out before the dealer finishes is an error: the full
     game refuses shoes that small.
+
+    ``hidden = (pair, j)``: besides ``removed``, ``j`` cards that are *not* of rank
+    ``pair`` have left unseen, each set of j such cards equally likely (the second
+    cards of other split hands). Then a draw is ``pair`` with chance
+    V_pair / (N - j) and rank r otherwise with chance V_r (Q - j) / (Q (N - j)), with
+    V the visible counts, N their total and Q the visible cards not of rank ``pair``;
+    a whole path with ``a`` pair cards and ``b`` others has probability
+    ff(V_pair, a) prod ff(V_r, b_r) ff(Q - j, b) / (ff(Q, b) ff(N - j, a + b)),
+    ff the falling factorial.
     """
 
     def __init__(self, shoe: Counts, h17: bool):
@@ -107,23 +118,35 @@ class DealerOracle:
         self.h17 = h17
 
     def distributions(
-        self, removed: Sequence[Counts], upcard: int
+        self, removed: Sequence[Counts], upcard: int, hidden: tuple[int, int] | None = None
     ) -> list[tuple[mpq, ...]]:
         """Per removed set, the probabilities of :data:`OUTCOMES` given ``upcard``.
 
         ``blackjack`` is the dealer's natural; the entries sum to 1.
         """
+        if not removed:
+            return []
         walk = _walk(self.h17, upcard)
         left = np.array([[s - r for s, r in zip(self.shoe, cards)] for cards in removed], dtype=np.int64)
         if (left < 0).any() or (left[:, upcard - 1] < 1).any():
             raise BjexactError("more cards removed than the shoe holds")
-        # the dealer's cards (``held`` on the edges) include the up-card; M excludes it
+        # the dealer's cards (``held`` on the edges) include the up-card; N excludes it
         sizes = left.sum(axis=1) - 1
+        pair, j = hidden if hidden and hidden[1] else (0, 0)
         k = walk.longest
-        if len(removed) and int(sizes.min()) < k:
+        if int(sizes.min()) - j < k:
             raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
-        denominators = [_falling(int(m), k) for m in sizes]
-        bound = max(denominators, default=1)
+        if j:
+            others = sizes - (left[:, pair - 1] - (upcard == pair))
+            if int(others.min()) - j < k:
+                raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
+        else:
+            others = sizes
+        longest_b = k if j else 0
+        denominators = [
+            _falling(int(n) - j, k) * (_falling(int(q), longest_b) if j else 1) for n, q in zip(sizes, others)
+        ]
+        bound = max(denominators)
         primes: list[int] = []
         product = 1
         for p in _PRIMES:
@@ -133,52 +156,76 @@ class DealerOracle:
             product *= p
         if product <= bound:
             raise BjexactError("the shoe is too large for the exact batched dealer")
-        numerators = self._numerators(walk, left, sizes, np.array(primes, dtype=np.int64)[:, None])
+        prime_column = np.array(primes, dtype=np.int64)[:, None]
+        numerators = _numerators(walk, left, sizes, others, prime_column, upcard, pair, j)
         return [
             tuple(mpq(v, den) for v in values)
             for values, den in zip(_crt(numerators, primes, product), denominators)
         ]
 
-    @staticmethod
-    def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, p: np.ndarray) -> np.ndarray:
-        """Residues (primes x outcomes x sets) of the numerators over the common denominator."""
-        n_sets = left.shape[0]
-        n_nodes = len(walk.depths)
-        reach = [np.zeros((p.shape[0], n_sets), dtype=np.int64) for _ in range(n_nodes)]
-        reach[0][:] = 1
-        # terminal[slot][depth]: numerators of the paths ending there, depth = draws made
-        terminal: dict[tuple[int, int], np.ndarray] = {}
-        columns: dict[tuple[int, ...], np.ndarray] = {}
-        current = -1
-        for edge in walk.edges:
-            if edge.source != current:
-                current = edge.source
-                source = reach[current] % p
-            base = columns.get(edge.ranks)
+
+def _falling_vector(start: np.ndarray, length: int, p: np.ndarray) -> np.ndarray:
+    """start (start - 1) ... (start - length + 1) modulo each prime (primes x sets)."""
+    out = np.ones((p.shape[0], start.shape[0]), dtype=np.int64)
+    for i in range(length):
+        out = out * ((start - i) % p) % p
+    return out
+
+
+def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: np.ndarray, p: np.ndarray,
+                upcard: int, pair: int, j: int) -> np.ndarray:
+    """Residues (primes x outcomes x sets) of the numerators over the common denominator.
+
+    The walk sums, per outcome, depth and number ``b`` of non-pair cards drawn (only
+    with hidden cards), the products of card counts along the paths; each group is
+    then brought to the common denominator ff(N - j, K) (times ff(Q, K) with hidden cards).
+    """
+    n_sets = left.shape[0]
+    reach = [np.zeros((p.shape[0], n_sets), dtype=np.int64) for _ in walk.depths]
+    reach[0][:] = 1
+    terminal: dict[tuple[int, int, int], np.ndarray] = {}
+    columns: dict[tuple[int, ...], np.ndarray] = {}
+    up_is_other = upcard != pair
+    current = -1
+    for edge in walk.edges:
+        if edge.source != current:
+            current = edge.source
+            source = reach[current] % p
+            depth = walk.depths[current]
+            cards = walk.cards[current]
+            drawn_others = (sum(cards) - cards[pair - 1] - up_is_other) if j else 0
+        if edge.target >= 0:
+            parts = [(edge.ranks, edge.held, 0)]
+        elif j:  # a terminal edge: pair cards and other cards reach it with different b
+            parts = [(tuple(r for r in edge.ranks if r == pair - 1), 0, 0),
+                     (tuple(r for r in edge.ranks if r != pair - 1), 0, 1)]
+            parts = [(ranks, sum(cards[r] for r in ranks), extra) for ranks, _, extra in parts if ranks]
+        else:
+            parts = [(edge.ranks, edge.held, 0)]
+        for ranks, held, extra in parts:
+            base = columns.get(ranks)
             if base is None:
-                base = columns[edge.ranks] = left[:, list(edge.ranks)].sum(axis=1)
-            weight = (base - edge.held) % p
-            flow = source * weight % p
+                base = columns[ranks] = left[:, list(ranks)].sum(axis=1)
+            flow = source * ((base - held) % p) % p
             if edge.target >= 0:
                 reach[edge.target] += flow
             else:
-                key = (-1 - edge.target, walk.depths[current] + 1)
-                if key in terminal:
-                    terminal[key] += flow
-                else:
-                    terminal[key] = flow
-        k = walk.longest
-        out = np.zeros((p.shape[0], len(OUTCOMES), n_sets), dtype=np.int64)
-        scales: dict[int, np.ndarray] = {}
-        for (slot, depth), flow in terminal.items():
-            scale = scales.get(depth)
-            if scale is None:  # (M - depth)(M - depth - 1)...(M - K + 1)
-                scale = np.ones((p.shape[0], n_sets), dtype=np.int64)
-                for i in range(depth, k):
-                    scale = scale * ((sizes - i) % p) % p
-                scales[depth] = scale
-            out[:, slot] = (out[:, slot] + flow % p * scale) % p
-        return out
+                key = (-1 - edge.target, depth + 1, drawn_others + extra)
+                found = terminal.get(key)
+                terminal[key] = flow if found is None else found + flow
+    k = walk.longest
+    out = np.zeros((p.shape[0], len(OUTCOMES), n_sets), dtype=np.int64)
+    scales: dict[tuple[int, int], np.ndarray] = {}
+    for (slot, depth, b), flow in terminal.items():
+        scale = scales.get((depth, b))
+        if scale is None:
+            scale = _falling_vector(sizes - j - depth, k - depth, p)
+            if j:  # ff(Q - j, b) ff(Q - b, K - b)
+                scale = scale * _falling_vector(others - j, b, p) % p
+                scale = scale * _falling_vector(others - b, k - b, p) % p
+            scales[(depth, b)] = scale
+        out[:, slot] = (out[:, slot] + flow % p * scale) % p
+    return out
 
 
 def _crt(residues: np.ndarray, primes: list[int], product: int) -> list[list[int]]:

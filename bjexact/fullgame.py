@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import lru_cache
 from typing import Any, Literal
 
 from .cards import ACE, RANKS, TEN, Counts, Shoe, add_counts, counts_of, rank_symbol
@@ -184,10 +184,32 @@ def _choice(flag: str, value: str, allowed: tuple[str, ...]) -> None:
 # --- card models -------------------------------------------------------------
 
 
-class _Cards:
-    """Draw and dealer probabilities given the cards removed (player's cards, extra pair cards).
+@dataclass(frozen=True)
+class Gone:
+    """Cards that have left the shoe besides a hand's own cards and the up-card.
 
-    ``removed`` never includes the up-card; every method takes it separately.
+    ``extra``: seen cards (the other split hands' pair cards). ``hidden`` cards not
+    of rank ``pair`` have gone too, each such set equally likely (the second cards
+    of other split hands, which were not pair cards); see :class:`DealerOracle`.
+    """
+
+    extra: Counts = (0,) * 10
+    pair: int = 0
+    hidden: int = 0
+
+    @property
+    def key(self) -> tuple[int, int] | None:
+        return (self.pair, self.hidden) if self.hidden else None
+
+
+NOTHING_GONE = Gone()
+
+
+class _Cards:
+    """Draw and dealer probabilities given the cards gone: a hand's cards, :class:`Gone`.
+
+    ``removed`` (the hand plus ``gone.extra``) never includes the up-card; every
+    method takes it separately. The infinite deck ignores what is gone.
     """
 
     def __init__(self, rules: GameRules):
@@ -205,44 +227,51 @@ class _Cards:
         left[upcard - 1] -= 1
         return left
 
-    def draws(self, removed: Counts, upcard: int) -> list[tuple[int, mpq]]:
-        """(rank, probability) of the player's next card; empty when only the hole card is unseen."""
+    def chances(self, removed: Counts, upcard: int, gone: Gone) -> list[mpq]:
+        """P(an unseen card has rank r), r = A..T (the next card drawn, or the hole card)."""
         if self.infinite:
-            p = self.shoe.draw_probabilities()
-            return [(r, p[r - 1]) for r in RANKS]
+            return list(self.shoe.draw_probabilities())
         left = self.unseen(removed, upcard)
-        total = sum(left)
-        if total <= 1:
-            return []
-        return [(r, mpq(n, total)) for r, n in zip(RANKS, left) if n > 0]
+        n = sum(left)
+        j = gone.hidden
+        if not j:
+            return [mpq(c, n) for c in left]
+        others = n - left[gone.pair - 1]
+        if others < j:
+            raise BjexactError("the shoe is too small to deal the split hands")
+        return [mpq(c, n - j) if r == gone.pair else mpq(c * (others - j), others * (n - j))
+                for r, c in zip(RANKS, left)]
 
-    def natural_chance(self, removed: Counts, upcard: int) -> mpq:
+    def draws(self, removed: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> list[tuple[int, mpq]]:
+        """(rank, probability) of the player's next card; empty when only the hole card is unseen."""
+        if not self.infinite and sum(self.unseen(removed, upcard)) - gone.hidden <= 1:
+            return []
+        return [(r, p) for r, p in zip(RANKS, self.chances(removed, upcard, gone)) if p]
+
+    def natural_chance(self, removed: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> mpq:
         """P(the dealer's hole card makes a natural | the cards seen)."""
         partner = natural_partner(upcard)
         if partner is None:
             return _ZERO
-        if self.infinite:
-            return self.shoe.draw_probabilities()[partner - 1]
-        left = self.unseen(removed, upcard)
-        return mpq(left[partner - 1], sum(left))
+        return self.chances(removed, upcard, gone)[partner - 1]
 
-    def prefetch(self, removed_sets: list[Counts], upcard: int) -> None:
+    def prefetch(self, removed_sets: list[Counts], upcard: int, gone: Gone = NOTHING_GONE) -> None:
         """Compute the dealer's distributions for many removed sets in one batch."""
         if self.infinite:
             return
-        wanted = [c for c in dict.fromkeys(removed_sets) if (c, upcard) not in self._dealer]
-        if wanted:
-            for cards, row in zip(wanted, self._oracle.distributions(wanted, upcard)):
-                self._dealer[(cards, upcard)] = row
+        hidden = gone.key
+        wanted = [c for c in dict.fromkeys(removed_sets) if (c, upcard, hidden) not in self._dealer]
+        for cards, row in zip(wanted, self._oracle.distributions(wanted, upcard, hidden)):
+            self._dealer[(cards, upcard, hidden)] = row
 
-    def dealer(self, removed: Counts, upcard: int) -> tuple[mpq, ...]:
+    def dealer(self, removed: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> tuple[mpq, ...]:
         """P(outcome | up-card, removed) for :data:`OUTCOMES`."""
         if self.infinite:
             return self._infinite_rows[upcard]
-        key = (removed, upcard)
+        key = (removed, upcard, gone.key)
         row = self._dealer.get(key)
         if row is None:
-            self.prefetch([removed], upcard)
+            self.prefetch([removed], upcard, gone)
             row = self._dealer[key]
         return row
 
@@ -266,6 +295,12 @@ def _stand_weights(total: int, natural_loses: bool) -> tuple[mpq, ...]:
 
 def _cards_of(counts: Counts) -> tuple[int, ...]:
     return tuple(r for r in RANKS for _ in range(counts[r - 1]))
+
+
+@lru_cache(maxsize=None)
+def _value(counts: Counts) -> HandValue:
+    """The value of a hand given by its counts (the ace rule of :mod:`bjexact.hand`)."""
+    return hand_value(_cards_of(counts))
 
 
 def _add(counts: Counts, rank: int) -> Counts:
@@ -321,69 +356,65 @@ class MoveValues:
 
 
 class _Solver:
+    """Memoised exact values for one rule set. W values (see :class:`MoveValues`)."""
+
     def __init__(self, rules: GameRules):
         self.rules = rules
         self.cards = _Cards(rules)
         self.natural_loses = not rules.excludes_natural
         self._stand_w = {t: _stand_weights(t, self.natural_loses) for t in range(4, 22)}
-        self._cont: dict[tuple[Counts, int], tuple[mpq, mpq | None]] = {}
-        self._split_cont: dict[tuple[Counts, Counts, int], mpq] = {}
-        self._keyed = self.cards.infinite
+        self._cont: dict[Any, tuple[mpq, mpq | None]] = {}
+        self._split_cont: dict[Any, mpq] = {}
 
-    # keys: for the infinite deck a hand's values depend on (total, soft) only
-    def _key(self, counts: Counts) -> Any:
-        if self._keyed:
-            value = hand_value(_cards_of(counts))
+    def _key(self, hand: Counts) -> Any:
+        """Memo key of a hand: for the infinite deck its values depend on (total, soft) only."""
+        if self.cards.infinite:
+            value = _value(hand)
             return (value.total, value.soft)
-        return counts
+        return hand
 
-    def scale(self, removed: Counts, upcard: int) -> mpq:
+    def scale(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
         """The weight of a payoff settled before the dealer plays (a bust): P(no natural) when
         a dealer natural is left out, else 1."""
         if self.natural_loses:
             return _ONE
-        return 1 - self.cards.natural_chance(removed, upcard)
+        return 1 - self.cards.natural_chance(add_counts(hand, gone.extra), upcard, gone)
 
-    def stand(self, removed: Counts, total: int, upcard: int) -> mpq:
-        row = self.cards.dealer(removed, upcard)
-        weights = self._stand_w[total] if total >= 4 else self._stand_w[4]
+    def stand(self, hand: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> mpq:
+        row = self.cards.dealer(add_counts(hand, gone.extra), upcard, gone)
+        weights = self._stand_w[max(_value(hand).total, 4)]
         return sum((w * p for w, p in zip(weights, row) if w and p), _ZERO)
 
-    def continuation(self, hand: Counts, upcard: int) -> tuple[mpq, mpq | None]:
-        """(stand, hit) W of an unsplit hand that may only stand or hit from here."""
-        key = (self._key(hand), upcard)
-        found = self._cont.get(key)
-        if found is not None:
-            return found
-        value = hand_value(_cards_of(hand))
-        stand = self.stand(hand, value.total, upcard)
-        hit = self._hit(hand, upcard, _NO_CARDS, lambda new: max(v for v in self.continuation(new, upcard) if v is not None))
-        self._cont[key] = (stand, hit)
-        return stand, hit
-
-    def _hit(self, hand: Counts, upcard: int, extra: Counts, then) -> mpq | None:
-        removed = add_counts(hand, extra)
-        draws = self.cards.draws(removed, upcard)
+    def _hit(self, hand: Counts, upcard: int, gone: Gone, then) -> mpq | None:
+        """W of drawing one card, then ``then(new hand)``; a bust loses the stake at once."""
+        draws = self.cards.draws(add_counts(hand, gone.extra), upcard, gone)
         if not draws:
             return None
         total = _ZERO
         for rank, p in draws:
             new = _add(hand, rank)
-            if hand_value(_cards_of(new)).bust:
-                total -= p * self.scale(add_counts(new, extra), upcard)
+            if _value(new).bust:
+                total -= p * self.scale(new, upcard, gone)
             else:
                 total += p * then(new)
         return total
 
-    def double(self, hand: Counts, upcard: int, extra: Counts = _NO_CARDS) -> mpq | None:
-        def stand_after(new: Counts) -> mpq:
-            return self.stand(add_counts(new, extra), hand_value(_cards_of(new)).total, upcard)
+    def continuation(self, hand: Counts, upcard: int) -> tuple[mpq, mpq | None]:
+        """(stand, hit) W of an unsplit hand that may only stand or hit from here."""
+        key = (self._key(hand), upcard)
+        found = self._cont.get(key)
+        if found is None:
+            stand = self.stand(hand, upcard)
+            hit = self._hit(hand, upcard, NOTHING_GONE, lambda new: _best(self.continuation(new, upcard)))
+            found = self._cont[key] = (stand, hit)
+        return found
 
-        one_card = self._hit(hand, upcard, extra, stand_after)
+    def double(self, hand: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> mpq | None:
+        one_card = self._hit(hand, upcard, gone, lambda new: self.stand(new, upcard, gone))
         return None if one_card is None else 2 * one_card
 
     def may_double(self, hand: Counts) -> bool:
-        value = hand_value(_cards_of(hand))
+        value = _value(hand)
         if value.soft and not self.rules.double_soft:
             return False
         if self.rules.double == "9-11":
@@ -391,9 +422,6 @@ class _Solver:
         if self.rules.double == "10-11":
             return 10 <= value.total <= 11
         return True
-
-    def may_split(self, cards: tuple[int, int]) -> bool:
-        return cards[0] == cards[1] and self.rules.split_hands >= 2
 
     def moves(self, cards: tuple[int, int], upcard: int) -> MoveValues:
         """The W of every allowed move of an unsplit two-card hand."""
@@ -406,43 +434,86 @@ class _Solver:
             value = self.double(hand, upcard)
             if value is not None:
                 moves["double"] = value
-        if self.may_split(cards):
+        if cards[0] == cards[1] and self.rules.split_hands >= 2:
             moves["split"] = self.split(cards[0], upcard)
         if self.rules.surrender != "none":
             early = self.rules.surrender == "early"
-            moves["surrender"] = -_HALF if early else -_HALF * self.scale(hand, upcard)
+            moves["surrender"] = -_HALF if early else -_HALF * self.scale(hand, upcard, NOTHING_GONE)
         return MoveValues(cards, upcard, moves, self.cards.natural_chance(hand, upcard),
                           self.rules.excludes_natural, self.rules.surrender == "early",
                           self.rules.hole_card == "peek")
 
     # --- splits (CDZ-) ---
 
-    def split(self, pair: int, upcard: int) -> mpq:
-        if self.rules.split_hands > 2 and (pair != ACE or self.rules.rsa) and not self.cards.infinite:
-            raise BjexactError("resplitting (--split-hands 3 or 4) is not yet exact for finite shoes: "
-                               "use --split-hands 2")
-        if self.rules.split_hands > 2 and (pair != ACE or self.rules.rsa):
-            return self._split_infinite(pair, upcard)
-        extra = counts_of([pair])
-        return 2 * self._split_hand(counts_of([pair]), extra, upcard)
+    def split_limit(self, pair: int) -> int:
+        """The most hands splitting ``pair`` can make (aces are resplit only with RSA)."""
+        return self.rules.split_hands if pair != ACE or self.rules.rsa else min(self.rules.split_hands, 2)
 
-    def _split_hand(self, hand: Counts, extra: Counts, upcard: int) -> mpq:
-        """W of one split hand holding ``hand`` (the other hands' pair cards ``extra`` removed)."""
-        removed = add_counts(hand, extra)
-        draws = self.cards.draws(removed, upcard)
-        if not draws:
-            raise BjexactError("the shoe is too small to deal the split hands")
+    def split(self, pair: int, upcard: int) -> mpq:
+        """W of splitting ``pair``: the sum of the split hands' values.
+
+        Seen in this order (which leaves every value unchanged, see the module
+        docstring): first the hands receive their second cards, a pair card starting
+        a new hand while fewer than the most hands are on the table; then each hand
+        is played. Until the limit is reached a second card is known not to be a pair
+        card; once it is, the waiting hands' second cards are plain draws. A pattern
+        (``hands``, ``b`` hands given a non-pair card before the limit, ``waiting`` at
+        the limit) has an exact chance. Given it, one hand's value depends on its own
+        cards, the other hands' first cards (pair cards, seen) and the others' ``b``
+        known-not-pair second cards (otherwise unknown: :class:`Gone`); the plain
+        draws of other hands are uniform removals, which change nothing.
+        """
         total = _ZERO
-        for rank, p in draws:
-            total += p * self._split_two_cards(_add(hand, rank), extra, upcard)
+        for chance, hands, b, waiting in self._split_patterns(pair, upcard):
+            extra = counts_of([pair] * (hands - 1))
+            if b:  # a hand whose second card x is not a pair card; b - 1 others like it, unknown
+                gone = Gone(extra, pair, b - 1)
+                chances = self.cards.chances(add_counts(extra, counts_of([pair])), upcard, gone)
+                others = 1 - chances[pair - 1]
+                value = sum((c / others * self._split_two_cards(counts_of([pair, x]), upcard, gone)
+                             for x, c in zip(RANKS, chances) if x != pair and c), _ZERO)
+                total += chance * b * value
+            if waiting:  # a hand that draws its second card once no more hands can be made
+                gone = Gone(extra, pair, b)
+                chances = self.cards.chances(add_counts(extra, counts_of([pair])), upcard, gone)
+                value = sum((c * self._split_two_cards(counts_of([pair, x]), upcard, gone)
+                             for x, c in zip(RANKS, chances) if c), _ZERO)
+                total += chance * waiting * value
         return total
 
-    def _split_two_cards(self, hand: Counts, extra: Counts, upcard: int) -> mpq:
-        value = hand_value(_cards_of(hand))
-        removed = add_counts(hand, extra)
-        aces = counts_of([ACE]) == extra
-        if value.total == 21 or (aces and not self.rules.hit_split_aces):
-            return self.stand(removed, value.total, upcard)
+    def _split_patterns(self, pair: int, upcard: int) -> list[tuple[mpq, int, int, int]]:
+        """(chance, hands, b, waiting) of how the split hands' second cards fall, up to the limit."""
+        limit = self.split_limit(pair)
+        if self.cards.infinite:
+            p_pair_always = self.cards.shoe.draw_probabilities()[pair - 1]
+        else:
+            left = self.cards.unseen(counts_of([pair, pair]), upcard)
+            pairs_left, unseen = left[pair - 1], sum(left)
+        found: list[tuple[mpq, int, int, int]] = []
+        pending = [(_ONE, 2, 2, 0)]  # chance, waiting, hands, b
+        while pending:
+            chance, waiting, hands, b = pending.pop()
+            if not waiting or hands == limit:
+                found.append((chance, hands, b, waiting))
+                continue
+            if self.cards.infinite:
+                p_pair = p_pair_always
+            else:
+                drawn_pairs = hands - 2
+                if unseen - drawn_pairs - b <= 1:
+                    raise BjexactError("the shoe is too small to deal the split hands")
+                p_pair = mpq(pairs_left - drawn_pairs, unseen - drawn_pairs - b)
+            if p_pair:
+                pending.append((chance * p_pair, waiting + 1, hands + 1, b))
+            if p_pair != 1:
+                pending.append((chance * (1 - p_pair), waiting - 1, hands, b + 1))
+        return found
+
+    def _split_two_cards(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
+        """W of a split hand once it has its second card (and cannot be resplit)."""
+        value = _value(hand)
+        if value.total == 21 or (gone.pair == ACE and not self.rules.hit_split_aces):
+            return self.stand(hand, upcard, gone)
         # CDZ-: the unsplit hand's values choose among the moves allowed after a split
         stand, hit = self.continuation(hand, upcard)
         options = {"stand": stand}
@@ -453,69 +524,59 @@ class _Solver:
             if double is not None:
                 options["double"] = double
         move = max(options, key=lambda m: (options[m], -MOVES.index(m)))
-        if move == "stand":
-            return self.stand(removed, value.total, upcard)
         if move == "double":
-            return self.double(hand, upcard, extra)  # type: ignore[return-value]
-        return self._split_continue_hit(hand, extra, upcard)
+            return self.double(hand, upcard, gone)  # type: ignore[return-value]
+        if move == "hit":
+            return self._split_hit(hand, upcard, gone)
+        return self.stand(hand, upcard, gone)
 
-    def _split_continue_hit(self, hand: Counts, extra: Counts, upcard: int) -> mpq:
-        result = self._hit(hand, upcard, extra, lambda new: self._split_continuation(new, extra, upcard))
-        assert result is not None
+    def _split_hit(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
+        result = self._hit(hand, upcard, gone, lambda new: self._split_continuation(new, upcard, gone))
+        if result is None:
+            raise BjexactError("the shoe is too small to deal the split hands")
         return result
 
-    def _split_continuation(self, hand: Counts, extra: Counts, upcard: int) -> mpq:
-        key = (self._key(hand), extra, upcard)
+    def _split_continuation(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
+        """W of a split hand of three or more cards, played as the unsplit hand would be."""
+        key = (self._key(hand), upcard, gone)
         found = self._split_cont.get(key)
-        if found is not None:
-            return found
-        stand, hit = self.continuation(hand, upcard)
-        if hit is not None and hit > stand:
-            value = self._split_continue_hit(hand, extra, upcard)
-        else:
-            value = self.stand(add_counts(hand, extra), hand_value(_cards_of(hand)).total, upcard)
-        self._split_cont[key] = value
-        return value
+        if found is None:
+            stand, hit = self.continuation(hand, upcard)
+            if hit is not None and hit > stand:
+                found = self._split_hit(hand, upcard, gone)
+            else:
+                found = self.stand(hand, upcard, gone)
+            self._split_cont[key] = found
+        return found
 
-    def _split_infinite(self, pair: int, upcard: int) -> mpq:
-        """Infinite deck with resplits: hands are independent; only the number of hands is random."""
-        p = self.cards.shoe.draw_probabilities()
-        q = p[pair - 1]
-        hand = counts_of([pair])
-        non_pair = _ZERO
-        for rank, chance in self.cards.draws(_NO_CARDS, upcard):
-            if rank != pair:
-                non_pair += chance * self._split_two_cards(_add(hand, rank), hand, upcard)
-        pair_pair = self._split_two_cards(_add(hand, pair), hand, upcard)
-        # Hands still to receive a second card, hands in all: expected value of all of them.
-        limit = self.rules.split_hands
-
-        def value(waiting: int, hands: int) -> mpq:
-            if waiting == 0:
-                return _ZERO
-            if hands < limit:  # a pair card starts a new hand, which waits too
-                return q * value(waiting + 1, hands + 1) + non_pair + (1 - q) * value(waiting - 1, hands)
-            return waiting * (non_pair + q * pair_pair)
-
-        return value(2, 2)
-
-    # --- the round ---
+    # --- batching the dealer ---
 
     def prefetch(self, upcard: int) -> None:
-        """Batch the dealer's distributions of every composition this up-card will ask about."""
+        """Batch the dealer's distributions of every hand this up-card will ask about."""
         if self.cards.infinite:
             return
         shoe = self.cards.shoe.counts
-        wanted: list[Counts] = []
-        for hand in _hands_up_to_21(shoe, upcard):
-            wanted.append(hand)
-        if self.rules.split_hands >= 2:
-            for pair in RANKS:
-                if shoe[pair - 1] - (pair == upcard) >= 2:
-                    extra = counts_of([pair])
-                    for hand in _hands_up_to_21(shoe, upcard, start=(pair,), extra=extra):
-                        wanted.append(add_counts(hand, extra))
-        self.cards.prefetch(wanted, upcard)
+        batches: dict[Gone, list[Counts]] = {NOTHING_GONE: list(_hands_up_to_21(shoe, upcard))}
+        for pair in RANKS:
+            if self.rules.split_hands < 2 or shoe[pair - 1] - (pair == upcard) < 2:
+                continue
+            for gones in self._split_gones(pair, upcard):
+                for gone in gones:
+                    hands = _hands_up_to_21(shoe, upcard, start=(pair,), extra=gone.extra)
+                    key = Gone(pair=gone.pair, hidden=gone.hidden) if gone.hidden else NOTHING_GONE
+                    batches.setdefault(key, []).extend(add_counts(h, gone.extra) for h in hands)
+        for gone, removed in batches.items():
+            self.cards.prefetch(removed, upcard, gone)
+
+    def _split_gones(self, pair: int, upcard: int) -> Iterator[list[Gone]]:
+        for _, hands, b, waiting in self._split_patterns(pair, upcard):
+            extra = counts_of([pair] * (hands - 1))
+            yield ([Gone(extra, pair, b - 1)] if b else []) + ([Gone(extra, pair, b)] if waiting else [])
+
+
+def _best(values: tuple[mpq, mpq | None]) -> mpq:
+    stand, hit = values
+    return stand if hit is None or stand >= hit else hit
 
 
 def _hands_up_to_21(shoe: Counts, upcard: int, start: tuple[int, ...] = (), extra: Counts = _NO_CARDS) -> Iterator[Counts]:
