@@ -28,8 +28,8 @@ from functools import cache
 
 import numpy as np
 
-from .cards import RANKS, Counts
-from .dealer import BLACKJACK, EXHAUSTED, FINAL_TOTALS, BUST, dealer_graph
+from .cards import Counts
+from .dealer import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, dealer_graph
 from .errors import BjexactError
 from .exact import mpq
 
@@ -124,6 +124,12 @@ class DealerOracle:
 
         ``blackjack`` is the dealer's natural; the entries sum to 1.
         """
+        return [tuple(mpq(n, den) for n in nums) for nums, den in self.numerators(removed, upcard, hidden)]
+
+    def numerators(
+        self, removed: Sequence[Counts], upcard: int, hidden: tuple[int, int] | None = None
+    ) -> list[tuple[tuple[int, ...], int]]:
+        """As :meth:`distributions`, each as (numerators, common denominator): integers."""
         if not removed:
             return []
         walk = _walk(self.h17, upcard)
@@ -158,10 +164,7 @@ class DealerOracle:
             raise BjexactError("the shoe is too large for the exact batched dealer")
         prime_column = np.array(primes, dtype=np.int64)[:, None]
         numerators = _numerators(walk, left, sizes, others, prime_column, upcard, pair, j)
-        return [
-            tuple(mpq(v, den) for v in values)
-            for values, den in zip(_crt(numerators, primes, product), denominators)
-        ]
+        return [(tuple(values), den) for values, den in zip(_crt(numerators, primes, product), denominators)]
 
 
 def _falling_vector(start: np.ndarray, length: int, p: np.ndarray) -> np.ndarray:
@@ -230,15 +233,8 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
 
 def _crt(residues: np.ndarray, primes: list[int], product: int) -> list[list[int]]:
     """Exact integers from their residues (primes x outcomes x sets), as [set][outcome]."""
-    coefficients = []
-    for p in primes:
+    total = np.zeros(residues.shape[1:], dtype=object)
+    for i, p in enumerate(primes):
         rest = product // p
-        coefficients.append(rest * pow(rest, -1, p))
-    n_outcomes, n_sets = residues.shape[1], residues.shape[2]
-    values = [[0] * n_outcomes for _ in range(n_sets)]
-    lists = [residues[i].tolist() for i in range(len(primes))]
-    for s in range(n_sets):
-        row = values[s]
-        for o in range(n_outcomes):
-            row[o] = sum(c * lists[i][o][s] for i, c in enumerate(coefficients)) % product
-    return values
+        total = total + residues[i].astype(object) * (rest * pow(rest, -1, p))
+    return (total % product).T.tolist()

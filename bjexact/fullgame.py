@@ -37,15 +37,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
+from math import gcd
 from typing import Any, Literal
 
-from .cards import ACE, RANKS, TEN, Counts, Shoe, add_counts, counts_of, rank_symbol
+from .cards import ACE, RANKS, TEN, Counts, Shoe, add_counts, as_rank, counts_of, rank_symbol
 from .dealer import dealer_distributions
 from .dealer_batch import OUTCOMES, DealerOracle
 from .errors import BjexactError
 from .exact import as_rational, fraction_string, mpq
 from .hand import HandValue, hand_value, natural_partner
+from .progress import Progress
 from .rules import DEFAULT_DECKS, Rules, _parse_decks
 
 __all__ = ["GameRules", "MOVES", "GameSolution", "solve_game", "UPCARD_ORDER"]
@@ -112,7 +114,8 @@ class GameRules:
         if self.rsa and self.split_hands <= 2:
             raise BjexactError("--rsa (resplit aces) needs --split-hands 3 or 4")
         if self.surrender == "late" and self.hole_card == "enhc":
-            raise BjexactError("late surrender comes after the dealer's peek: with --hole-card enhc use --surrender early")
+            raise BjexactError(
+                "late surrender comes after the dealer's peek: with --hole-card enhc use --surrender early")
 
     @property
     def infinite(self) -> bool:
@@ -220,7 +223,8 @@ class _Cards:
         self._oracle = None if self.infinite else DealerOracle(self.shoe.counts, rules.h17)
         if self.infinite:
             rows = dealer_distributions(rules.dealer_rules())
-            self._infinite_rows = {u: tuple(rows[u][o] for o in OUTCOMES) for u in rows}
+            self._infinite_rows = {u: _over_common_denominator([rows[u][o] for o in OUTCOMES]) for u in rows}
+        self.recording: set[tuple[Counts, tuple[int, int] | None]] | None = None
 
     def unseen(self, removed: Counts, upcard: int) -> list[int]:
         left = [c - r for c, r in zip(self.shoe.counts, removed)]
@@ -261,32 +265,49 @@ class _Cards:
             return
         hidden = gone.key
         wanted = [c for c in dict.fromkeys(removed_sets) if (c, upcard, hidden) not in self._dealer]
-        for cards, row in zip(wanted, self._oracle.distributions(wanted, upcard, hidden)):
+        for cards, row in zip(wanted, self._oracle.numerators(wanted, upcard, hidden)):
             self._dealer[(cards, upcard, hidden)] = row
 
-    def dealer(self, removed: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> tuple[mpq, ...]:
-        """P(outcome | up-card, removed) for :data:`OUTCOMES`."""
+    def dealer(self, removed: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> tuple[tuple[int, ...], int]:
+        """P(outcome | up-card, removed) for :data:`OUTCOMES`, as (numerators, denominator).
+
+        While ``recording`` is a set, a distribution not computed yet is only noted
+        there (and returned as zeros), to be computed with the others in one batch.
+        """
         if self.infinite:
             return self._infinite_rows[upcard]
         key = (removed, upcard, gone.key)
         row = self._dealer.get(key)
         if row is None:
+            if self.recording is not None:
+                self.recording.add((removed, gone.key))
+                return _NO_OUTCOMES
             self.prefetch([removed], upcard, gone)
             row = self._dealer[key]
         return row
 
 
-def _stand_weights(total: int, natural_loses: bool) -> tuple[mpq, ...]:
+_NO_OUTCOMES = ((0,) * len(OUTCOMES), 1)
+
+
+def _over_common_denominator(values: list[mpq]) -> tuple[tuple[int, ...], int]:
+    denominator = 1
+    for v in values:
+        denominator = denominator * v.denominator // gcd(denominator, v.denominator)
+    return tuple(int(v * denominator) for v in values), denominator
+
+
+def _stand_weights(total: int, natural_loses: bool) -> tuple[int, ...]:
     """The payoff of standing on ``total`` against each dealer outcome (:data:`OUTCOMES`)."""
     weights = []
     for outcome in OUTCOMES:
         if outcome == "bust":
-            weights.append(_ONE)
+            weights.append(1)
         elif outcome == "blackjack":
-            weights.append(-_ONE if natural_loses else _ZERO)
+            weights.append(-1 if natural_loses else 0)
         else:
             dealer = int(outcome)
-            weights.append(_ONE if total > dealer else _ZERO if total == dealer else -_ONE)
+            weights.append(1 if total > dealer else 0 if total == dealer else -1)
     return tuple(weights)
 
 
@@ -297,7 +318,7 @@ def _cards_of(counts: Counts) -> tuple[int, ...]:
     return tuple(r for r in RANKS for _ in range(counts[r - 1]))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _value(counts: Counts) -> HandValue:
     """The value of a hand given by its counts (the ace rule of :mod:`bjexact.hand`)."""
     return hand_value(_cards_of(counts))
@@ -381,9 +402,9 @@ class _Solver:
         return 1 - self.cards.natural_chance(add_counts(hand, gone.extra), upcard, gone)
 
     def stand(self, hand: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> mpq:
-        row = self.cards.dealer(add_counts(hand, gone.extra), upcard, gone)
+        numerators, denominator = self.cards.dealer(add_counts(hand, gone.extra), upcard, gone)
         weights = self._stand_w[max(_value(hand).total, 4)]
-        return sum((w * p for w, p in zip(weights, row) if w and p), _ZERO)
+        return mpq(sum(w * n for w, n in zip(weights, numerators) if w), denominator)
 
     def _hit(self, hand: Counts, upcard: int, gone: Gone, then) -> mpq | None:
         """W of drawing one card, then ``then(new hand)``; a bust loses the stake at once."""
@@ -509,12 +530,13 @@ class _Solver:
                 pending.append((chance * (1 - p_pair), waiting - 1, hands, b + 1))
         return found
 
-    def _split_two_cards(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
-        """W of a split hand once it has its second card (and cannot be resplit)."""
-        value = _value(hand)
-        if value.total == 21 or (gone.pair == ACE and not self.rules.hit_split_aces):
-            return self.stand(hand, upcard, gone)
-        # CDZ-: the unsplit hand's values choose among the moves allowed after a split
+    def split_move(self, hand: Counts, upcard: int, pair: int) -> str:
+        """The move of a split hand of ``pair`` once it has its second card (no resplit).
+
+        CDZ-: the unsplit hand's values choose among the moves allowed after a split.
+        """
+        if _value(hand).total == 21 or (pair == ACE and not self.rules.hit_split_aces):
+            return "stand"
         stand, hit = self.continuation(hand, upcard)
         options = {"stand": stand}
         if hit is not None:
@@ -523,7 +545,16 @@ class _Solver:
             double = self.double(hand, upcard)
             if double is not None:
                 options["double"] = double
-        move = max(options, key=lambda m: (options[m], -MOVES.index(m)))
+        return _argmax(options)
+
+    def continues_hitting(self, hand: Counts, upcard: int) -> bool:
+        """Whether a hand of three or more cards hits (ties go to standing)."""
+        stand, hit = self.continuation(hand, upcard)
+        return hit is not None and hit > stand
+
+    def _split_two_cards(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
+        """W of a split hand once it has its second card (and cannot be resplit)."""
+        move = self.split_move(hand, upcard, gone.pair)
         if move == "double":
             return self.double(hand, upcard, gone)  # type: ignore[return-value]
         if move == "hit":
@@ -541,8 +572,7 @@ class _Solver:
         key = (self._key(hand), upcard, gone)
         found = self._split_cont.get(key)
         if found is None:
-            stand, hit = self.continuation(hand, upcard)
-            if hit is not None and hit > stand:
+            if self.continues_hitting(hand, upcard):
                 found = self._split_hit(hand, upcard, gone)
             else:
                 found = self.stand(hand, upcard, gone)
@@ -552,34 +582,43 @@ class _Solver:
     # --- batching the dealer ---
 
     def prefetch(self, upcard: int) -> None:
-        """Batch the dealer's distributions of every hand this up-card will ask about."""
+        """Batch the dealer's distributions of every hand this up-card will ask about.
+
+        Unsplit hands: every composition (each may stand). Split hands: only where
+        they stand, found by a dry run (their moves follow the unsplit values).
+        """
         if self.cards.infinite:
             return
         shoe = self.cards.shoe.counts
-        batches: dict[Gone, list[Counts]] = {NOTHING_GONE: list(_hands_up_to_21(shoe, upcard))}
-        for pair in RANKS:
-            if self.rules.split_hands < 2 or shoe[pair - 1] - (pair == upcard) < 2:
-                continue
-            for gones in self._split_gones(pair, upcard):
-                for gone in gones:
-                    hands = _hands_up_to_21(shoe, upcard, start=(pair,), extra=gone.extra)
-                    key = Gone(pair=gone.pair, hidden=gone.hidden) if gone.hidden else NOTHING_GONE
-                    batches.setdefault(key, []).extend(add_counts(h, gone.extra) for h in hands)
-        for gone, removed in batches.items():
-            self.cards.prefetch(removed, upcard, gone)
+        self.cards.prefetch(list(_hands_up_to_21(shoe, upcard)), upcard)
+        pairs = [p for p in RANKS if self.rules.split_hands >= 2 and shoe[p - 1] - (p == upcard) >= 2]
+        self.prefetch_splits(pairs, upcard)
 
-    def _split_gones(self, pair: int, upcard: int) -> Iterator[list[Gone]]:
-        for _, hands, b, waiting in self._split_patterns(pair, upcard):
-            extra = counts_of([pair] * (hands - 1))
-            yield ([Gone(extra, pair, b - 1)] if b else []) + ([Gone(extra, pair, b)] if waiting else [])
-
+    def prefetch_splits(self, pairs: list[int], upcard: int) -> None:
+        """Batch the dealer's distributions of the split hands of ``pairs`` where they stand,
+        found by a dry run (their moves follow the unsplit hands' values)."""
+        self.cards.recording = needed = set()
+        try:
+            for pair in pairs:
+                self.split(pair, upcard)
+        finally:
+            self.cards.recording = None
+            self._split_cont.clear()
+        batches: dict[tuple[int, int] | None, list[Counts]] = {}
+        for removed, hidden in needed:
+            batches.setdefault(hidden, []).append(removed)
+        for hidden, removed_sets in batches.items():
+            gone = Gone(pair=hidden[0], hidden=hidden[1]) if hidden else NOTHING_GONE
+            self.cards.prefetch(removed_sets, upcard, gone)
 
 def _best(values: tuple[mpq, mpq | None]) -> mpq:
     stand, hit = values
     return stand if hit is None or stand >= hit else hit
 
 
-def _hands_up_to_21(shoe: Counts, upcard: int, start: tuple[int, ...] = (), extra: Counts = _NO_CARDS) -> Iterator[Counts]:
+def _hands_up_to_21(
+    shoe: Counts, upcard: int, start: tuple[int, ...] = (), extra: Counts = _NO_CARDS
+) -> Iterator[Counts]:
     """Every multiset of two or more cards (containing ``start``) with a hard total of 21 or less
     that the shoe, less the up-card and ``extra``, can hold."""
     available = list(shoe)
@@ -606,15 +645,276 @@ def _hands_up_to_21(shoe: Counts, upcard: int, start: tuple[int, ...] = (), extr
     yield from extend(1, sum(start))  # cards added in rank order: each multiset once
 
 
+# --- the distribution of the round's net result ---------------------------------
+
+Dist = dict  # net result (mpq) -> probability (mpq)
+
+
+def _mix(target: Dist, source: Dist, weight: mpq) -> None:
+    for result, p in source.items():
+        target[result] = target.get(result, _ZERO) + weight * p
+
+
+def _convolve(a: Dist, b: Dist) -> Dist:
+    out: Dist = {}
+    for x, p in a.items():
+        for y, q in b.items():
+            out[x + y] = out.get(x + y, _ZERO) + p * q
+    return out
+
+
+class _Results:
+    """The distribution of net results under the solved play, in the solver's W form:
+    under peek/OBO the probabilities are those of (result, no dealer natural).
+
+    Unsplit hands: for any shoe, settled against the dealer's distribution for
+    their cards. Split hands: the hands and the dealer are independent only on the
+    infinite deck, where each hand's final total is found once and the hands are
+    combined per dealer outcome; for finite shoes the joint law of several hands
+    is not computed (``None``).
+    """
+
+    def __init__(self, solver: _Solver):
+        self.solver = solver
+        self._play: dict[Any, Dist] = {}
+
+    def stand(self, hand: Counts, upcard: int, stake: int) -> Dist:
+        numerators, denominator = self.solver.cards.dealer(hand, upcard)
+        weights = self.solver._stand_w[max(_value(hand).total, 4)]
+        out: Dist = {}
+        for outcome, w, n in zip(OUTCOMES, weights, numerators):
+            if not n or (outcome == "blackjack" and not self.solver.natural_loses):
+                continue  # under peek/OBO the dealer's natural is left out (W form)
+            result = mpq(w * stake)
+            out[result] = out.get(result, _ZERO) + mpq(n, denominator)
+        return out
+
+    def _after_hit(self, hand: Counts, upcard: int, stake: int, then) -> Dist:
+        out: Dist = {}
+        for rank, p in self.solver.cards.draws(hand, upcard):
+            new = _add(hand, rank)
+            if _value(new).bust:
+                _mix(out, {mpq(-stake): self.solver.scale(new, upcard, NOTHING_GONE)}, p)
+            else:
+                _mix(out, then(new), p)
+        return out
+
+    def play(self, hand: Counts, upcard: int) -> Dist:
+        """A hand that may stand or hit, played as the solution plays it."""
+        key = (self.solver._key(hand), upcard)
+        found = self._play.get(key)
+        if found is None:
+            if self.solver.continues_hitting(hand, upcard):
+                found = self._after_hit(hand, upcard, 1, lambda new: self.play(new, upcard))
+            else:
+                found = self.stand(hand, upcard, 1)
+            self._play[key] = found
+        return found
+
+    def deal(self, moves: MoveValues) -> Dist | None:
+        """The net result of a dealt (non-natural) hand under its best move, dealer naturals included."""
+        solver = self.solver
+        hand = counts_of(moves.cards)
+        upcard = moves.upcard
+        best = moves.best
+        if best == "surrender":
+            if solver.rules.surrender == "early":
+                return {-_HALF: _ONE}
+            out = {-_HALF: solver.scale(hand, upcard, NOTHING_GONE)}
+        elif best == "stand":
+            out = self.stand(hand, upcard, 1)
+        elif best == "hit":
+            out = self._after_hit(hand, upcard, 1, lambda new: self.play(new, upcard))
+        elif best == "double":
+            out = self._after_hit(hand, upcard, 2, lambda new: self.stand(new, upcard, 2))
+        else:
+            split = self.split(moves.cards[0], upcard)
+            if split is None:
+                return None
+            out = split
+        if solver.rules.excludes_natural and moves.natural:
+            out = dict(out)
+            out[-_ONE] = out.get(-_ONE, _ZERO) + moves.natural
+        return out
+
+    # --- splits, infinite deck ---
+
+    def _final(self, hand: Counts, upcard: int, pair: int) -> Dist:
+        """Final (total, stake) of a split hand with its second card; total 22 is a bust."""
+        move = self.solver.split_move(hand, upcard, pair)
+        if move == "stand":
+            return {(_value(hand).total, 1): _ONE}
+        if move == "double":
+            return self._final_after_hit(hand, upcard, lambda new: {(min(_value(new).total, 22), 2): _ONE})
+        return self._final_after_hit(hand, upcard, lambda new: self._final_continue(new, upcard))
+
+    def _final_after_hit(self, hand: Counts, upcard: int, then) -> Dist:
+        out: Dist = {}
+        for rank, p in self.solver.cards.draws(hand, upcard):
+            new = _add(hand, rank)
+            _mix(out, then(new), p)
+        return out
+
+    def _final_continue(self, hand: Counts, upcard: int) -> Dist:
+        if _value(hand).bust:
+            return {(22, 1): _ONE}
+        if self.solver.continues_hitting(hand, upcard):
+            return self._final_after_hit(hand, upcard, lambda new: self._final_continue(new, upcard))
+        return {(_value(hand).total, 1): _ONE}
+
+    def split(self, pair: int, upcard: int) -> Dist | None:
+        solver = self.solver
+        if not solver.cards.infinite:
+            return None
+        p = solver.cards.shoe.draw_probabilities()
+        others = 1 - p[pair - 1]
+        seconds = {x: self._final(counts_of([pair, x]), upcard, pair) for x in RANKS}
+        not_pair: Dist = {}
+        free: Dist = {}
+        for x in RANKS:
+            if x != pair:
+                _mix(not_pair, seconds[x], p[x - 1] / others)
+            _mix(free, seconds[x], p[x - 1])
+        numerators, denominator = solver.cards.dealer(_NO_CARDS, upcard)
+        out: Dist = {}
+        for chance, _, b, waiting in solver._split_patterns(pair, upcard):
+            finals = [not_pair] * b + [free] * waiting
+            for outcome, n in zip(OUTCOMES, numerators):
+                if not n:
+                    continue
+                weight = chance * mpq(n, denominator)
+                if outcome == "blackjack":
+                    if solver.natural_loses:  # ENHC: every bet on the table is lost
+                        total: Dist = {_ZERO: _ONE}
+                        for final in finals:
+                            total = _convolve(total, _settle(final, "blackjack"))
+                        _mix(out, total, weight)
+                    continue
+                total = {_ZERO: _ONE}
+                for final in finals:
+                    total = _convolve(total, _settle(final, outcome))
+                _mix(out, total, weight)
+        return out
+
+
+def _settle(final: Dist, outcome: str) -> Dist:
+    """Net results of a hand whose (total, stake) is distributed as ``final`` against a dealer outcome."""
+    out: Dist = {}
+    for (total, stake), q in final.items():
+        if total > 21 or outcome == "blackjack":  # ENHC: a dealer natural takes every bet
+            result = -stake
+        elif outcome == "bust":
+            result = stake
+        else:
+            dealer = int(outcome)
+            result = stake if total > dealer else 0 if total == dealer else -stake
+        key = mpq(result)
+        out[key] = out.get(key, _ZERO) + q
+    return out
+
+
+CHART_SECTIONS = ("hard", "soft", "pairs")
+
+
+@dataclass(frozen=True)
+class ChartCell:
+    """One cell of a basic strategy chart: the code people print and the moves' values.
+
+    ``values``: per move, the sum over the cell's two-card hands of P(hand | up-card)
+    times the move's unconditional value (dealer naturals included), the weighting
+    that makes a total-dependent chart; ``hands``: the hands behind the cell with
+    their own best moves (composition-dependent).
+    """
+
+    code: str
+    best: str
+    values: Mapping[str, mpq]
+    hands: Mapping[tuple[int, int], str]
+
+    @property
+    def depends_on_composition(self) -> bool:
+        return len(set(self.hands.values())) > 1
+
+
+def chart_code(values: Mapping[str, mpq]) -> str:
+    """H, S, P, Dh/Ds (double, else hit/stand), Rh/Rs/Rp (surrender, else hit/stand/split)."""
+    best = _argmax(values)
+    if best in ("double", "surrender"):
+        rest = {m: v for m, v in values.items() if m not in ("double", "surrender")}
+        second = _argmax(rest)
+        letter = {"hit": "h", "stand": "s", "split": "p"}[second]
+        return ("D" if best == "double" else "R") + letter
+    return {"hit": "H", "stand": "S", "split": "P"}[best]
+
+
+def _argmax(values: Mapping[str, mpq]) -> str:
+    return max(values, key=lambda m: (values[m], -MOVES.index(m)))
+
+
 @dataclass(frozen=True)
 class GameSolution:
-    """The exact value of the round under optimal composition-dependent play."""
+    """The exact value of the round under optimal composition-dependent play.
+
+    ``ev``: the expected net result of a round per unit initial bet (minus the house
+    edge). ``by_upcard[u]``: the same given the up-card, dealer naturals included;
+    weighted by ``upcard_chance`` they sum to ``ev``. ``hands[(a, b, u)]`` (a <= b):
+    the moves of every two-card hand that is not a natural. ``deal_chance[(a, b, u)]``:
+    P(the player is dealt a, b | up-card u).
+    """
 
     rules: GameRules
-    hands: Mapping[tuple[int, int, int], MoveValues]  # (first <= second, upcard)
+    hands: Mapping[tuple[int, int, int], MoveValues]
+    deal_chance: Mapping[tuple[int, int, int], mpq]
     by_upcard: Mapping[int, mpq]
     upcard_chance: Mapping[int, mpq]
     ev: mpq
+    distribution: Mapping[mpq, mpq] | None = None
+
+    @property
+    def variance(self) -> mpq | None:
+        """The variance of the round's net result (``None`` where the distribution is not computed)."""
+        if self.distribution is None:
+            return None
+        second = sum((r * r * p for r, p in self.distribution.items()), _ZERO)
+        return second - self.ev * self.ev
+
+    def chart(self) -> dict[str, dict[str, dict[int, ChartCell]]]:
+        """The total-dependent basic strategy chart: section -> row -> up-card -> cell.
+
+        Rows: hard totals of two different cards (keys "5".."20"), soft totals of an
+        ace and another card ("13".."21" less the natural: "13".."20"), pairs (keys
+        "2".."9", "T", "A"). A cell's move has the largest expected value summed
+        over the two-card hands of that row, each weighted by its chance.
+        """
+        sections: dict[str, dict[str, dict[int, dict[tuple[int, int], MoveValues]]]] = {s: {} for s in CHART_SECTIONS}
+        for (a, b, upcard), moves in self.hands.items():
+            value = hand_value((a, b))
+            if a == b:
+                section, row = "pairs", rank_symbol(a)
+            elif value.soft:
+                section, row = "soft", str(value.total)
+            else:
+                section, row = "hard", str(value.total)
+            sections[section].setdefault(row, {}).setdefault(upcard, {})[(a, b)] = moves
+        chart: dict[str, dict[str, dict[int, ChartCell]]] = {}
+        for section, rows in sections.items():
+            order = sorted(rows, key=lambda r: _row_key(section, r))
+            chart[section] = {}
+            for row in order:
+                cells = {}
+                for upcard in UPCARD_ORDER:
+                    hands = rows[row].get(upcard)
+                    if not hands:
+                        continue
+                    totals: dict[str, mpq] = {}
+                    for cards, moves in hands.items():
+                        weight = self.deal_chance[(cards[0], cards[1], upcard)]
+                        for move in moves.w:
+                            totals[move] = totals.get(move, _ZERO) + weight * moves.unconditional(move)
+                    cells[upcard] = ChartCell(chart_code(totals), _argmax(totals), totals,
+                                              {cards: m.best for cards, m in hands.items()})
+                chart[section][row] = cells
+        return chart
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -622,6 +922,12 @@ class GameSolution:
             "ev": fraction_string(self.ev),
             "by_upcard": {rank_symbol(u): fraction_string(v) for u, v in self.by_upcard.items()},
         }
+
+
+def _row_key(section: str, row: str) -> int:
+    if section == "pairs":
+        return {"A": 11, "T": 10}.get(row, 0) or int(row)
+    return int(row)
 
 
 def _deal_chances(shoe: Shoe, upcard: int) -> Iterator[tuple[tuple[int, int], mpq]]:
@@ -642,29 +948,95 @@ def _deal_chances(shoe: Shoe, upcard: int) -> Iterator[tuple[tuple[int, int], mp
                 yield (a, b), mpq(ways, n * (n - 1))
 
 
-def solve_game(rules: GameRules) -> GameSolution:
-    """Solve the round exactly: every two-card hand against every up-card, and the house edge."""
+def solve_game(rules: GameRules, *, with_distribution: bool = True, progress: bool | None = None) -> GameSolution:
+    """Solve the round exactly: every two-card hand against every up-card, and the house edge.
+
+    ``with_distribution``: also the distribution of the round's net result, where it
+    is computed (see :class:`_Results`). ``progress``: a progress bar on standard
+    error (default: when it is a terminal).
+    """
     solver = _Solver(rules)
     shoe = solver.cards.shoe
-    hands: dict[tuple[int, int, int], MoveValues] = {}
-    by_upcard: dict[int, mpq] = {}
-    up_chance: dict[int, mpq] = {}
     up_p = shoe.draw_probabilities()
-    for upcard in UPCARD_ORDER:
-        if not up_p[upcard - 1]:
-            continue
-        solver.prefetch(upcard)
-        value = _ZERO
-        for cards, chance in _deal_chances(shoe, upcard):
-            natural = hand_value(cards).total == 21
-            if natural:
-                p_nat = solver.cards.natural_chance(counts_of(cards), upcard)
-                value += chance * (1 - p_nat) * rules.bj_pays
-                continue
-            moves = solver.moves(cards, upcard)
-            hands[(cards[0], cards[1], upcard)] = moves
-            value += chance * moves.round_value
-        by_upcard[upcard] = value
-        up_chance[upcard] = up_p[upcard - 1]
+    upcards = [u for u in UPCARD_ORDER if up_p[u - 1]]
+    results = _Results(solver)
+    hands: dict[tuple[int, int, int], MoveValues] = {}
+    deal_chance: dict[tuple[int, int, int], mpq] = {}
+    by_upcard: dict[int, mpq] = {}
+    distribution: Dist | None = {} if with_distribution else None
+    with Progress(len(upcards), "up-cards", enabled=progress) as bar:
+        for upcard in upcards:
+            solver.prefetch(upcard)
+            value = _ZERO
+            for cards, chance in _deal_chances(shoe, upcard):
+                dealt: Dist | None
+                if hand_value(cards).total == 21:  # a natural: paid at once, or a push
+                    p_nat = solver.cards.natural_chance(counts_of(cards), upcard)
+                    value += chance * (1 - p_nat) * rules.bj_pays
+                    dealt = {rules.bj_pays: 1 - p_nat, _ZERO: p_nat}
+                else:
+                    moves = solver.moves(cards, upcard)
+                    hands[(cards[0], cards[1], upcard)] = moves
+                    deal_chance[(cards[0], cards[1], upcard)] = chance
+                    value += chance * moves.round_value
+                    dealt = results.deal(moves) if distribution is not None else None
+                if distribution is not None:
+                    if dealt is None:
+                        distribution = None
+                    else:
+                        _mix(distribution, dealt, up_p[upcard - 1] * chance)
+            by_upcard[upcard] = value
+            bar.advance()
+    up_chance = {u: up_p[u - 1] for u in upcards}
     ev = sum((up_chance[u] * v for u, v in by_upcard.items()), _ZERO)
-    return GameSolution(rules, hands, by_upcard, up_chance, ev)
+    if distribution is not None:
+        distribution = {r: p for r, p in sorted(distribution.items()) if p}
+    return GameSolution(rules, hands, deal_chance, by_upcard, up_chance, ev, distribution)
+
+
+def hand_moves(rules: GameRules, cards: tuple[int, ...] | list[int | str], upcard: int | str) -> MoveValues:
+    """The values of every allowed move of the player's ``cards`` against ``upcard``.
+
+    Two cards: stand, hit, double, split, surrender as the rules allow; three or
+    more: stand and hit. Values per unit initial bet, composition-dependent (the
+    cards and the up-card have left the shoe); see :meth:`MoveValues.value` for
+    what they are conditioned on.
+    """
+    ranks = tuple(as_rank(c) for c in cards)
+    up = as_rank(upcard)
+    if len(ranks) < 2:
+        raise BjexactError("a hand needs at least two cards")
+    if hand_value(ranks).bust:
+        raise BjexactError("the hand is already bust")
+    if len(ranks) == 2 and hand_value(ranks).total == 21:
+        raise BjexactError("the hand is a natural: it is paid at once, with nothing to decide")
+    solver = _Solver(rules)
+    hand = counts_of(ranks)
+    if not solver.cards.infinite:
+        shoe = solver.cards.shoe.counts
+        needed = add_counts(hand, counts_of([up]))
+        for rank in RANKS:
+            if needed[rank - 1] > shoe[rank - 1]:
+                raise BjexactError(f"the shoe does not hold {needed[rank - 1]} of {rank_symbol(rank)}")
+        solver.cards.prefetch(list(_hands_up_to_21(shoe, up, start=ranks)), up)
+        if len(ranks) == 2 and ranks[0] == ranks[1] and rules.split_hands >= 2:
+            solver.prefetch_splits([ranks[0]], up)
+    if len(ranks) == 2:
+        return solver.moves((ranks[0], ranks[1]), up)
+    stand, hit = solver.continuation(hand, up)
+    moves = {"stand": stand} | ({"hit": hit} if hit is not None else {})
+    return MoveValues(ranks, up, moves, solver.cards.natural_chance(hand, up), rules.excludes_natural,
+                      False, rules.hole_card == "peek")
+
+
+def insurance_value(rules: GameRules, cards: tuple[int, ...] | list[int | str], upcard: int | str = ACE) -> mpq:
+    """The value of insuring (half the stake, paid 2:1 if the hole card is ten-valued),
+    per unit initial bet, given the player's ``cards`` and an ace up: (3 P(ten) - 1) / 2.
+
+    With a player natural, even money is worth 1 against (1 - P(ten)) * bj_pays unpaid.
+    """
+    ranks = tuple(as_rank(c) for c in cards)
+    if as_rank(upcard) != ACE:
+        raise BjexactError("insurance is only offered with an ace up")
+    p_ten = _Cards(rules).natural_chance(counts_of(ranks), ACE)
+    return (3 * p_ten - 1) / 2

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from ..errors import BjexactError
 
 # Subcommand modules, in the order ``--help`` lists them.
-COMMANDS = ("dealer", "matrix", "player", "graph", "report", "replay", "verify", "check_sim", "eor", "symbolic", "play")
+COMMANDS = ("dealer", "matrix", "player", "edge", "hand", "chart", "graph", "report", "replay", "verify", "check_sim",
+            "eor", "symbolic", "play")
 
 
 class _Parser(argparse.ArgumentParser):

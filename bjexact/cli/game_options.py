@@ -1,0 +1,73 @@
+"""The full game's rule options (``edge``, ``hand``, ``chart``)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import BjexactError
+
+GAME_RULES_HELP = """\
+rules (defaults: 2 decks, S17, blackjack pays 3/2, double any two cards, double after
+split, split to 4 hands, aces split once and get one card each, no surrender, the
+dealer peeks with a ten or ace up, CDZ- post-split play):
+  --decks N|inf  --shoe A,2,...,T  --h17  --bj-pays P/Q
+  --double any|9-11|10-11   first two cards (totals, soft included); --no-double-soft
+  --das / --no-das          double after splitting
+  --split-hands 1|2|3|4     the most hands splitting makes (2: split once; 1: no splitting)
+  --rsa                     resplit aces;  --hit-split-aces  draw to split aces
+  --surrender none|late|early   early: before the dealer checks for a natural
+  --hole-card peek|enhc     peek: the dealer checks with a ten or ace up; enhc: European
+                            no hole card, a dealer natural takes doubles and splits too
+  --obo                     with enhc: only the original bet is lost to a dealer natural
+  --split-strategy cdz      CDZ-: split hands play the unsplit hands' strategy
+"""
+
+
+def add_game_rule_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("rules")
+    group.add_argument("--decks", default=None, metavar="N|inf",
+                       help="number of decks, or 'inf' for the infinite deck (default: 2)")
+    group.add_argument("--shoe", default=None, metavar="COUNTS",
+                       help="ten comma-separated counts of A,2,...,9,T (instead of --decks)")
+    group.add_argument("--h17", action="store_true", help="the dealer hits soft 17")
+    group.add_argument("--bj-pays", default="3/2", metavar="P/Q", help="what a player's natural pays (default: 3/2)")
+    group.add_argument("--double", choices=("any", "9-11", "10-11"), default="any",
+                       help="which first-two-card totals may double (default: any)")
+    group.add_argument("--no-double-soft", dest="double_soft", action="store_false",
+                       help="no doubling on soft totals")
+    group.add_argument("--das", dest="das", action="store_true", default=True,
+                       help="double after splitting (default)")
+    group.add_argument("--no-das", dest="das", action="store_false", help="no doubling after splitting")
+    group.add_argument("--split-hands", type=int, choices=(1, 2, 3, 4), default=4, metavar="1|2|3|4",
+                       help="the most hands splitting can make (default: 4; 2 = split once; 1 = no splitting)")
+    group.add_argument("--rsa", action="store_true", help="aces may be resplit")
+    group.add_argument("--hit-split-aces", action="store_true", help="split aces may be hit (default: one card each)")
+    group.add_argument("--surrender", choices=("none", "late", "early"), default="none",
+                       help="surrender half the bet (default: none)")
+    group.add_argument("--hole-card", choices=("peek", "enhc"), default="peek",
+                       help="peek (US, default) or enhc (European no hole card)")
+    group.add_argument("--obo", action="store_true", help="with enhc: a dealer natural takes the original bet only")
+    group.add_argument("--split-strategy", choices=("cdz",), default="cdz",
+                       help="post-split play: cdz (CDZ-, the unsplit hands' strategy; default)")
+
+
+def game_rules_from_args(args: argparse.Namespace):
+    """The :class:`bjexact.fullgame.GameRules` the options describe."""
+    from ..exact import parse_fraction
+    from ..fullgame import GameRules
+    from .common import parse_shoe
+
+    if args.shoe is not None and args.decks is not None:
+        raise BjexactError("--decks and --shoe conflict: give one of them")
+    try:
+        bj_pays = parse_fraction(args.bj_pays)
+    except ValueError:
+        raise BjexactError(f"--bj-pays must be a fraction such as 3/2, not {args.bj_pays!r}") from None
+    options = dict(
+        h17=args.h17, bj_pays=bj_pays, double=args.double, double_soft=args.double_soft, das=args.das,
+        split_hands=args.split_hands, rsa=args.rsa, hit_split_aces=args.hit_split_aces, surrender=args.surrender,
+        hole_card=args.hole_card, obo=args.obo, split_strategy=args.split_strategy,
+    )
+    if args.shoe is not None:
+        return GameRules(shoe=parse_shoe(args.shoe), **options)
+    return GameRules(decks=args.decks if args.decks is not None else 2, **options)

@@ -1,0 +1,173 @@
+"""Tables and JSON documents of the full game: house edge, one hand's moves, strategy charts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import rank_symbol
+from .exact import fraction_string, mpq
+from .fullgame import UPCARD_ORDER, GameSolution, MoveValues, chart_code
+from .tables import NumberStyle, Table, _decimal
+
+__all__ = ["edge_tables", "edge_json", "edge_headline", "hand_tables", "hand_json", "chart_tables", "chart_json",
+           "CHART_LEGEND"]
+
+CHART_LEGEND = ("H hit, S stand, Dh double else hit, Ds double else stand, P split, "
+                "Rh/Rs/Rp surrender else hit/stand/split")
+_SECTION_TITLES = {"hard": "Hard totals", "soft": "Soft totals", "pairs": "Pairs"}
+
+
+def _upcard_columns(first: str) -> list[str]:
+    return [first] + [rank_symbol(u) for u in UPCARD_ORDER]
+
+
+def edge_headline(solution: GameSolution) -> list[str]:
+    """The round's exact value and the house edge, as people quote them."""
+    ev = solution.ev
+    return [
+        f"Expected result of a round per unit initial bet: {_decimal(ev * 100, 9, signed=True)}%",
+        f"  = {fraction_string(ev)}",
+        f"House edge: {_decimal(-ev * 100, 9)}%",
+    ]
+
+
+def edge_tables(solution: GameSolution, style: NumberStyle) -> list[Table]:
+    rules = solution.rules.describe()
+    rows = [[rank_symbol(u), solution.upcard_chance[u], solution.by_upcard[u]] for u in solution.by_upcard]
+    tables = [Table(f"Expected result of a round by up-card: {rules}", ["up-card", "chance", "expected result"],
+                    rows, ["Per unit initial bet, dealer naturals included; weighted by the up-card's chance "
+                           "they sum to the round's expected result."])]
+    if solution.distribution is not None:
+        rows = [[_result_label(r), p] for r, p in sorted(solution.distribution.items())]
+        tables.append(Table(f"Net result of a round: {rules}", ["net result", "chance"], rows,
+                            [f"Mean {_decimal(solution.ev, 9, signed=True)}, variance "
+                             f"{_decimal(solution.variance, 9)}, standard deviation "
+                             f"{float(solution.variance) ** 0.5:.6f} units per unit initial bet."]))
+    return tables
+
+
+def _result_label(value: mpq) -> str:
+    return fraction_string(value) if value.denominator != 1 else f"{int(value):+d}" if value else "0"
+
+
+def edge_json(solution: GameSolution) -> dict[str, Any]:
+    """``{"rules", "ev", "by_upcard", "distribution", "variance"}``, exact values as "p/q" strings
+    (``distribution`` and ``variance`` are null where they are not computed)."""
+    distribution = solution.distribution
+    return {
+        "rules": solution.rules.to_json(),
+        "ev": fraction_string(solution.ev),
+        "house_edge": fraction_string(-solution.ev),
+        "by_upcard": {rank_symbol(u): fraction_string(v) for u, v in solution.by_upcard.items()},
+        "distribution": None if distribution is None else {
+            fraction_string(r): fraction_string(p) for r, p in sorted(distribution.items())},
+        "variance": None if distribution is None else fraction_string(solution.variance),
+    }
+
+
+def _hand_label(cards: tuple[int, ...]) -> str:
+    return ",".join(rank_symbol(c) for c in cards)
+
+
+def hand_tables(moves: MoveValues, rules_text: str, style: NumberStyle) -> list[Table]:
+    values = moves.values
+    best = moves.best
+    order = sorted(values, key=lambda m: (m != best, -moves.unconditional(m)))
+    rows = [[move, values[move], "best" if move == best else _cost(moves, move)] for move in order]
+    notes = ["Values per unit initial bet; cost: what the move loses against the best, per unit initial bet."]
+    if moves.peek and moves.natural:
+        notes.append("With this up-card the dealer has peeked: values are conditioned on no dealer natural "
+                     f"(P(natural | cards seen) = {fraction_string(moves.natural)})"
+                     + ("; early surrender, decided before the peek, is not." if "surrender" in values
+                        and moves.early_surrender else "."))
+    return [Table(f"{_hand_label(moves.cards)} v {rank_symbol(moves.upcard)}: {rules_text}",
+                  ["move", "value", "cost"], rows, notes)]
+
+
+def _cost(moves: MoveValues, move: str) -> mpq:
+    """What ``move`` loses against the best, in the units its value is shown in (a cost involving
+    early surrender, which is shown unconditional, is unconditional)."""
+    best = moves.best
+    if moves.early_surrender and "surrender" in (move, best):
+        return moves.unconditional(best) - moves.unconditional(move)
+    return moves.value(best) - moves.value(move)
+
+
+def hand_json(moves: MoveValues, rules: Any) -> dict[str, Any]:
+    """``{"cards", "upcard", "moves", "best"}`` (and the rules, P(dealer natural), whether conditioned)."""
+    return {
+        "rules": rules.to_json(),
+        "cards": [rank_symbol(c) for c in moves.cards],
+        "upcard": rank_symbol(moves.upcard),
+        "moves": {m: fraction_string(v) for m, v in moves.values.items()},
+        "best": moves.best,
+        "conditioned_on_no_dealer_natural": bool(moves.peek and moves.natural),
+        "dealer_natural_chance": fraction_string(moves.natural),
+    }
+
+
+def chart_tables(solution: GameSolution, by_hand: bool = False) -> list[Table]:
+    rules = solution.rules.describe()
+    chart = solution.chart()
+    if by_hand:
+        return _chart_by_hand(solution, chart, rules)
+    tables = []
+    for section, rows in chart.items():
+        body = []
+        for row, cells in rows.items():
+            label = _row_label(section, row)
+            body.append([label] + [(cells[u].code + ("*" if cells[u].depends_on_composition else ""))
+                                   if u in cells else "" for u in UPCARD_ORDER])
+        tables.append(Table(f"Basic strategy, {_SECTION_TITLES[section].lower()}: {rules}",
+                            _upcard_columns("player"), body,
+                            [CHART_LEGEND + ". Total-dependent: each cell is the move with the largest expected "
+                             "value summed over its two-card hands, each weighted by its chance; * its hands "
+                             "disagree (see --by hand)."]))
+    return tables
+
+
+def _row_label(section: str, row: str) -> str:
+    if section == "pairs":
+        return f"{row},{row}"
+    if section == "soft":
+        return f"A,{int(row) - 11}"
+    return row
+
+
+def _chart_by_hand(solution: GameSolution, chart: Any, rules: str) -> list[Table]:
+    hands = sorted({(a, b) for a, b, _ in solution.hands}, key=lambda h: (h[0] == h[1], h[0] == 1, h))
+    rows = []
+    exceptions = []
+    for a, b in hands:
+        row = [_hand_label((a, b))]
+        for u in UPCARD_ORDER:
+            moves = solution.hands.get((a, b, u))
+            if moves is None:
+                row.append("")
+                continue
+            code = chart_code({m: moves.unconditional(m) for m in moves.w})
+            row.append(code)
+        rows.append(row)
+    for section_rows in chart.values():
+        for cells in section_rows.values():
+            for u, cell in cells.items():
+                for cards, best in cell.hands.items():
+                    if best != cell.best:
+                        moves = solution.hands[(cards[0], cards[1], u)]
+                        exceptions.append([f"{_hand_label(cards)} v {rank_symbol(u)}", cell.code,
+                                           chart_code({m: moves.unconditional(m) for m in moves.w})])
+    tables = [Table(f"Best move by two-card hand (composition-dependent): {rules}", _upcard_columns("hand"), rows,
+                    [CHART_LEGEND + "."])]
+    tables.append(Table(f"Hands that play differently from their chart cell: {rules}",
+                        ["hand", "chart", "this hand"], exceptions or [["(none)", "", ""]]))
+    return tables
+
+
+def chart_json(solution: GameSolution) -> dict[str, Any]:
+    """``{"rules", "hard": {"16": {"2": "S", ..., "A": "Rh"}}, "soft": {...}, "pairs": {"8": {...}}}``."""
+    chart = solution.chart()
+    document: dict[str, Any] = {"rules": solution.rules.to_json()}
+    for section, rows in chart.items():
+        document[section] = {row: {rank_symbol(u): cell.code for u, cell in cells.items()}
+                             for row, cells in rows.items()}
+    return document
