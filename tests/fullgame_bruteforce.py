@@ -38,10 +38,9 @@ How the round is modelled (real order: player, up-card, player, hole card):
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 INF = "inf"
 RANKS = tuple(range(1, 11))
@@ -144,7 +143,7 @@ def _mean(dist):
     return sum((Fraction(x) * p for x, p in dist.items()), Fraction(0))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hole_cards(g, unseen, up):
     """(hole card, probability, stock left) given the unseen cards; under peek, not a natural."""
     banned = _partner(up) if g.rules.hole_card == "peek" else None
@@ -165,7 +164,7 @@ def _peek_natural_chance(g, unseen, up):
 # ---------------------------------------------------------------- dealer and settlement
 
 
-@lru_cache(maxsize=None)
+@cache
 def _dealer_draws(stock, hard, ace, h17):
     total, soft = _total(hard, ace)
     if total >= 18 or (total == 17 and not (h17 and soft)):
@@ -229,7 +228,7 @@ def _best(g, cards, up, moves):
     return max(moves, key=lambda m: _move_value(g, cards, up, m))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _decide(g, cards, up, pair, nhands):
     """The move of a hand being played (not its first move when unsplit, which is forced)."""
     rules = g.rules
@@ -245,7 +244,7 @@ def _decide(g, cards, up, pair, nhands):
     return _best(g, cards, up, moves)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _play(g, stock, hole, up, done, cards, pair, pending, nhands, move=None):
     """Distribution of the round's net result, the hole card known to the model, not to the player.
 
@@ -259,8 +258,8 @@ def _play(g, stock, hole, up, done, cards, pair, pending, nhands, move=None):
             return _play(g, stock, hole, up, done, (pair,), pair, pending - 1, nhands)
         return _finish(g, stock, hole, up, done)
 
-    def add(total, stake):
-        return tuple(sorted(done + ((total, stake),)))
+    def add(total, stake):  # a total below 17 settles like 16: it wins only when the dealer busts
+        return tuple(sorted(done + ((max(total, 16), stake),)))
 
     if len(cards) == 1:  # a split hand takes its second card
         return _mix(
@@ -286,7 +285,7 @@ def _play(g, stock, hole, up, done, cards, pair, pending, nhands, move=None):
     raise ValueError(f"unknown move {move!r}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _move_dist(g, cards, up, move):
     """Distribution of the result of an unsplit hand's move, over the hole cards the player cannot see."""
     if move == "surrender":
@@ -295,12 +294,12 @@ def _move_dist(g, cards, up, move):
     return _mix((w, _play(g, rest, h, up, (), cards, 0, 0, 1, move)) for h, w, rest in _hole_cards(g, unseen, up))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _move_value(g, cards, up, move):
     return _mean(_move_dist(g, cards, up, move))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _natural_dist(g, cards, up):
     unseen = _remove(g.shoe, cards + (up,))
     return _mix(
@@ -309,7 +308,7 @@ def _natural_dist(g, cards, up):
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _top_move(g, cards, up):
     """The first move of the round's hand: 'natural', 'surrender' or a move played after the peek."""
     if _is_natural(cards):
@@ -325,16 +324,18 @@ def _top_move(g, cards, up):
     return best
 
 
-@lru_cache(maxsize=None)
+@cache
 def _deal_dist(g, cards, up):
     """Distribution of the round's result given the player's two cards and the up-card."""
     move = _top_move(g, cards, up)
     if move == "surrender":
         return {-HALF: Fraction(1)}
     p_nat = _peek_natural_chance(g, _remove(g.shoe, cards + (up,)), up)
+    if p_nat == 1:  # the dealer surely has a natural
+        return {Fraction(0) if move == "natural" else Fraction(-1): Fraction(1)}
     if move == "natural":
-        return _mix([(p_nat, {Fraction(0): Fraction(1)}), (1 - p_nat, _natural_dist(g, cards, up) if p_nat < 1 else {})])
-    return _mix([(p_nat, {Fraction(-1): Fraction(1)}), (1 - p_nat, _move_dist(g, cards, up, move) if p_nat < 1 else {})])
+        return _mix([(p_nat, {Fraction(0): Fraction(1)}), (1 - p_nat, _natural_dist(g, cards, up))])
+    return _mix([(p_nat, {Fraction(-1): Fraction(1)}), (1 - p_nat, _move_dist(g, cards, up, move))])
 
 
 # ---------------------------------------------------------------- public API
@@ -474,5 +475,7 @@ def simulate_round(shoe, rules, rng):
 
 
 def clear_caches():
-    for f in (_hole_cards, _dealer_draws, _decide, _play, _move_dist, _move_value, _natural_dist, _top_move, _deal_dist):
+    """Forget every memoised value (they are kept across calls, keyed by shoe and rules)."""
+    for f in (_hole_cards, _dealer_draws, _decide, _play, _move_dist, _move_value, _natural_dist, _top_move):
         f.cache_clear()
+    _deal_dist.cache_clear()
