@@ -328,7 +328,7 @@ def _top_move(g, cards, up):
 def _deal_dist(g, cards, up):
     """Distribution of the round's result given the player's two cards and the up-card."""
     move = _top_move(g, cards, up)
-    if move == "surrender":
+    if move == "surrender" and g.rules.surrender == "early":  # before any peek
         return {-HALF: Fraction(1)}
     p_nat = _peek_natural_chance(g, _remove(g.shoe, cards + (up,)), up)
     if p_nat == 1:  # the dealer surely has a natural
