@@ -86,6 +86,20 @@ def test_one_ace_among_tens_enhc_and_obo():
     assert bf.round_value(ACE_AND_TENS, obo) == F(3, 10) == bf.round_value(ACE_AND_TENS, BFRules(split_hands=2))
 
 
+def test_split_aces():
+    """Shoe 3A + 9T, A,A v T under peek: the hole card is a T (dealer 20); one ace and seven tens
+    are left. Each split ace gets one card: a T makes 21 (+1), the ace makes soft 12 (-1).
+    No resplit: hand 1 gets the ace 1/8 (then hand 2 a T: 0), else +1 and hand 2 gets the ace
+    1/7: 7/8 * (1 + 5/7) = 3/2. With RSA a split ace that gets the ace resplits and every hand
+    then gets a T: 1/8 * 3 + 7/8 * (1/7 * 3 + 6/7 * 2) = 9/4. Hitting split aces changes
+    nothing here: soft 12 v 20 loses whether it stands or hits (stand wins the tie)."""
+    shoe = (3,) + (0,) * 8 + (9,)
+    assert bf.move_values(shoe, (1, 1), 10)["split"] == F(3, 2)
+    assert bf.move_values(shoe, (1, 1), 10, BFRules(rsa=True))["split"] == F(9, 4)
+    assert bf.move_values(shoe, (1, 1), 10, BFRules(rsa=True, split_hands=2))["split"] == F(3, 2)
+    assert bf.move_values(shoe, (1, 1), 10, BFRules(hit_split_aces=True))["split"] == F(3, 2)
+
+
 def test_natural_and_insurance_values():
     """A natural against a T up with no ace left: the dealer cannot have one, 3:2 (or 6:5).
     Insurance against an ace when only tens are unseen wins 1; one deck, 5,6 v A: 16 tens among
