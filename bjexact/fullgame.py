@@ -271,15 +271,17 @@ class _Cards:
     def dealer(self, removed: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> tuple[tuple[int, ...], int]:
         """P(outcome | up-card, removed) for :data:`OUTCOMES`, as (numerators, denominator).
 
-        While ``recording`` is a set, a distribution not computed yet is only noted
-        there (and returned as zeros), to be computed with the others in one batch.
+        While ``recording`` is a set, a split hand's distribution (``gone.pair`` set) not
+        computed yet is only noted there (and returned as zeros), to be computed with the
+        others in one batch; unsplit hands' distributions, which decide every move, are
+        always computed.
         """
         if self.infinite:
             return self._infinite_rows[upcard]
         key = (removed, upcard, gone.key)
         row = self._dealer.get(key)
         if row is None:
-            if self.recording is not None:
+            if self.recording is not None and gone.pair:
                 self.recording.add((removed, gone.key))
                 return _NO_OUTCOMES
             self.prefetch([removed], upcard, gone)
@@ -1018,8 +1020,10 @@ def hand_moves(rules: GameRules, cards: tuple[int, ...] | list[int | str], upcar
         for rank in RANKS:
             if needed[rank - 1] > shoe[rank - 1]:
                 raise BjexactError(f"the shoe does not hold {needed[rank - 1]} of {rank_symbol(rank)}")
-        solver.cards.prefetch(list(_hands_up_to_21(shoe, up, start=ranks)), up)
-        if len(ranks) == 2 and ranks[0] == ranks[1] and rules.split_hands >= 2:
+        pair = len(ranks) == 2 and ranks[0] == ranks[1] and rules.split_hands >= 2
+        # the hands that can follow; for a pair, every hand a split hand can become
+        solver.cards.prefetch(list(_hands_up_to_21(shoe, up, start=ranks[:1] if pair else ranks)), up)
+        if pair:
             solver.prefetch_splits([ranks[0]], up)
     if len(ranks) == 2:
         return solver.moves((ranks[0], ranks[1]), up)
