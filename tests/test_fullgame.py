@@ -1,0 +1,333 @@
+"""The full game (double, split, surrender, hole-card rules): exact values checked independently.
+
+* A combinatorial analyzer's published figures, to every printed digit.
+* The independent brute force of tests/fullgame_bruteforce.py (real order of play, the
+  hole card dealt first, every split hand played card by card) on tiny shoes: every move
+  of every two-card hand and the round's value, exactly.
+* Properties: the distribution of the round's net result sums to 1 and its mean is the
+  expected result (two computations); on the infinite deck a split is worth twice one
+  split hand played CDZ-; the batched dealer equals the dealer graph's solution.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import combinations_with_replacement
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import fullgame_bruteforce as bf
+from bjexact.cards import RANKS, add_counts, counts_of
+from bjexact.dealer import dealer_distributions
+from bjexact.dealer_batch import OUTCOMES, DealerOracle
+from bjexact.errors import BjexactError
+from bjexact.exact import mpq
+from bjexact.fullgame import GameRules, hand_moves, insurance_value, solve_game
+from bjexact.rules import Rules
+
+
+def fraction(value: mpq) -> Fraction:
+    return Fraction(int(value.numerator), int(value.denominator))
+
+
+def percent(value: mpq, places: int) -> str:
+    return f"{float(value * 100):.{places}f}"
+
+
+# --- a published reference --------------------------------------------------------
+
+SIX_DECKS_SPLIT_ONCE = GameRules(decks=6, split_hands=2)
+
+
+@pytest.fixture(scope="module")
+def six_decks():
+    return solve_game(SIX_DECKS_SPLIT_ONCE, with_distribution=False)
+
+
+def test_six_decks_house_edge_matches_the_combinatorial_analyzer(six_decks):
+    # 6 decks, S17, double any two, DAS, no resplit, CDZ-, no surrender, 3:2, peek
+    assert percent(six_decks.ev, 9) == "-0.456886297"
+
+
+def test_six_decks_sixteen_against_a_ten_matches_the_combinatorial_analyzer(six_decks):
+    moves = six_decks.hands[(6, 10, 10)]
+    assert percent(moves.value("stand"), 9) == "-54.095443902"
+    assert percent(moves.value("hit"), 9) == "-53.467556245"
+    assert moves.best == "hit"
+    assert hand_moves(SIX_DECKS_SPLIT_ONCE, ["T", "6"], "T").values == moves.values
+
+
+def test_by_upcard_values_average_to_the_round_value(six_decks):
+    assert sum(six_decks.upcard_chance[u] * v for u, v in six_decks.by_upcard.items()) == six_decks.ev
+    assert sum(six_decks.upcard_chance.values()) == 1
+
+
+def test_total_dependent_chart_weighs_hands_by_their_chance(six_decks):
+    # 12 v 4 with 6 decks: T,2 alone hits, but the total-dependent cell stands
+    chart = six_decks.chart()
+    cell = chart["hard"]["12"][4]
+    assert cell.hands[(2, 10)] == "hit"
+    assert cell.code == "S" and cell.depends_on_composition
+    assert chart["hard"]["16"][10].code == "H"
+    assert chart["pairs"]["8"][6].code == "P"
+    assert chart["hard"]["11"][6].code == "Dh"
+
+
+# --- the brute force on tiny shoes --------------------------------------------------
+
+SMALL = (1, 0, 0, 0, 0, 2, 3, 3, 3, 7)  # 19 cards: A, 6..9, T
+ACES = (2, 0, 0, 2, 0, 2, 0, 3, 0, 8)  # 17 cards with a pair of aces
+CASES = [
+    (SMALL, dict(split_hands=2)),
+    (SMALL, dict(split_hands=4, surrender="late")),
+    (SMALL, dict(split_hands=2, hole_card="enhc")),
+    (SMALL, dict(split_hands=2, hole_card="enhc", obo=True, surrender="early")),
+    (SMALL, dict(split_hands=3, h17=True, das=False, double="10-11")),
+    (ACES, dict(split_hands=4, rsa=True, hole_card="enhc")),
+    (ACES, dict(split_hands=3, hit_split_aces=True, double_soft=False, surrender="early")),
+]
+
+
+def _two_card_hands(shoe):
+    ranks = [r for r in RANKS if shoe[r - 1]]
+    for upcard in ranks:
+        for a, b in combinations_with_replacement(ranks, 2):
+            needed = counts_of((a, b, upcard))
+            if all(n <= c for n, c in zip(needed, shoe)) and {a, b} != {1, 10}:
+                yield (a, b), upcard
+
+
+@pytest.mark.parametrize("shoe, options", CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items())
+                         if isinstance(o, dict) else "aces" if o == ACES else "small")
+def test_every_move_of_every_hand_equals_the_brute_force(shoe, options):
+    rules = GameRules(shoe=shoe, **options)
+    reference = bf.BFRules(**options)
+    for cards, upcard in _two_card_hands(shoe):
+        moves = hand_moves(rules, cards, upcard)
+        expected = bf.move_values(shoe, cards, upcard, reference)
+        assert {m: fraction(v) for m, v in moves.values.items()} == expected, (cards, upcard)
+
+
+@pytest.mark.parametrize("options", [dict(split_hands=2), dict(split_hands=4, surrender="late", hole_card="peek"),
+                                     dict(split_hands=2, hole_card="enhc")],
+                         ids=["split once", "split to 4, late surrender", "enhc"])
+def test_round_value_equals_the_brute_force(options):
+    shoe = (1, 0, 0, 0, 0, 2, 3, 3, 3, 7)
+    solution = solve_game(GameRules(shoe=shoe, **options), with_distribution=False)
+    assert fraction(solution.ev) == bf.round_value(shoe, bf.BFRules(**options))
+
+
+def test_round_distribution_without_splits_equals_the_brute_force():
+    shoe = (1, 0, 0, 0, 0, 2, 3, 3, 3, 7)
+    options = dict(split_hands=1, surrender="late")
+    solution = solve_game(GameRules(shoe=shoe, **options))
+    expected = bf.round_distribution(shoe, bf.BFRules(**options))
+    assert {fraction(r): fraction(p) for r, p in solution.distribution.items()} == expected
+
+
+# --- properties ------------------------------------------------------------------
+
+@pytest.mark.parametrize("options", [dict(), dict(hole_card="enhc"), dict(h17=True, surrender="late", rsa=True),
+                                     dict(hole_card="enhc", obo=True, surrender="early", das=False)])
+def test_infinite_deck_distribution_sums_to_one_and_its_mean_is_the_value(options):
+    solution = solve_game(GameRules(decks="inf", **options))
+    distribution = solution.distribution
+    assert sum(distribution.values()) == 1
+    assert sum(r * p for r, p in distribution.items()) == solution.ev
+    assert min(distribution) >= -8 and max(distribution) <= 8
+    assert 1 < solution.variance < 1.5
+
+
+def test_infinite_deck_split_is_twice_one_split_hand():
+    """No resplits: a split is worth twice one hand holding the pair card and a random
+    second card, played by the unsplit hand's best allowed move (CDZ-)."""
+    rules = GameRules(decks="inf", split_hands=2)
+    p = [Fraction(1, 13)] * 9 + [Fraction(4, 13)]
+    for pair in range(2, 11):
+        for upcard in (2, 6, 10, 1):
+            one_hand = Fraction(0)
+            for x in RANKS:
+                cards = (pair, x)
+                if sorted(cards) == [1, 10]:  # a split 21: stands
+                    moves = {"stand": hand_moves(rules, (10, 5, 6), upcard).w["stand"]}
+                else:
+                    moves = hand_moves(rules, cards, upcard).w
+                allowed = {m: v for m, v in moves.items() if m in ("stand", "hit", "double")}
+                one_hand += p[x - 1] * fraction(max(allowed.values()))
+            split = hand_moves(rules, (pair, pair), upcard).w["split"]
+            assert fraction(split) == 2 * one_hand, (pair, upcard)
+
+
+class _Simulator:
+    """Deals random infinite-deck rounds and settles them, independently of the engine: only the
+    player's moves come from the solution (they are the strategy whose results are counted)."""
+
+    def __init__(self, rules: GameRules):
+        self.rules = rules
+        self.solution = solve_game(rules, with_distribution=False)
+        self._hits: dict = {}
+
+    @staticmethod
+    def card(rng: random.Random) -> int:
+        return min(rng.randrange(13) + 1, 10)
+
+    @staticmethod
+    def total(cards) -> int:
+        hard = sum(cards)
+        return hard + 10 if 1 in cards and hard + 10 <= 21 else hard
+
+    def keeps_hitting(self, cards, upcard) -> bool:
+        key = (self.total(cards), 1 in cards and sum(cards) + 10 <= 21, upcard)
+        if key not in self._hits:
+            moves = hand_moves(self.rules, cards, upcard)
+            self._hits[key] = moves.best == "hit"
+        return self._hits[key]
+
+    def play_out(self, cards, upcard, rng, stake):
+        while self.total(cards) < 21 and self.keeps_hitting(cards, upcard):
+            cards = cards + [self.card(rng)]
+        return self.total(cards), stake
+
+    def split_hand(self, pair, upcard, rng):
+        cards = [pair, self.card(rng)]
+        if pair == 1 or self.total(cards) == 21:
+            return self.total(cards), 1
+        moves = self.solution.hands[(min(cards), max(cards), upcard)].w
+        allowed = {m: v for m, v in moves.items() if m in ("stand", "hit", "double")}
+        move = max(allowed, key=lambda m: (allowed[m], -("stand", "hit", "double").index(m)))
+        if move == "double":
+            return self.total(cards + [self.card(rng)]), 2
+        return self.play_out(cards, upcard, rng, 1) if move == "hit" else (self.total(cards), 1)
+
+    def round(self, rng) -> Fraction:
+        player = [self.card(rng), self.card(rng)]
+        upcard = self.card(rng)
+        hole = self.card(rng)
+        dealer_natural = self.total([upcard, hole]) == 21
+        if self.total(player) == 21:
+            return Fraction(0) if dealer_natural else Fraction(3, 2)
+        if dealer_natural:  # the dealer peeks
+            return Fraction(-1)
+        best = self.solution.hands[(min(player), max(player), upcard)].best
+        if best == "split":
+            hands = [self.split_hand(player[0], upcard, rng) for _ in range(2)]
+        elif best == "double":
+            hands = [(self.total(player + [self.card(rng)]), 2)]
+        elif best == "hit":
+            hands = [self.play_out(player, upcard, rng, 1)]
+        else:
+            hands = [(self.total(player), 1)]
+        dealer = [upcard, hole]
+        while self.total(dealer) < 17:
+            dealer.append(self.card(rng))
+        dealer_total = self.total(dealer)
+        result = 0
+        for total, stake in hands:
+            if total > 21:
+                result -= stake
+            elif dealer_total > 21 or total > dealer_total:
+                result += stake
+            elif total < dealer_total:
+                result -= stake
+        return Fraction(result)
+
+
+def test_infinite_deck_distribution_matches_a_simulation():
+    """Chi-square of simulated net results against the exact distribution (99.9 % level)."""
+    rules = GameRules(decks="inf", split_hands=2)
+    distribution = {fraction(r): fraction(p) for r, p in solve_game(rules).distribution.items()}
+    simulator = _Simulator(rules)
+    rng = random.Random(20261123)
+    rounds = 40000
+    counts: dict[Fraction, int] = {}
+    for _ in range(rounds):
+        result = simulator.round(rng)
+        counts[result] = counts.get(result, 0) + 1
+    assert set(counts) <= set(distribution)
+    groups = [r for r in distribution if distribution[r] * rounds >= 5]
+    rest = [r for r in distribution if r not in groups]
+    chi2 = sum((counts.get(r, 0) - rounds * distribution[r]) ** 2 / (rounds * distribution[r]) for r in groups)
+    expected_rest = rounds * sum(distribution[r] for r in rest)
+    observed_rest = sum(counts.get(r, 0) for r in rest)
+    if expected_rest:
+        chi2 += (observed_rest - expected_rest) ** 2 / expected_rest
+    assert float(chi2) < 32.9  # chi-square 99.9 % point, 11 degrees of freedom (12 groups)
+    assert len(groups) <= 12
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.sampled_from(RANKS), min_size=2, max_size=6), st.sampled_from(RANKS), st.booleans())
+def test_batched_dealer_equals_the_dealer_graph(cards, upcard, h17):
+    shoe = (8,) * 9 + (32,)
+    removed = counts_of(cards)
+    got = DealerOracle(shoe, h17).distributions([removed], upcard)[0]
+    rules = Rules(shoe=shoe, h17=h17, naturals="separate")
+    expected = dealer_distributions(rules, removed, [upcard])[upcard]
+    assert list(got) == [expected[o] for o in OUTCOMES]
+
+
+def test_batched_dealer_with_hidden_cards_averages_over_them():
+    """j unseen cards known not to be of the pair's rank: the average of the plain distributions."""
+    shoe = (8,) * 9 + (32,)
+    pair, removed = 8, counts_of((8, 8, 3))
+    oracle = DealerOracle(shoe, True)
+    rules = Rules(shoe=shoe, h17=True, naturals="separate")
+    for upcard in (1, 8, 10):
+        left = [c - r for c, r in zip(shoe, removed)]
+        left[upcard - 1] -= 1
+        for j in (1, 2):
+            average = [Fraction(0)] * len(OUTCOMES)
+
+            def walk(hidden, chance, left, j=j, upcard=upcard, average=average):
+                if len(hidden) == j:
+                    row = dealer_distributions(rules, add_counts(removed, counts_of(hidden)), [upcard])[upcard]
+                    for i, o in enumerate(OUTCOMES):
+                        average[i] += chance * fraction(row[o])
+                    return
+                others = sum(n for r, n in zip(RANKS, left) if r != pair)
+                for r in RANKS:
+                    if r != pair and left[r - 1]:
+                        rest = list(left)
+                        rest[r - 1] -= 1
+                        walk(hidden + [r], chance * Fraction(left[r - 1], others), rest)
+
+            walk([], Fraction(1), left)
+            got = oracle.distributions([removed], upcard, (pair, j))[0]
+            assert [fraction(g) for g in got] == average
+
+
+def test_insurance_is_worth_three_tens_less_one_over_two():
+    rules = GameRules(decks=1)
+    # one deck, player T,T, ace up: 14 tens among 49 unseen cards
+    assert fraction(insurance_value(rules, ["T", "T"])) == (3 * Fraction(14, 49) - 1) / 2
+    assert insurance_value(GameRules(decks="inf"), [5, 6]) == (3 * mpq(4, 13) - 1) / 2
+
+
+# --- rules and errors -------------------------------------------------------------
+
+@pytest.mark.parametrize("options, message", [
+    (dict(obo=True), "--obo"),
+    (dict(rsa=True, split_hands=2), "--rsa"),
+    (dict(surrender="late", hole_card="enhc"), "late surrender"),
+    (dict(double="9-10"), "--double"),
+    (dict(split_hands=5), "--split-hands"),
+])
+def test_contradictory_rules_are_refused(options, message):
+    with pytest.raises(BjexactError, match=message):
+        GameRules(decks=6, **options)
+
+
+def test_a_natural_has_no_moves():
+    with pytest.raises(BjexactError, match="natural"):
+        hand_moves(GameRules(decks=6), ["A", "K"], 5)
+
+
+def test_rules_json_round_trip():
+    rules = GameRules(decks=6, h17=True, bj_pays="6/5", surrender="early", hole_card="enhc", obo=True)
+    document = rules.to_json()
+    assert document["bj_pays"] == "6/5" and document["decks"] == 6 and document["obo"] is True
+    options = {k: v for k, v in document.items() if k not in ("decks", "shoe")}
+    assert GameRules(decks=document["decks"], **options) == rules
