@@ -88,10 +88,15 @@ def _walk(h17: bool, upcard: int) -> _UpcardWalk:
 RANKS_SYMBOL = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
 
 
-def _falling(n: int, k: int) -> int:
+def _capped(n: int, k: int) -> int:
+    """n (n - 1) ... (n - k + 1) with the factors below 1 left out.
+
+    For d <= n it splits as ff(n, d) * _capped(n - d, k - d): a common denominator for
+    paths of every possible length, also in a shoe shorter than the longest path."""
     result = 1
     for i in range(k):
-        result *= n - i
+        if n - i > 0:
+            result *= n - i
     return result
 
 
@@ -140,17 +145,11 @@ class DealerOracle:
         sizes = left.sum(axis=1) - 1
         pair, j = hidden if hidden and hidden[1] else (0, 0)
         k = walk.longest
-        if int(sizes.min()) - j < k:
-            raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
-        if j:
-            others = sizes - (left[:, pair - 1] - (upcard == pair))
-            if int(others.min()) - j < k:
-                raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
-        else:
-            others = sizes
-        longest_b = k if j else 0
+        others = sizes - (left[:, pair - 1] - (upcard == pair)) if j else sizes
+        if j and int(others.min()) < j:
+            raise BjexactError("the shoe is too small to deal the split hands")
         denominators = [
-            _falling(int(n) - j, k) * (_falling(int(q), longest_b) if j else 1) for n, q in zip(sizes, others)
+            _capped(int(n) - j, k) * (_capped(int(q), k) if j else 1) for n, q in zip(sizes, others)
         ]
         bound = max(denominators)
         primes: list[int] = []
@@ -164,14 +163,21 @@ class DealerOracle:
             raise BjexactError("the shoe is too large for the exact batched dealer")
         prime_column = np.array(primes, dtype=np.int64)[:, None]
         numerators = _numerators(walk, left, sizes, others, prime_column, upcard, pair, j)
-        return [(tuple(values), den) for values, den in zip(_crt(numerators, primes, product), denominators)]
+        rows = [(tuple(values), den) for values, den in zip(_crt(numerators, primes, product), denominators)]
+        if any(sum(values) != den for values, den in rows):
+            raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
+        return rows
 
 
-def _falling_vector(start: np.ndarray, length: int, p: np.ndarray) -> np.ndarray:
-    """start (start - 1) ... (start - length + 1) modulo each prime (primes x sets)."""
+def _falling_vector(start: np.ndarray, length: int, p: np.ndarray, capped: bool = False) -> np.ndarray:
+    """start (start - 1) ... (start - length + 1) modulo each prime (primes x sets);
+    ``capped``: factors below 1 left out, as in :func:`_capped`."""
     out = np.ones((p.shape[0], start.shape[0]), dtype=np.int64)
     for i in range(length):
-        out = out * ((start - i) % p) % p
+        factor = start - i
+        if capped:
+            factor = np.where(factor > 0, factor, 1)
+        out = out * (factor % p) % p
     return out
 
 
@@ -222,10 +228,10 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
     for (slot, depth, b), flow in terminal.items():
         scale = scales.get((depth, b))
         if scale is None:
-            scale = _falling_vector(sizes - j - depth, k - depth, p)
+            scale = _falling_vector(sizes - j - depth, k - depth, p, capped=True)
             if j:  # ff(Q - j, b) ff(Q - b, K - b)
                 scale = scale * _falling_vector(others - j, b, p) % p
-                scale = scale * _falling_vector(others - b, k - b, p) % p
+                scale = scale * _falling_vector(others - b, k - b, p, capped=True) % p
             scales[(depth, b)] = scale
         out[:, slot] = (out[:, slot] + flow % p * scale) % p
     return out

@@ -15,11 +15,11 @@ import random
 from fractions import Fraction
 from itertools import combinations_with_replacement
 
+import fullgame_bruteforce as bf
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import fullgame_bruteforce as bf
 from bjexact.cards import RANKS, add_counts, counts_of
 from bjexact.dealer import dealer_distributions
 from bjexact.dealer_batch import OUTCOMES, DealerOracle
