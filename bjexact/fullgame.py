@@ -122,8 +122,13 @@ class GameRules:
         return self.shoe is None and self.decks == float("inf")
 
     def make_shoe(self) -> Shoe:
+        """The full shoe; one that cannot deal a round (two cards each) is an error."""
         if self.shoe is not None:
-            return Shoe.of_counts(self.shoe)
+            shoe = Shoe.of_counts(self.shoe)
+            if sum(self.shoe) < 4:
+                raise BjexactError(f"the shoe is too small to deal a round: {sum(self.shoe)} cards, "
+                                   "and a round deals 2 to the player and 2 to the dealer")
+            return shoe
         return Shoe.infinite() if self.infinite else Shoe.of_decks(int(self.decks))
 
     def dealer_rules(self) -> Rules:

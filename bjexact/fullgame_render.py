@@ -69,6 +69,12 @@ def _hand_label(cards: tuple[int, ...]) -> str:
     return ",".join(rank_symbol(c) for c in cards)
 
 
+def _two_card_label(cards: tuple[int, int]) -> str:
+    """A two-card hand as charts print it: an ace first, otherwise the higher card first."""
+    low, high = sorted(cards)
+    return _hand_label((low, high) if low == 1 else (high, low))
+
+
 def hand_tables(moves: MoveValues, rules_text: str, style: NumberStyle) -> list[Table]:
     values = moves.values
     best = moves.best
@@ -139,7 +145,7 @@ def _chart_by_hand(solution: GameSolution, chart: Any, rules: str) -> list[Table
     rows = []
     exceptions = []
     for a, b in hands:
-        row = [_hand_label((a, b))]
+        row = [_two_card_label((a, b))]
         for u in UPCARD_ORDER:
             moves = solution.hands.get((a, b, u))
             if moves is None:
@@ -154,7 +160,7 @@ def _chart_by_hand(solution: GameSolution, chart: Any, rules: str) -> list[Table
                 for cards, best in cell.hands.items():
                     if best != cell.best:
                         moves = solution.hands[(cards[0], cards[1], u)]
-                        exceptions.append([f"{_hand_label(cards)} v {rank_symbol(u)}", cell.code,
+                        exceptions.append([f"{_two_card_label(cards)} v {rank_symbol(u)}", cell.code,
                                            chart_code({m: moves.unconditional(m) for m in moves.w})])
     tables = [Table(f"Best move by two-card hand (composition-dependent): {rules}", _upcard_columns("hand"), rows,
                     [CHART_LEGEND + "."])]

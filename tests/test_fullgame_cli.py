@@ -1,0 +1,99 @@
+"""The full game's commands: edge, hand, chart (JSON contracts, formats, refused rules)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from clirun import run
+
+from bjexact.fullgame import GameRules, solve_game
+
+
+def test_edge_json_is_exact_and_consistent(capsys):
+    status, out, _ = run(capsys, "edge", "--decks", "inf", "--format", "json")
+    assert status == 0
+    document = json.loads(out)
+    assert set(document) >= {"rules", "ev", "by_upcard", "distribution", "variance"}
+    assert document["rules"]["decks"] == "inf" and document["rules"]["split_hands"] == 4
+    ev = Fraction(document["ev"])
+    assert ev == Fraction(str(solve_game(GameRules(decks="inf"), with_distribution=False).ev))
+    assert list(document["by_upcard"]) == ["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"]
+    chances = [Fraction(1, 13)] * 8 + [Fraction(4, 13), Fraction(1, 13)]
+    assert sum(c * Fraction(v) for c, v in zip(chances, document["by_upcard"].values())) == ev
+    distribution = {Fraction(r): Fraction(p) for r, p in document["distribution"].items()}
+    assert sum(distribution.values()) == 1
+    assert sum(r * p for r, p in distribution.items()) == ev
+    assert Fraction(3, 2) in distribution and Fraction(-8) in distribution
+    mean_square = sum(r * r * p for r, p in distribution.items())
+    assert Fraction(document["variance"]) == mean_square - ev * ev
+
+
+def test_edge_text_quotes_the_house_edge(capsys):
+    status, out, _ = run(capsys, "edge", "--decks", "inf", "--split-hands", "2", "--h17")
+    assert status == 0
+    assert "House edge:" in out and "up-card" in out and "net result" in out
+
+
+def test_hand_json_matches_the_published_sixteen(capsys):
+    status, out, _ = run(capsys, "hand", "T", "6", "--upcard", "K", "--decks", "6", "--split-hands", "2",
+                         "--surrender", "late", "--format", "json")
+    assert status == 0
+    document = json.loads(out)
+    assert document["cards"] == ["T", "6"] and document["upcard"] == "T"
+    moves = {m: Fraction(v) for m, v in document["moves"].items()}
+    assert set(moves) == {"stand", "hit", "double", "surrender"}
+    assert f"{float(moves['stand'] * 100):.9f}" == "-54.095443902"
+    assert f"{float(moves['hit'] * 100):.9f}" == "-53.467556245"
+    assert moves["surrender"] == Fraction(-1, 2) and document["best"] == "surrender"
+    assert document["conditioned_on_no_dealer_natural"] is True
+
+
+def test_hand_text_shows_costs(capsys):
+    status, out, _ = run(capsys, "hand", "8", "8", "--upcard", "6", "--decks", "inf")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("8,8 v 6: infinite deck")
+    assert any(line.startswith("split") and line.endswith("best") for line in lines)
+
+
+def test_chart_json_is_the_classic_infinite_deck_chart(capsys):
+    status, out, _ = run(capsys, "chart", "--decks", "inf", "--surrender", "late", "--format", "json")
+    assert status == 0
+    chart = json.loads(out)
+    assert set(chart) == {"rules", "hard", "soft", "pairs"}
+    assert chart["hard"]["16"] == {"2": "S", "3": "S", "4": "S", "5": "S", "6": "S", "7": "H", "8": "H",
+                                   "9": "Rh", "T": "Rh", "A": "Rh"}
+    assert chart["hard"]["11"]["T"] == "Dh" and chart["hard"]["11"]["A"] == "H"
+    assert chart["soft"]["18"] == {"2": "S", "3": "Ds", "4": "Ds", "5": "Ds", "6": "Ds", "7": "S", "8": "S",
+                                   "9": "H", "T": "H", "A": "H"}
+    assert set(chart["pairs"]["A"].values()) == {"P"} and set(chart["pairs"]["8"].values()) == {"P"}
+    assert set(chart["pairs"]["T"].values()) == {"S"}
+
+
+@pytest.mark.parametrize("fmt", ["text", "csv", "md", "latex"])
+def test_chart_formats(capsys, fmt):
+    status, out, _ = run(capsys, "chart", "--decks", "inf", "--format", fmt)
+    assert status == 0 and "16" in out
+
+
+def test_chart_by_hand_lists_hands(capsys):
+    status, out, _ = run(capsys, "chart", "--decks", "inf", "--by", "hand", "--split-hands", "2")
+    assert status == 0
+    assert "T,6" in out and "(none)" in out  # on the infinite deck no hand differs from its cell
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["edge", "--decks", "inf", "--obo"], "--obo"),
+    (["edge", "--decks", "inf", "--rsa", "--split-hands", "2"], "--rsa"),
+    (["edge", "--decks", "inf", "--hole-card", "enhc", "--surrender", "late"], "late surrender"),
+    (["hand", "A", "K", "--upcard", "5", "--decks", "inf"], "natural"),
+    (["hand", "T", "6", "5", "2", "--upcard", "5", "--decks", "inf"], "bust"),
+    (["hand", "T", "X", "--upcard", "5"], "unknown card"),
+    (["edge", "--shoe", "0,0,0,0,0,0,0,0,0,2"], "too small"),
+])
+def test_bad_rules_and_hands_are_one_line_errors(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and message in err
