@@ -25,13 +25,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
-import numpy as np
 
 from .cards import Counts
 from .dealer import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, dealer_graph
 from .errors import BjexactError
 from .exact import mpq
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["OUTCOMES", "DealerOracle"]
 
@@ -137,6 +140,8 @@ class DealerOracle:
         """As :meth:`distributions`, each as (numerators, common denominator): integers."""
         if not removed:
             return []
+        import numpy as np  # imported here: the infinite deck never needs it
+
         walk = _walk(self.h17, upcard)
         left = np.array([[s - r for s, r in zip(self.shoe, cards)] for cards in removed], dtype=np.int64)
         if (left < 0).any() or (left[:, upcard - 1] < 1).any():
@@ -172,6 +177,7 @@ class DealerOracle:
 def _falling_vector(start: np.ndarray, length: int, p: np.ndarray, capped: bool = False) -> np.ndarray:
     """start (start - 1) ... (start - length + 1) modulo each prime (primes x sets);
     ``capped``: factors below 1 left out, as in :func:`_capped`."""
+    import numpy as np
     out = np.ones((p.shape[0], start.shape[0]), dtype=np.int64)
     for i in range(length):
         factor = start - i
@@ -189,6 +195,7 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
     with hidden cards), the products of card counts along the paths; each group is
     then brought to the common denominator ff(N - j, K) (times ff(Q, K) with hidden cards).
     """
+    import numpy as np
     n_sets = left.shape[0]
     reach = [np.zeros((p.shape[0], n_sets), dtype=np.int64) for _ in walk.depths]
     reach[0][:] = 1
@@ -239,6 +246,7 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
 
 def _crt(residues: np.ndarray, primes: list[int], product: int) -> list[list[int]]:
     """Exact integers from their residues (primes x outcomes x sets), as [set][outcome]."""
+    import numpy as np
     total = np.zeros(residues.shape[1:], dtype=object)
     for i, p in enumerate(primes):
         rest = product // p

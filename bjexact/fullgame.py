@@ -393,6 +393,9 @@ class _Solver:
         self._stand_w = {t: _stand_weights(t, self.natural_loses) for t in range(4, 22)}
         self._cont: dict[Any, tuple[mpq, mpq | None]] = {}
         self._split_cont: dict[Any, mpq] = {}
+        self._stand: dict[Any, mpq] = {}
+        self._scale: dict[Any, mpq] = {}
+        self._split_two: dict[Any, mpq] = {}
 
     def _key(self, hand: Counts) -> Any:
         """Memo key of a hand: for the infinite deck its values depend on (total, soft) only."""
@@ -401,17 +404,35 @@ class _Solver:
             return (value.total, value.soft)
         return hand
 
+    def _gone_key(self, hand: Counts, upcard: int, gone: Gone) -> Any:
+        """Memo key of what has left the shoe: nothing matters on the infinite deck."""
+        if self.cards.infinite:
+            return upcard
+        return (add_counts(hand, gone.extra), upcard, gone.key)
+
     def scale(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
         """The weight of a payoff settled before the dealer plays (a bust): P(no natural) when
         a dealer natural is left out, else 1."""
         if self.natural_loses:
             return _ONE
-        return 1 - self.cards.natural_chance(add_counts(hand, gone.extra), upcard, gone)
+        key = self._gone_key(hand, upcard, gone)
+        found = self._scale.get(key)
+        if found is None:
+            found = self._scale[key] = 1 - self.cards.natural_chance(add_counts(hand, gone.extra), upcard, gone)
+        return found
 
     def stand(self, hand: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> mpq:
-        numerators, denominator = self.cards.dealer(add_counts(hand, gone.extra), upcard, gone)
-        weights = self._stand_w[max(_value(hand).total, 4)]
-        return mpq(sum(w * n for w, n in zip(weights, numerators) if w), denominator)
+        """W of standing with ``hand``."""
+        total = max(_value(hand).total, 4)
+        key = (total, self._gone_key(hand, upcard, gone))
+        found = self._stand.get(key)
+        if found is None:
+            numerators, denominator = self.cards.dealer(add_counts(hand, gone.extra), upcard, gone)
+            weights = self._stand_w[total]
+            found = mpq(sum(w * n for w, n in zip(weights, numerators) if w), denominator)
+            if self.cards.recording is None or not gone.pair:  # no zeros kept from a dry run
+                self._stand[key] = found
+        return found
 
     def _hit(self, hand: Counts, upcard: int, gone: Gone, then) -> mpq | None:
         """W of drawing one card, then ``then(new hand)``; a bust loses the stake at once."""
@@ -561,6 +582,15 @@ class _Solver:
 
     def _split_two_cards(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
         """W of a split hand once it has its second card (and cannot be resplit)."""
+        key = (hand, upcard, gone.pair if self.cards.infinite else gone)
+        found = self._split_two.get(key)
+        if found is None:
+            found = self._split_two_cards_now(hand, upcard, gone)
+            if self.cards.recording is None:
+                self._split_two[key] = found
+        return found
+
+    def _split_two_cards_now(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
         move = self.split_move(hand, upcard, gone.pair)
         if move == "double":
             return self.double(hand, upcard, gone)  # type: ignore[return-value]
@@ -576,7 +606,7 @@ class _Solver:
 
     def _split_continuation(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
         """W of a split hand of three or more cards, played as the unsplit hand would be."""
-        key = (self._key(hand), upcard, gone)
+        key = (self._key(hand), upcard, None if self.cards.infinite else gone)
         found = self._split_cont.get(key)
         if found is None:
             if self.continues_hitting(hand, upcard):
@@ -684,6 +714,7 @@ class _Results:
     def __init__(self, solver: _Solver):
         self.solver = solver
         self._play: dict[Any, Dist] = {}
+        self._finals: dict[Any, Dist] = {}  # infinite deck: by hand value
 
     def stand(self, hand: Counts, upcard: int, stake: int) -> Dist:
         numerators, denominator = self.solver.cards.dealer(hand, upcard)
@@ -763,11 +794,18 @@ class _Results:
         return out
 
     def _final_continue(self, hand: Counts, upcard: int) -> Dist:
-        if _value(hand).bust:
+        value = _value(hand)
+        if value.bust:
             return {(22, 1): _ONE}
-        if self.solver.continues_hitting(hand, upcard):
-            return self._final_after_hit(hand, upcard, lambda new: self._final_continue(new, upcard))
-        return {(_value(hand).total, 1): _ONE}
+        key = (value, upcard)
+        found = self._finals.get(key)
+        if found is None:
+            if self.solver.continues_hitting(hand, upcard):
+                found = self._final_after_hit(hand, upcard, lambda new: self._final_continue(new, upcard))
+            else:
+                found = {(value.total, 1): _ONE}
+            self._finals[key] = found
+        return found
 
     def split(self, pair: int, upcard: int) -> Dist | None:
         solver = self.solver
@@ -783,25 +821,24 @@ class _Results:
                 _mix(not_pair, seconds[x], p[x - 1] / others)
             _mix(free, seconds[x], p[x - 1])
         numerators, denominator = solver.cards.dealer(_NO_CARDS, upcard)
+        patterns = solver._split_patterns(pair, upcard)
         out: Dist = {}
-        for chance, _, b, waiting in solver._split_patterns(pair, upcard):
-            finals = [not_pair] * b + [free] * waiting
-            for outcome, n in zip(OUTCOMES, numerators):
-                if not n:
-                    continue
-                weight = chance * mpq(n, denominator)
-                if outcome == "blackjack":
-                    if solver.natural_loses:  # ENHC: every bet on the table is lost
-                        total: Dist = {_ZERO: _ONE}
-                        for final in finals:
-                            total = _convolve(total, _settle(final, "blackjack"))
-                        _mix(out, total, weight)
-                    continue
-                total = {_ZERO: _ONE}
-                for final in finals:
-                    total = _convolve(total, _settle(final, outcome))
-                _mix(out, total, weight)
+        for outcome, n in zip(OUTCOMES, numerators):
+            if not n or (outcome == "blackjack" and not solver.natural_loses):
+                continue  # under peek/OBO a dealer natural is settled with the round, not here
+            # the hands' results against this outcome, and their sums over 0..4 hands of a kind
+            sums = [_powers(_settle(not_pair, outcome)), _powers(_settle(free, outcome))]
+            for chance, _, b, waiting in patterns:
+                _mix(out, _convolve(sums[0][b], sums[1][waiting]), chance * mpq(n, denominator))
         return out
+
+
+def _powers(dist: Dist, most: int = 4) -> list[Dist]:
+    """The distributions of the sum of 0, 1, ..., ``most`` independent draws from ``dist``."""
+    powers: list[Dist] = [{_ZERO: _ONE}]
+    for _ in range(most):
+        powers.append(_convolve(powers[-1], dist))
+    return powers
 
 
 def _settle(final: Dist, outcome: str) -> Dist:
