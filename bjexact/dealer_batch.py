@@ -132,12 +132,18 @@ class DealerOracle:
 
         ``blackjack`` is the dealer's natural; the entries sum to 1.
         """
-        return [tuple(mpq(n, den) for n in nums) for nums, den in self.numerators(removed, upcard, hidden)]
+        pair, j = hidden if hidden else (0, 0)
+        rows = self.numerators(removed, upcard, pair, [j] * len(removed) if j else None)
+        return [tuple(mpq(n, den) for n in nums) for nums, den in rows]
 
     def numerators(
-        self, removed: Sequence[Counts], upcard: int, hidden: tuple[int, int] | None = None
+        self, removed: Sequence[Counts], upcard: int, pair: int = 0, hidden: Sequence[int] | None = None
     ) -> list[tuple[tuple[int, ...], int]]:
-        """As :meth:`distributions`, each as (numerators, common denominator): integers."""
+        """As :meth:`distributions`, each as (numerators, common denominator): integers.
+
+        ``hidden[i]``: the number of hidden non-``pair`` cards of removed set i (one walk
+        serves every number).
+        """
         if not removed:
             return []
         import numpy as np  # imported here: the infinite deck never needs it
@@ -148,13 +154,16 @@ class DealerOracle:
             raise BjexactError("more cards removed than the shoe holds")
         # the dealer's cards (``held`` on the edges) include the up-card; N excludes it
         sizes = left.sum(axis=1) - 1
-        pair, j = hidden if hidden and hidden[1] else (0, 0)
         k = walk.longest
-        others = sizes - (left[:, pair - 1] - (upcard == pair)) if j else sizes
-        if j and int(others.min()) < j:
+        if not pair or hidden is None or not any(hidden):
+            pair, j = 0, np.zeros(len(removed), dtype=np.int64)
+        else:
+            j = np.array(hidden, dtype=np.int64)
+        others = sizes - (left[:, pair - 1] - (upcard == pair)) if pair else sizes
+        if pair and (others < j).any():
             raise BjexactError("the shoe is too small to deal the split hands")
         denominators = [
-            _capped(int(n) - j, k) * (_capped(int(q), k) if j else 1) for n, q in zip(sizes, others)
+            _capped(int(n) - int(i), k) * (_capped(int(q), k) if pair else 1) for n, q, i in zip(sizes, others, j)
         ]
         bound = max(denominators)
         primes: list[int] = []
@@ -188,12 +197,12 @@ def _falling_vector(start: np.ndarray, length: int, p: np.ndarray, capped: bool 
 
 
 def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: np.ndarray, p: np.ndarray,
-                upcard: int, pair: int, j: int) -> np.ndarray:
+                upcard: int, pair: int, j: np.ndarray) -> np.ndarray:
     """Residues (primes x outcomes x sets) of the numerators over the common denominator.
 
     The walk sums, per outcome, depth and number ``b`` of non-pair cards drawn (only
-    with hidden cards), the products of card counts along the paths; each group is
-    then brought to the common denominator ff(N - j, K) (times ff(Q, K) with hidden cards).
+    with a ``pair`` rank), the products of card counts along the paths; each group is
+    then brought to the common denominator ff(N - j, K) (times ff(Q, K) with a pair rank).
     """
     import numpy as np
     n_sets = left.shape[0]
@@ -209,10 +218,10 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
             source = reach[current] % p
             depth = walk.depths[current]
             cards = walk.cards[current]
-            drawn_others = (sum(cards) - cards[pair - 1] - up_is_other) if j else 0
+            drawn_others = (sum(cards) - cards[pair - 1] - up_is_other) if pair else 0
         if edge.target >= 0:
             parts = [(edge.ranks, edge.held, 0)]
-        elif j:  # a terminal edge: pair cards and other cards reach it with different b
+        elif pair:  # a terminal edge: pair cards and other cards reach it with different b
             parts = [(tuple(r for r in edge.ranks if r == pair - 1), 0, 0),
                      (tuple(r for r in edge.ranks if r != pair - 1), 0, 1)]
             parts = [(ranks, sum(cards[r] for r in ranks), extra) for ranks, _, extra in parts if ranks]
@@ -236,7 +245,7 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
         scale = scales.get((depth, b))
         if scale is None:
             scale = _falling_vector(sizes - j - depth, k - depth, p, capped=True)
-            if j:  # ff(Q - j, b) ff(Q - b, K - b)
+            if pair:  # ff(Q - j, b) ff(Q - b, K - b)
                 scale = scale * _falling_vector(others - j, b, p) % p
                 scale = scale * _falling_vector(others - b, k - b, p, capped=True) % p
             scales[(depth, b)] = scale

@@ -39,9 +39,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from math import gcd
+from operator import add
 from typing import Any, Literal
 
-from .cards import ACE, RANKS, TEN, Counts, Shoe, add_counts, as_rank, counts_of, rank_symbol
+from .cards import ACE, RANKS, TEN, Counts, Shoe, as_rank, counts_of, rank_symbol
 from .dealer import dealer_distributions
 from .dealer_batch import OUTCOMES, DealerOracle
 from .errors import BjexactError
@@ -264,14 +265,20 @@ class _Cards:
             return _ZERO
         return self.chances(removed, upcard, gone)[partner - 1]
 
-    def prefetch(self, removed_sets: list[Counts], upcard: int, gone: Gone = NOTHING_GONE) -> None:
-        """Compute the dealer's distributions for many removed sets in one batch."""
+    def prefetch(self, wanted: list[tuple[Counts, tuple[int, int] | None]], upcard: int) -> None:
+        """Compute the dealer's distributions for many (removed set, hidden cards) in few batches:
+        one per pair rank with hidden cards, one for the rest."""
         if self.infinite:
             return
-        hidden = gone.key
-        wanted = [c for c in dict.fromkeys(removed_sets) if (c, upcard, hidden) not in self._dealer]
-        for cards, row in zip(wanted, self._oracle.numerators(wanted, upcard, hidden)):
-            self._dealer[(cards, upcard, hidden)] = row
+        batches: dict[int, list[tuple[Counts, int]]] = {}
+        for removed, hidden in dict.fromkeys(wanted):
+            if (removed, upcard, hidden) not in self._dealer:
+                pair, j = hidden or (0, 0)
+                batches.setdefault(pair, []).append((removed, j))
+        for pair, sets in batches.items():
+            rows = self._oracle.numerators([r for r, _ in sets], upcard, pair, [j for _, j in sets])
+            for (removed, j), row in zip(sets, rows):
+                self._dealer[(removed, upcard, (pair, j) if j else None)] = row
 
     def dealer(self, removed: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> tuple[tuple[int, ...], int]:
         """P(outcome | up-card, removed) for :data:`OUTCOMES`, as (numerators, denominator).
@@ -289,7 +296,7 @@ class _Cards:
             if self.recording is not None and gone.pair:
                 self.recording.add((removed, gone.key))
                 return _NO_OUTCOMES
-            self.prefetch([removed], upcard, gone)
+            self.prefetch([(removed, gone.key)], upcard)
             row = self._dealer[key]
         return row
 
@@ -329,6 +336,10 @@ def _cards_of(counts: Counts) -> tuple[int, ...]:
 def _value(counts: Counts) -> HandValue:
     """The value of a hand given by its counts (the ace rule of :mod:`bjexact.hand`)."""
     return hand_value(_cards_of(counts))
+
+
+def add_counts(a: Counts, b: Counts) -> Counts:
+    return tuple(map(add, a, b))
 
 
 def _add(counts: Counts, rank: int) -> Counts:
@@ -627,7 +638,7 @@ class _Solver:
         if self.cards.infinite:
             return
         shoe = self.cards.shoe.counts
-        self.cards.prefetch(list(_hands_up_to_21(shoe, upcard)), upcard)
+        self.cards.prefetch([(hand, None) for hand in _hands_up_to_21(shoe, upcard)], upcard)
         pairs = [p for p in RANKS if self.rules.split_hands >= 2 and shoe[p - 1] - (p == upcard) >= 2]
         self.prefetch_splits(pairs, upcard)
 
@@ -641,12 +652,7 @@ class _Solver:
         finally:
             self.cards.recording = None
             self._split_cont.clear()
-        batches: dict[tuple[int, int] | None, list[Counts]] = {}
-        for removed, hidden in needed:
-            batches.setdefault(hidden, []).append(removed)
-        for hidden, removed_sets in batches.items():
-            gone = Gone(pair=hidden[0], hidden=hidden[1]) if hidden else NOTHING_GONE
-            self.cards.prefetch(removed_sets, upcard, gone)
+        self.cards.prefetch(sorted(needed, key=lambda item: (item[1] or (0, 0), item[0])), upcard)
 
 def _best(values: tuple[mpq, mpq | None]) -> mpq:
     stand, hit = values
@@ -1064,7 +1070,8 @@ def hand_moves(rules: GameRules, cards: tuple[int, ...] | list[int | str], upcar
                 raise BjexactError(f"the shoe does not hold {needed[rank - 1]} of {rank_symbol(rank)}")
         pair = len(ranks) == 2 and ranks[0] == ranks[1] and rules.split_hands >= 2
         # the hands that can follow; for a pair, every hand a split hand can become
-        solver.cards.prefetch(list(_hands_up_to_21(shoe, up, start=ranks[:1] if pair else ranks)), up)
+        hands = _hands_up_to_21(shoe, up, start=ranks[:1] if pair else ranks)
+        solver.cards.prefetch([(hand, None) for hand in hands], up)
         if pair:
             solver.prefetch_splits([ranks[0]], up)
     if len(ranks) == 2:
