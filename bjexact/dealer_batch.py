@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-
 from .cards import Counts
 from .dealer import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, dealer_graph
 from .errors import BjexactError
