@@ -51,7 +51,8 @@ from .hand import HandValue, hand_value, natural_partner
 from .progress import Progress
 from .rules import DEFAULT_DECKS, Rules, _parse_decks
 
-__all__ = ["GameRules", "MOVES", "GameSolution", "solve_game", "UPCARD_ORDER"]
+__all__ = ["GameRules", "MOVES", "GameSolution", "MoveValues", "ChartCell", "solve_game", "hand_moves",
+           "insurance_value", "even_money", "chart_code", "UPCARD_ORDER"]
 
 MOVES = ("stand", "hit", "double", "split", "surrender")
 UPCARD_ORDER = (2, 3, 4, 5, 6, 7, 8, 9, TEN, ACE)
@@ -921,6 +922,30 @@ class GameSolution:
     distribution: Mapping[mpq, mpq] | None = None
 
     @property
+    def move_chances(self) -> dict[str, mpq]:
+        """How rounds go: P(player natural), P(dealer natural before any decision: peek), and
+        P(the first decision is each move). They sum to 1."""
+        early = self.rules.surrender == "early"
+        played = _ZERO
+        chances: dict[str, mpq] = {m: _ZERO for m in MOVES}
+        peeked = _ZERO
+        for (a, b, upcard), moves in self.hands.items():
+            weight = self.upcard_chance[upcard] * self.deal_chance[(a, b, upcard)]
+            played += weight
+            best = moves.best
+            if self.rules.hole_card == "peek" and not (early and best == "surrender"):
+                peeked += weight * moves.natural
+                weight *= 1 - moves.natural
+            chances[best] += weight
+        result = {"player natural": 1 - played}
+        if self.rules.hole_card == "peek":
+            result["dealer natural"] = peeked
+        result.update((m, p) for m, p in chances.items()
+                      if not (m == "surrender" and self.rules.surrender == "none")
+                      and not (m == "split" and self.rules.split_hands < 2))
+        return result
+
+    @property
     def variance(self) -> mpq | None:
         """The variance of the round's net result (``None`` where the distribution is not computed)."""
         if self.distribution is None:
@@ -1080,6 +1105,13 @@ def hand_moves(rules: GameRules, cards: tuple[int, ...] | list[int | str], upcar
     moves = {"stand": stand} | ({"hit": hit} if hit is not None else {})
     return MoveValues(ranks, up, moves, solver.cards.natural_chance(hand, up), rules.excludes_natural,
                       False, rules.hole_card == "peek")
+
+
+def even_money(rules: GameRules) -> dict[str, mpq]:
+    """A player natural against an ace: ``{"even money": 1, "no insurance": (1 - P(ten)) * bj_pays}``,
+    P(ten) that of the hole card given the player's A, T and the ace up."""
+    p_ten = _Cards(rules).natural_chance(counts_of([ACE, TEN]), ACE)
+    return {"even money": _ONE, "no insurance": (1 - p_ten) * rules.bj_pays}
 
 
 def insurance_value(rules: GameRules, cards: tuple[int, ...] | list[int | str], upcard: int | str = ACE) -> mpq:

@@ -10,7 +10,7 @@ from .fullgame import UPCARD_ORDER, GameSolution, MoveValues, chart_code
 from .tables import NumberStyle, Table, _decimal
 
 __all__ = ["edge_tables", "edge_json", "edge_headline", "hand_tables", "hand_json", "chart_tables", "chart_json",
-           "CHART_LEGEND"]
+           "even_money_tables", "even_money_json", "CHART_LEGEND"]
 
 CHART_LEGEND = ("H hit, S stand, Dh double else hit, Ds double else stand, P split, "
                 "Rh/Rs/Rp surrender else hit/stand/split")
@@ -37,6 +37,9 @@ def edge_tables(solution: GameSolution, style: NumberStyle) -> list[Table]:
     tables = [Table(f"Expected result of a round by up-card: {rules}", ["up-card", "chance", "expected result"],
                     rows, ["Per unit initial bet, dealer naturals included; weighted by the up-card's chance "
                            "they sum to the round's expected result."])]
+    rows = [[what, p] for what, p in solution.move_chances.items()]
+    tables.append(Table(f"How rounds go: {rules}", ["round", "chance"], rows,
+                        ["A natural is settled at once; otherwise the chance that the first decision is each move."]))
     if solution.distribution is not None:
         rows = [[_result_label(r), p] for r, p in sorted(solution.distribution.items())]
         tables.append(Table(f"Net result of a round: {rules}", ["net result", "chance"], rows,
@@ -51,14 +54,16 @@ def _result_label(value: mpq) -> str:
 
 
 def edge_json(solution: GameSolution) -> dict[str, Any]:
-    """``{"rules", "ev", "by_upcard", "distribution", "variance"}``, exact values as "p/q" strings
-    (``distribution`` and ``variance`` are null where they are not computed)."""
+    """``{"rules", "ev", "house_edge", "by_upcard", "moves", "distribution", "variance"}``, exact
+    values as "p/q" strings (``distribution`` and ``variance`` are null where they are not computed;
+    ``moves``: how rounds go, see :attr:`GameSolution.move_chances`)."""
     distribution = solution.distribution
     return {
         "rules": solution.rules.to_json(),
         "ev": fraction_string(solution.ev),
         "house_edge": fraction_string(-solution.ev),
         "by_upcard": {rank_symbol(u): fraction_string(v) for u, v in solution.by_upcard.items()},
+        "moves": {what: fraction_string(p) for what, p in solution.move_chances.items()},
         "distribution": None if distribution is None else {
             fraction_string(r): fraction_string(p) for r, p in sorted(distribution.items())},
         "variance": None if distribution is None else fraction_string(solution.variance),
@@ -75,7 +80,21 @@ def _two_card_label(cards: tuple[int, int]) -> str:
     return _hand_label((low, high) if low == 1 else (high, low))
 
 
-def hand_tables(moves: MoveValues, rules_text: str, style: NumberStyle) -> list[Table]:
+def even_money_tables(values: dict[str, mpq], rules_text: str) -> list[Table]:
+    best = max(values, key=values.get)
+    rows = [[what, value, "best" if what == best else values[best] - value] for what, value in values.items()]
+    return [Table(f"A,T v A: {rules_text}", ["choice", "value", "cost"], rows,
+                  ["A natural against an ace: even money is insuring it, a sure 1; without insurance it pays "
+                   "the blackjack payout unless the dealer also has a natural (a push)."])]
+
+
+def even_money_json(values: dict[str, mpq], rules: Any) -> dict[str, Any]:
+    return {"rules": rules.to_json(), "cards": ["A", "T"], "upcard": "A",
+            "moves": {what: fraction_string(v) for what, v in values.items()},
+            "best": max(values, key=values.get)}
+
+
+def hand_tables(moves: MoveValues, rules_text: str, style: NumberStyle, insurance: mpq | None = None) -> list[Table]:
     values = moves.values
     best = moves.best
     order = sorted(values, key=lambda m: (m != best, -moves.unconditional(m)))
@@ -86,6 +105,10 @@ def hand_tables(moves: MoveValues, rules_text: str, style: NumberStyle) -> list[
                      f"(P(natural | cards seen) = {fraction_string(moves.natural)})"
                      + ("; early surrender, decided before the peek, is not." if "surrender" in values
                         and moves.early_surrender else "."))
+    if insurance is not None:
+        notes.append(f"Insurance (half the stake, paid 2:1 if the hole card is a ten): worth "
+                     f"{_decimal(insurance * 100, style.decimals, signed=True)}% of the initial bet "
+                     f"({fraction_string(insurance)}); {'take it' if insurance > 0 else 'not worth taking'}.")
     return [Table(f"{_hand_label(moves.cards)} v {rank_symbol(moves.upcard)}: {rules_text}",
                   ["move", "value", "cost"], rows, notes)]
 
@@ -99,8 +122,10 @@ def _cost(moves: MoveValues, move: str) -> mpq:
     return moves.value(best) - moves.value(move)
 
 
-def hand_json(moves: MoveValues, rules: Any) -> dict[str, Any]:
-    """``{"cards", "upcard", "moves", "best"}`` (and the rules, P(dealer natural), whether conditioned)."""
+def hand_json(moves: MoveValues, rules: Any, insurance: mpq | None = None) -> dict[str, Any]:
+    """``{"cards", "upcard", "moves", "best"}`` (and the rules, P(dealer natural), whether conditioned,
+    with an ace up the value of insurance)."""
+    extra = {} if insurance is None else {"insurance": fraction_string(insurance)}
     return {
         "rules": rules.to_json(),
         "cards": [rank_symbol(c) for c in moves.cards],
@@ -109,7 +134,7 @@ def hand_json(moves: MoveValues, rules: Any) -> dict[str, Any]:
         "best": moves.best,
         "conditioned_on_no_dealer_natural": bool(moves.peek and moves.natural),
         "dealer_natural_chance": fraction_string(moves.natural),
-    }
+    } | extra
 
 
 def chart_tables(solution: GameSolution, by_hand: bool = False) -> list[Table]:

@@ -97,3 +97,28 @@ def test_bad_rules_and_hands_are_one_line_errors(capsys, argv, message):
     status, out, err = run(capsys, *argv)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and message in err
+
+
+def test_edge_says_how_rounds_go(capsys):
+    status, out, _ = run(capsys, "edge", "--decks", "inf", "--surrender", "early", "--format", "json")
+    assert status == 0
+    moves = {what: Fraction(p) for what, p in json.loads(out)["moves"].items()}
+    assert sum(moves.values()) == 1
+    assert moves["player natural"] == 2 * Fraction(1, 13) * Fraction(4, 13)
+    assert set(moves) == {"player natural", "dealer natural", "stand", "hit", "double", "split", "surrender"}
+
+
+def test_hand_against_an_ace_shows_insurance(capsys):
+    # one deck, T,9 v A: 15 tens among the 49 unseen cards, insurance (3 * 15/49 - 1) / 2
+    status, out, _ = run(capsys, "hand", "T", "9", "--upcard", "A", "--decks", "1", "--format", "json")
+    assert status == 0
+    assert Fraction(json.loads(out)["insurance"]) == Fraction(-2, 49)
+
+
+def test_a_natural_against_an_ace_compares_even_money(capsys):
+    status, out, _ = run(capsys, "hand", "A", "K", "--upcard", "A", "--decks", "1", "--format", "json")
+    assert status == 0
+    document = json.loads(out)
+    assert Fraction(document["moves"]["even money"]) == 1
+    assert Fraction(document["moves"]["no insurance"]) == Fraction(34, 49) * Fraction(3, 2)
+    assert document["best"] == "no insurance"

@@ -13,12 +13,16 @@ examples:
   bjexact hand 8 8 --upcard A --surrender late
   bjexact hand A 7 --upcard 9 --decks inf --format json
   bjexact hand 5 4 3 --upcard 2 --decks 1                 # three cards: stand or hit
+  bjexact hand T 9 --upcard A --decks 1                   # and the value of insurance
+  bjexact hand A K --upcard A                             # a natural: even money or not
 
 Values per unit initial bet, composition-dependent (the hand's cards and the up-card
 have left the shoe). With the dealer peeking (the default) and a ten or ace up they
 are conditioned on no dealer natural, as the player decides knowing there is none;
 early surrender, decided before the check, is not. The cost of a move is what it
-loses against the best. JSON: {"cards": ["T", "6"], "upcard": "T", "moves":
+loses against the best. With an ace up the value of insurance is shown too (half
+the stake, paid 2:1 if the hole card is a ten); a natural against an ace compares
+even money with playing on. JSON: {"cards": ["T", "6"], "upcard": "T", "moves":
 {"stand": "p/q", "hit": "p/q", ...}, "best": "hit", ...}.
 """
 
@@ -37,15 +41,24 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..cards import parse_rank
-    from ..fullgame import hand_moves
-    from ..fullgame_render import hand_json, hand_tables
+    from ..cards import ACE, parse_rank
+    from ..fullgame import even_money, hand_moves, insurance_value
+    from ..fullgame_render import even_money_json, even_money_tables, hand_json, hand_tables
+    from ..hand import hand_value
     from ..tables import render
 
     rules = game_rules_from_args(args)
     cards = [parse_rank(c) for c in args.cards]
-    moves = hand_moves(rules, cards, parse_rank(args.upcard))
+    upcard = parse_rank(args.upcard)
     style = number_style(args, percent=True)
-    text = render(hand_tables(moves, rules.describe(), style), args.format, style, hand_json(moves, rules))
+    if len(cards) == 2 and hand_value(cards).total == 21 and upcard == ACE:
+        values = even_money(rules)
+        text = render(even_money_tables(values, rules.describe()), args.format, style, even_money_json(values, rules))
+        write_output(text, args.output)
+        return 0
+    moves = hand_moves(rules, cards, upcard)
+    insurance = insurance_value(rules, cards) if upcard == ACE and len(cards) == 2 else None
+    text = render(hand_tables(moves, rules.describe(), style, insurance), args.format, style,
+                  hand_json(moves, rules, insurance))
     write_output(text, args.output)
     return 0
