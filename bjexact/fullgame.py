@@ -36,7 +36,7 @@ Splits (CDZ-)
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from math import gcd
 from operator import add
@@ -953,13 +953,16 @@ class GameSolution:
         second = sum((r * r * p for r, p in self.distribution.items()), _ZERO)
         return second - self.ev * self.ev
 
-    def chart(self) -> dict[str, dict[str, dict[int, ChartCell]]]:
+    def chart(self, das_codes: bool = False) -> dict[str, dict[str, dict[int, ChartCell]]]:
         """The total-dependent basic strategy chart: section -> row -> up-card -> cell.
 
         Rows: hard totals of two different cards (keys "5".."20"), soft totals of an
         ace and another card ("13".."21" less the natural: "13".."20"), pairs (keys
         "2".."9", "T", "A"). A cell's move has the largest expected value summed
         over the two-card hands of that row, each weighted by its chance.
+        ``das_codes`` (rules with DAS): a pair split only thanks to doubling after
+        splitting is coded Ph or Pd, the move without DAS (hit or double); it takes
+        one more valuation of those splits.
         """
         sections: dict[str, dict[str, dict[int, dict[tuple[int, int], MoveValues]]]] = {s: {} for s in CHART_SECTIONS}
         for (a, b, upcard), moves in self.hands.items():
@@ -989,6 +992,10 @@ class GameSolution:
                     cells[upcard] = ChartCell(chart_code(totals), _argmax(totals), totals,
                                               {cards: m.best for cards, m in hands.items()})
                 chart[section][row] = cells
+        if das_codes and self.rules.das:
+            for (pair, upcard), code in _das_codes(self, chart["pairs"]).items():
+                cell = chart["pairs"][rank_symbol(pair)][upcard]
+                chart["pairs"][rank_symbol(pair)][upcard] = replace(cell, code=code)
         return chart
 
     def to_json(self) -> dict[str, Any]:
@@ -997,6 +1004,30 @@ class GameSolution:
             "ev": fraction_string(self.ev),
             "by_upcard": {rank_symbol(u): fraction_string(v) for u, v in self.by_upcard.items()},
         }
+
+
+def _das_codes(solution: GameSolution, pairs: Mapping[str, Mapping[int, ChartCell]]) -> dict[tuple[int, int], str]:
+    """Ph / Pd for the pair cells whose split is best only with doubling after splitting."""
+    without = _Solver(replace(solution.rules, das=False))
+    codes: dict[tuple[int, int], str] = {}
+    shoe = without.cards.shoe
+    for row, cells in pairs.items():
+        pair = as_rank(row)
+        for upcard, cell in cells.items():
+            if cell.best != "split":
+                continue
+            if not shoe.is_infinite:
+                hands = _hands_up_to_21(shoe.counts, upcard, start=(pair,))
+                without.cards.prefetch([(hand, None) for hand in hands], upcard)
+                without.prefetch_splits([pair], upcard)
+            moves = solution.hands[(pair, pair, upcard)]
+            values = {m: moves.unconditional(m) for m in moves.w}
+            split = without.split(pair, upcard)
+            values["split"] = split - moves.natural if moves.natural_costs_one else split
+            best = _argmax(values)
+            if best in ("hit", "double"):
+                codes[(pair, upcard)] = "Ph" if best == "hit" else "Pd"
+    return codes
 
 
 def _row_key(section: str, row: str) -> int:

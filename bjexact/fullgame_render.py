@@ -13,6 +13,7 @@ __all__ = ["edge_tables", "edge_json", "edge_headline", "hand_tables", "hand_jso
            "even_money_tables", "even_money_json", "CHART_LEGEND"]
 
 CHART_LEGEND = ("H hit, S stand, Dh double else hit, Ds double else stand, P split, "
+                "Ph/Pd split if doubling after splitting is allowed, else hit/double, "
                 "Rh/Rs/Rp surrender else hit/stand/split")
 _SECTION_TITLES = {"hard": "Hard totals", "soft": "Soft totals", "pairs": "Pairs"}
 
@@ -139,7 +140,7 @@ def hand_json(moves: MoveValues, rules: Any, insurance: mpq | None = None) -> di
 
 def chart_tables(solution: GameSolution, by_hand: bool = False) -> list[Table]:
     rules = solution.rules.describe()
-    chart = solution.chart()
+    chart = solution.chart(das_codes=True)
     if by_hand:
         return _chart_by_hand(solution, chart, rules)
     tables = []
@@ -196,7 +197,7 @@ def _chart_by_hand(solution: GameSolution, chart: Any, rules: str) -> list[Table
 
 def chart_json(solution: GameSolution) -> dict[str, Any]:
     """``{"rules", "hard": {"16": {"2": "S", ..., "A": "Rh"}}, "soft": {...}, "pairs": {"8": {...}}}``."""
-    chart = solution.chart()
+    chart = solution.chart(das_codes=True)
     document: dict[str, Any] = {"rules": solution.rules.to_json()}
     for section, rows in chart.items():
         document[section] = {row: {rank_symbol(u): cell.code for u, cell in cells.items()}

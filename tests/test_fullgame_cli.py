@@ -70,6 +70,10 @@ def test_chart_json_is_the_classic_infinite_deck_chart(capsys):
                                    "9": "H", "T": "H", "A": "H"}
     assert set(chart["pairs"]["A"].values()) == {"P"} and set(chart["pairs"]["8"].values()) == {"P"}
     assert set(chart["pairs"]["T"].values()) == {"S"}
+    # splits worth it only thanks to doubling after splitting: without DAS, hit
+    assert chart["pairs"]["4"]["5"] == "Ph" and chart["pairs"]["2"]["2"] == "Ph" and chart["pairs"]["2"]["4"] == "P"
+    status, out, _ = run(capsys, "chart", "--decks", "inf", "--no-das", "--format", "json")
+    assert json.loads(out)["pairs"]["4"]["5"] == "H"
 
 
 @pytest.mark.parametrize("fmt", ["text", "csv", "md", "latex"])
