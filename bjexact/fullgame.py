@@ -35,7 +35,7 @@ Splits (CDZ-)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from math import gcd
@@ -446,7 +446,7 @@ class _Solver:
                 self._stand[key] = found
         return found
 
-    def _hit(self, hand: Counts, upcard: int, gone: Gone, then) -> mpq | None:
+    def _hit(self, hand: Counts, upcard: int, gone: Gone, then: Callable[[Counts], mpq]) -> mpq | None:
         """W of drawing one card, then ``then(new hand)``; a bust loses the stake at once."""
         draws = self.cards.draws(add_counts(hand, gone.extra), upcard, gone)
         if not draws:
@@ -605,7 +605,10 @@ class _Solver:
     def _split_two_cards_now(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
         move = self.split_move(hand, upcard, gone.pair)
         if move == "double":
-            return self.double(hand, upcard, gone)  # type: ignore[return-value]
+            doubled = self.double(hand, upcard, gone)
+            if doubled is None:
+                raise BjexactError("the shoe is too small to deal the split hands")
+            return doubled
         if move == "hit":
             return self._split_hit(hand, upcard, gone)
         return self.stand(hand, upcard, gone)
@@ -646,7 +649,8 @@ class _Solver:
     def prefetch_splits(self, pairs: list[int], upcard: int) -> None:
         """Batch the dealer's distributions of the split hands of ``pairs`` where they stand,
         found by a dry run (their moves follow the unsplit hands' values)."""
-        self.cards.recording = needed = set()
+        needed: set[tuple[Counts, tuple[int, int] | None]] = set()
+        self.cards.recording = needed
         try:
             for pair in pairs:
                 self.split(pair, upcard)
@@ -691,7 +695,7 @@ def _hands_up_to_21(
 
 # --- the distribution of the round's net result ---------------------------------
 
-Dist = dict  # net result (mpq) -> probability (mpq)
+Dist = dict[Any, mpq]  # net result (mpq), or a hand's (total, stake), -> probability
 
 
 def _mix(target: Dist, source: Dist, weight: mpq) -> None:
@@ -734,7 +738,7 @@ class _Results:
             out[result] = out.get(result, _ZERO) + mpq(n, denominator)
         return out
 
-    def _after_hit(self, hand: Counts, upcard: int, stake: int, then) -> Dist:
+    def _after_hit(self, hand: Counts, upcard: int, stake: int, then: Callable[[Counts], Dist]) -> Dist:
         out: Dist = {}
         for rank, p in self.solver.cards.draws(hand, upcard):
             new = _add(hand, rank)
@@ -793,7 +797,7 @@ class _Results:
             return self._final_after_hit(hand, upcard, lambda new: {(min(_value(new).total, 22), 2): _ONE})
         return self._final_after_hit(hand, upcard, lambda new: self._final_continue(new, upcard))
 
-    def _final_after_hit(self, hand: Counts, upcard: int, then) -> Dist:
+    def _final_after_hit(self, hand: Counts, upcard: int, then: Callable[[Counts], Dist]) -> Dist:
         out: Dist = {}
         for rank, p in self.solver.cards.draws(hand, upcard):
             new = _add(hand, rank)
