@@ -11,7 +11,12 @@ The names below are imported lazily, so ``import bjexact`` is cheap.
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Any
+
+# The exact values are gmpy2's mpq, the elements of sympy's QQ with its gmpy ground types. SymPy picks
+# python-flint's types instead when that is installed, unless told otherwise before its first import.
+os.environ.setdefault("SYMPY_GROUND_TYPES", "gmpy")
 
 __version__ = "0.1.0"
 
