@@ -8,11 +8,11 @@ from fractions import Fraction
 import pytest
 
 from bjexact.cli import main
+from bjexact.core.numbers import RATIONALS, mpq
+from bjexact.core.rules import Rules
 from bjexact.dealer import dealer_graph, dealer_table
-from bjexact.eor import dealer_outcomes, dealer_removal_effects
 from bjexact.errors import BjexactError
-from bjexact.exact import RATIONALS, mpq
-from bjexact.rules import Rules
+from bjexact.symbolic.removal import dealer_outcomes, dealer_removal_effects
 
 ONE_DECK = (4,) * 9 + (16,)
 OUTCOMES = ("17", "18", "19", "20", "21", "bust")
@@ -216,8 +216,8 @@ class LineDraws:
 
 def test_game_derivatives_are_the_linear_coefficients_along_the_line():
     """Dual numbers against the exact polynomial of h along the same line (QQ[h])."""
-    from bjexact.eor import fixed_policy_game_value, game_removal_effects
     from bjexact.player import solve_infinite
+    from bjexact.symbolic.removal import fixed_policy_game_value, game_removal_effects
 
     rules = Rules(decks="inf")
     effects = game_removal_effects(rules)
@@ -243,8 +243,8 @@ class RationalDraws:
 @pytest.mark.parametrize("naturals,objective", [("peek", "ev"), ("separate", "win"), ("as21", "ev")])
 def test_game_derivatives_match_central_differences(naturals, objective):
     """(V(p + h d) - V(p - h d)) / 2h = D_r V + O(h^2), exactly computed at h = 10^-6."""
-    from bjexact.eor import fixed_policy_game_value, game_removal_effects
     from bjexact.player import solve_infinite
+    from bjexact.symbolic.removal import fixed_policy_game_value, game_removal_effects
 
     rules = Rules(decks="inf", naturals=naturals)
     effects = game_removal_effects(rules, objective)
@@ -265,8 +265,8 @@ def test_game_derivatives_match_central_differences(naturals, objective):
 def test_small_shoe_game_effects_reward_knowing_the_card():
     """Burning an unknown card changes nothing; knowing which card left can only help the player:
     sum_r n_r * effect_r >= 0, with each effect a full exact re-solve."""
-    from bjexact.eor import game_removal_effects
     from bjexact.player import solve
+    from bjexact.symbolic.removal import game_removal_effects
 
     shoe = (2, 0, 1, 0, 1, 0, 1, 0, 1, 6)
     effects = game_removal_effects(Rules(shoe=shoe))
@@ -283,8 +283,9 @@ def test_cli_game(capsys):
 
 
 def test_the_game_table_of_the_win_objective_is_a_chance_not_money():
-    from bjexact.eor import game_removal_effects, game_tables
-    from bjexact.tables import NumberStyle
+    from bjexact.render.removal import game_tables
+    from bjexact.render.tables import NumberStyle
+    from bjexact.symbolic.removal import game_removal_effects
 
     shoe = (2, 0, 1, 0, 1, 0, 1, 0, 1, 6)
     style = NumberStyle(decimals=4, percent=True)

@@ -11,7 +11,7 @@ import pytest
 
 from bjexact import BjexactError, Rules, dealer_table
 from bjexact.cli import main
-from bjexact.exact import mpq
+from bjexact.core.numbers import mpq
 from bjexact.simcheck import (
     DEFAULT_ROUNDS,
     check_dealer_simulator,

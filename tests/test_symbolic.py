@@ -13,10 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bjexact.cli import main
+from bjexact.core.numbers import mpq
+from bjexact.core.rules import Rules
 from bjexact.dealer import dealer_table
 from bjexact.errors import BjexactError
-from bjexact.exact import mpq
-from bjexact.rules import Rules
+from bjexact.render.symbolic import render_symbolic
+from bjexact.render.tables import NumberStyle
 from bjexact.symbolic import (
     CardModel,
     evaluate,
@@ -25,13 +27,11 @@ from bjexact.symbolic import (
     per_rank_model,
     polynomial_latex,
     polynomial_string,
-    render_symbolic,
     simplex_substitute,
     summary,
     symbolic_dealer_table,
     ten_density_model,
 )
-from bjexact.tables import NumberStyle
 
 RULE_SETS = [(h17, naturals) for h17 in (False, True) for naturals in ("as21", "separate", "peek")]
 STANDARD = (Fraction(1, 13),) * 9 + (Fraction(4, 13),)
@@ -403,7 +403,7 @@ def test_boundaries_text_json_and_errors(capsys):
 
 
 def test_report_section(monkeypatch):
-    import bjexact.symbolic as symbolic
+    import bjexact.render.symbolic as symbolic
 
     monkeypatch.setattr(symbolic, "REPORT_DECISIONS", ((16, False, 10),))
     text = symbolic.report_section(Rules(decks="inf"), "md")

@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from .cards import parse_rank, rank_symbol
-from .dealer import BUST, ShoeDraws, graph_for
-from .errors import BjexactError
-from .exact import RATIONALS, fraction_string
-from .rules import Rules
-from .solve import Chain
+from ..chain.solve import Chain
+from ..core.cards import parse_rank, rank_symbol
+from ..core.numbers import RATIONALS, fraction_string
+from ..core.rules import Rules
+from ..errors import BjexactError
+from .graph import BUST, ShoeDraws, graph_for
 
 __all__ = ["AbsorbingChain", "canonical_form", "dealer_matrices"]
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .cards import ACE, TEN, Counts
-from .exact import mpq
+from .numbers import mpq
 
 __all__ = ["HandValue", "EMPTY_HAND", "add_card", "hand_value", "natural_partner", "no_natural_chance"]
 

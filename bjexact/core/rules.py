@@ -19,10 +19,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..errors import BjexactError
 from .cards import Counts, Shoe
-from .errors import BjexactError
-from .exact import as_rational, fraction_string, mpq
 from .hand import HandValue
+from .numbers import as_rational, fraction_string, mpq
 
 __all__ = ["Rules", "NATURALS", "INFINITE"]
 

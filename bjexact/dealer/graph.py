@@ -37,12 +37,12 @@ from typing import Any
 
 import networkx as nx
 
-from .cards import ACE, RANKS, Counts, Shoe, add_counts, counts_of, rank_symbol
-from .errors import BjexactError
-from .exact import RATIONALS, mpq
-from .hand import EMPTY_HAND, HandValue, add_card, natural_partner, no_natural_chance
-from .rules import Rules
-from .solve import Chain, absorption, compile_chain
+from ..chain.solve import Chain, absorption, compile_chain
+from ..core.cards import ACE, RANKS, Counts, Shoe, add_counts, counts_of, rank_symbol
+from ..core.hand import EMPTY_HAND, HandValue, add_card, natural_partner, no_natural_chance
+from ..core.numbers import RATIONALS, mpq
+from ..core.rules import Rules
+from ..errors import BjexactError
 
 __all__ = [
     "FINAL_TOTALS",
@@ -368,7 +368,7 @@ class DealerTable:
         return self.rows[upcard]
 
     def to_json(self) -> dict[str, Any]:
-        from .exact import fraction_string
+        from ..core.numbers import fraction_string
 
         return {
             "rules": self.rules.to_json(),
@@ -380,7 +380,7 @@ class DealerTable:
         }
 
     def __str__(self) -> str:
-        from .tables import dealer_text
+        from .text import dealer_text
 
         return dealer_text(self)
 

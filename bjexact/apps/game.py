@@ -39,12 +39,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import RANKS, TEN, Counts, counts_of
-from .errors import BjexactError
-from .exact import as_rational, fraction_string, mpq
-from .hand import HandValue, hand_value
+from ..core.cards import RANKS, TEN, Counts, counts_of
+from ..core.hand import HandValue, hand_value
+from ..core.numbers import as_rational, fraction_string, mpq
+from ..core.rules import Rules
+from ..errors import BjexactError
 from .replay import Card
-from .rules import Rules
 
 __all__ = [
     "FACES",
@@ -225,7 +225,7 @@ class Advice:
 
 def dealer_outlook(rules: Rules, upcard: int, unseen: Counts) -> dict[str, mpq]:
     """P(dealer's final outcome | up-card, no natural) drawing from ``unseen`` (hole card included)."""
-    from .dealer import dealer_distributions
+    from ..dealer.graph import dealer_distributions
 
     shoe = tuple(n + (rank == upcard) for rank, n in zip(RANKS, unseen, strict=True))
     outlook_rules = Rules(shoe=shoe, h17=rules.h17, naturals="peek")
@@ -234,7 +234,7 @@ def dealer_outlook(rules: Rules, upcard: int, unseen: Counts) -> dict[str, mpq]:
 
 def exact_advice(rules: Rules, player: Sequence[int], upcard: int, unseen: Counts) -> Advice:
     """The exact advice for the player's cards (ranks) against ``upcard``; ``unseen`` as above."""
-    from .player import hand_decision
+    from ..player.solver import hand_decision
 
     decision = hand_decision(rules, tuple(player), upcard, unseen=unseen)
     return Advice(decision.stand, decision.hit, decision.best, dealer_outlook(rules, upcard, unseen))
@@ -283,19 +283,19 @@ def chips_text(value: Any) -> str:
         q, fives = q // 5, fives + 1
     if q != 1:
         return fraction_string(value)
-    from .tables import NumberStyle
+    from ..render.tables import NumberStyle
 
     return NumberStyle(decimals=max(twos, fives), percent=False).plain(value)
 
 
 def _signed(value: mpq, places: int = 5) -> str:
-    from .tables import NumberStyle
+    from ..render.tables import NumberStyle
 
     return NumberStyle(decimals=places, percent=False, signed=True).plain(value)
 
 
 def _percent(value: mpq) -> str:
-    from .tables import NumberStyle
+    from ..render.tables import NumberStyle
 
     return NumberStyle(decimals=2).plain(value) + "%"
 
@@ -336,7 +336,7 @@ def regret_line(advice: Advice, move: str, stake: int) -> str | None:
 
 
 def _approx(value: mpq) -> str:
-    from .tables import NumberStyle
+    from ..render.tables import NumberStyle
 
     return NumberStyle(decimals=3, percent=False).plain(value)
 

@@ -34,13 +34,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import RANKS, Counts, counts_of, rank_symbol
-from .dealer import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, average_row, dealer_distributions
-from .errors import BjexactError
-from .exact import fraction_string, mpq
-from .hand import natural_partner
-from .hand import no_natural_chance as hand_no_natural_chance
-from .rules import Rules
+from ..core.cards import RANKS, Counts, counts_of, rank_symbol
+from ..core.hand import natural_partner
+from ..core.hand import no_natural_chance as hand_no_natural_chance
+from ..core.numbers import fraction_string, mpq
+from ..core.rules import Rules
+from ..dealer.graph import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, average_row, dealer_distributions
+from ..errors import BjexactError
 
 __all__ = [
     "RemovalEffects",
@@ -184,7 +184,7 @@ def dealer_removal_effects(rules: Rules, upcard: int | None = None) -> RemovalEf
 
 def _value_and_gradient(element: Any, point: tuple[mpq, ...], gens) -> tuple[mpq, list[mpq]]:
     """The value and the gradient of a polynomial or rational function at ``point``, exactly."""
-    from .symbolic import evaluate
+    from .polys import evaluate
 
     numer = getattr(element, "numer", element)
     denom = getattr(element, "denom", None)
@@ -205,7 +205,8 @@ def infinite_removal_effects(rules: Rules, upcard: int | None = None) -> Removal
     (times ``1 - p_natural`` under ``peek``); its gradient is taken by the product
     and quotient rules from the exact gradients of the pieces.
     """
-    from .symbolic import per_rank_model, symbolic_dealer_table
+    from .models import per_rank_model
+    from .table import symbolic_dealer_table
 
     if not rules.infinite:
         raise BjexactError("derivatives are for the infinite deck; finite shoes have exact removal effects")
@@ -248,54 +249,6 @@ def infinite_removal_effects(rules: Rules, upcard: int | None = None) -> Removal
     return RemovalEffects(rules, upcard, outcomes, base, effects, partials)
 
 
-def removal_tables(effects: RemovalEffects, style: Any, *, partials: bool = False) -> list[Any]:
-    """Two :class:`bjexact.tables.Table`: the full-shoe probabilities, then the change per rank removed.
-
-    ``style`` is a :class:`bjexact.tables.NumberStyle`; the changes are printed signed,
-    in percentage points when ``style.percent``. ``partials`` (infinite deck): the raw
-    ``df/dp_r`` instead of ``D_r f``.
-    """
-    from .tables import Table
-
-    rules = effects.rules
-    given = f" | up-card {rank_symbol(effects.upcard)}" if effects.upcard is not None else ""
-    condition = ", no dealer natural" if rules.naturals == "peek" else ""
-    unit = " (%)" if style.percent and not style.exact else ""
-    points = " (percentage points)" if style.percent and not style.exact else ""
-    base = Table(
-        f"P(dealer's outcome{given}{condition}){unit}: {rules.describe()}",
-        ["shoe", *effects.outcomes],
-        [["full" if not rules.infinite else "standard", *(effects.base[o] for o in effects.outcomes)]],
-    )
-    if rules.infinite:
-        values = effects.partials if partials else effects.effects
-        label = "d/dp_" if partials else "D_"
-        title = (f"Raw partial derivatives df/dp_r at the standard deck{points}" if partials else
-                 f"Derivative D_r f in the direction of removing a card of rank r{points}")
-        notes = [
-            "D_r f = sum_j p_j df/dp_j - df/dp_r: removing one card of rank r from an N-card shoe "
-            "changes f by about D_r f / N (one deck: N = 52)."
-            if not partials else
-            "df/dp_r of the polynomial the dealer graph gives; unlike D_r f it depends on how f is written "
-            "off p_A + ... + p_T = 1.",
-        ]
-    else:
-        values = effects.effects
-        label = "-"
-        title = f"Effect of removing one card of each rank{points}"
-        notes = ["Each row: the exact change when one card of that rank leaves the shoe; "
-                 "'n/a': the shoe has no such card to remove (or no such up-card is left). "
-                 "Burn-card neutrality: the rows weighted by the counts"
-                 + (" and P(no natural | that card removed)" if rules.naturals == "peek" else "")
-                 + " sum to exactly 0."]
-    rows = []
-    for r in RANKS:
-        row = values[r]
-        rows.append([f"{label}{rank_symbol(r)}", *(("n/a",) * len(effects.outcomes) if row is None else
-                                                  (row[o] for o in effects.outcomes))])
-    return [base, Table(title, ["removed" if not rules.infinite else "rank", *effects.outcomes], rows, notes)]
-
-
 # --- the value of the hit/stand game ---------------------------------------------------------
 
 
@@ -332,12 +285,12 @@ class GameRemovalEffects:
 def game_removal_effects(rules: Rules, objective: str = "ev", *, progress: bool | None = None) -> GameRemovalEffects:
     """Exact effects of removal on the hit/stand game's value (finite shoes: one exact solve of the
     player's game per rank, which takes a while; the infinite deck: derivatives, fast)."""
-    from .player import solve
+    from ..player.solver import solve
 
     if rules.infinite:
         return _infinite_game_effects(rules, objective)
 
-    from .progress import Progress
+    from ..progress import Progress
 
     shoe = rules.make_shoe().counts
     base = solve(rules, objective, progress=False).game.value
@@ -430,7 +383,7 @@ class DirectionDraws:
 
 
 def _infinite_game_effects(rules: Rules, objective: str) -> GameRemovalEffects:
-    from .player import solve_infinite
+    from ..player.solver import solve_infinite
 
     solution = solve_infinite(rules, objective)
     for state, position in solution.positions.items():
@@ -457,11 +410,11 @@ def fixed_policy_game_value(rules: Rules, objective: str, policy: Mapping[tuple[
     """
     import networkx as nx
 
-    from .dealer import graph_for
-    from .hand import hand_value
-    from .player import BUST as PLAYER_BUST
-    from .player import payoffs, player_hit_graph, player_states, stand_results
-    from .solve import absorption, compile_chain
+    from ..chain.solve import absorption, compile_chain
+    from ..core.hand import hand_value
+    from ..dealer.graph import graph_for
+    from ..player.solver import BUST as PLAYER_BUST
+    from ..player.solver import payoffs, player_hit_graph, player_states, stand_results
 
     domain = draws.domain
     p = draws.probabilities(None)
@@ -515,29 +468,3 @@ def fixed_policy_game_value(rules: Rules, objective: str, policy: Mapping[tuple[
                         value = weights[3] * natural + (domain.one - natural) * value
                 total += chance * value
     return total
-
-
-def game_tables(effects: GameRemovalEffects, style: Any) -> list[Any]:
-    """The game's value and the change per rank removed, as one :class:`bjexact.tables.Table`
-    (values in per cent of the bet when ``style.percent``)."""
-    from .tables import Table
-
-    rules = effects.rules
-    if effects.objective == "ev":
-        unit = " (% of the bet)" if style.percent and not style.exact else ""
-    else:  # a chance of winning (a push counting 1/2), not an amount of money
-        unit = " (chance of winning, %)" if style.percent and not style.exact else " (chance of winning)"
-    objective = "win +1, push 0, loss -1" if effects.objective == "ev" else "win 1, push 1/2, loss 0"
-    title = f"Value of the hit/stand game{unit}: {rules.describe()}; {objective}"
-    if rules.infinite:
-        columns = ["rank", "D_r V", "D_r V / 52"]
-        rows = [[f"D_{rank_symbol(r)}", v, v / 52] for r, v in effects.effects.items()]
-        notes = [f"Value at the standard deck: {style.plain(effects.base)}. D_r V = sum_j p_j dV/dp_j - dV/dp_r; "
-                 "removing one card of rank r from an N-card shoe changes the value by about D_r V / N "
-                 "(D_r V / 52: one deck)."]
-    else:
-        columns = ["removed", "change"]
-        rows = [[f"-{rank_symbol(r)}", "n/a" if v is None else v] for r, v in effects.effects.items()]
-        notes = [f"Value of the full shoe: {style.plain(effects.base)}. Each row: the exact change of the value "
-                 "when one card of that rank leaves the shoe (composition-dependent optimal play)."]
-    return [Table(title, columns, rows, notes)]

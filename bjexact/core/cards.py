@@ -15,8 +15,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .errors import BjexactError
-from .exact import mpq
+from ..errors import BjexactError
+from .numbers import mpq
 
 __all__ = [
     "ACE",

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cards import rank_symbol
-from .errors import BjexactError
-from .rules import Rules
+from ..core.cards import rank_symbol
+from ..core.rules import Rules
+from ..errors import BjexactError
 
 __all__ = [
     "REFERENCE_SETS",
@@ -83,10 +83,10 @@ class Report:
 def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
                  progress: bool | None = None) -> Report:
     """Compute what a report shows (the player analysis of finite shoes takes seconds)."""
-    from .dealer import dealer_table
+    from ..dealer.graph import dealer_table
+    from ..dealer.matrices import dealer_matrices
+    from ..player.solver import solve
     from .diagrams import dealer_diagram, player_diagram
-    from .matrices import dealer_matrices
-    from .player import solve
 
     dealer = dealer_table(rules)
     chain = dealer_matrices(rules, MATRIX_UPCARD) if rules.infinite else None
@@ -400,8 +400,8 @@ def write_report(report: Report, directory: Path, *, compile_pdf: bool = True, q
     is written and a message says how to get a PDF. A TeX error raises
     :class:`BjexactError` naming the log.
     """
+    from ..files import write_atomically
     from .diagrams import have_dot, render
-    from .files import write_atomically
 
     if directory.exists() and not directory.is_dir():
         raise BjexactError(f"cannot write the report into {directory}: it is a file, not a directory")
@@ -464,7 +464,7 @@ def compile_latex(tex: Path, *, quiet: bool = False) -> Path | None:
                     shutil.copy(produced, log)
                 raise BjexactError(f"LaTeX failed on {tex.name}: {_first_error(log)} (log: {log})")
         pdf = tex.with_suffix(".pdf")
-        from .files import write_atomically
+        from ..files import write_atomically
 
         write_atomically(pdf, (work / pdf.name).read_bytes())
     return pdf
@@ -514,7 +514,7 @@ def index_markdown(games: Sequence[tuple[str, Rules, Any]]) -> str:
 def write_reference(directory: Path, *, compile_pdf: bool = True, quiet: bool = False,
                     progress: bool | None = None, announce: Callable[[str], None] | None = None) -> list[Path]:
     """Regenerate every reference report under ``directory`` and its index page."""
-    from .files import write_atomically
+    from ..files import write_atomically
 
     written = []
     games = []

@@ -9,9 +9,9 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from .cards import rank_symbol
-from .errors import BjexactError
-from .exact import mpq
+from ..core.cards import rank_symbol
+from ..core.numbers import mpq
+from ..errors import BjexactError
 
 __all__ = ["PLOT_FORMATS", "plot_format", "outcome_plot"]
 
@@ -44,7 +44,7 @@ def outcome_plot(table: Any, fmt: str = "svg", points: int = 200) -> bytes:
     ``table`` is a :class:`bjexact.symbolic.SymbolicTable` of the ten-density model.
     The standard deck, ``t = 4/13``, is marked by a dashed line. Returns the file's bytes.
     """
-    from .symbolic import evaluate
+    from ..symbolic.polys import evaluate
 
     if table.model.kind != "ten-density":
         raise BjexactError("plots are drawn against the ten density: use --ten-density NAME")

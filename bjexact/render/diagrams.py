@@ -45,10 +45,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import RANKS, rank_symbol
-from .errors import BjexactError
-from .exact import RATIONALS, fraction_string, mpq
-from .rules import Rules
+from ..core.cards import RANKS, rank_symbol
+from ..core.numbers import RATIONALS, fraction_string, mpq
+from ..core.rules import Rules
+from ..errors import BjexactError
 
 __all__ = [
     "DIAGRAM_FORMATS",
@@ -354,7 +354,7 @@ def _ranks_text(ranks: Sequence[int]) -> str:
 
 
 def _upcards(rules: Rules, upcards: Iterable[int] | None) -> list[int]:
-    from .dealer import _row_order
+    from ..dealer.graph import _row_order
 
     shoe = rules.make_shoe()
     wanted = list(RANKS if upcards is None else upcards)
@@ -365,7 +365,7 @@ def _upcards(rules: Rules, upcards: Iterable[int] | None) -> list[int]:
 
 
 def _weighted(rules: Rules, upcard: int):
-    from .dealer import ShoeDraws, graph_for
+    from ..dealer.graph import ShoeDraws, graph_for
 
     return graph_for(rules).weighted(ShoeDraws(rules.make_shoe()), [upcard])
 
@@ -552,8 +552,8 @@ def _set_bounds(graph: Any, caption: str, bottom: float, left: float, right: flo
 
 def player_diagram(rules: Rules, upcard: int, *, objective: str = "ev", decimals: int | None = None):
     """The infinite-deck hit chain against ``upcard`` under the optimal policy (``pydot.Dot``)."""
-    from .cards import Shoe
-    from .player import player_hit_graph, solve_infinite
+    from ..core.cards import Shoe
+    from ..player.solver import player_hit_graph, solve_infinite
     from .tables import NumberStyle
 
     if not rules.infinite:

@@ -54,13 +54,13 @@ from typing import Any, Literal
 
 import networkx as nx
 
-from .cards import ACE, RANKS, TEN, Counts, Shoe, add_counts, as_rank, counts_of, rank_symbol
-from .dealer import BLACKJACK, BUST, EXHAUSTED, ShoeDraws, dealer_graph, dealer_table
-from .errors import BjexactError
-from .exact import RATIONALS, fraction_string, mpq
-from .hand import HandValue, add_card, hand_value, natural_partner, no_natural_chance
-from .progress import Progress
-from .rules import Rules
+from ..core.cards import ACE, RANKS, TEN, Counts, Shoe, add_counts, as_rank, counts_of, rank_symbol
+from ..core.hand import HandValue, add_card, hand_value, natural_partner, no_natural_chance
+from ..core.numbers import RATIONALS, fraction_string, mpq
+from ..core.rules import Rules
+from ..dealer.graph import BLACKJACK, BUST, EXHAUSTED, ShoeDraws, dealer_graph, dealer_table
+from ..errors import BjexactError
+from ..progress import Progress
 
 __all__ = [
     "RESULTS",

@@ -24,10 +24,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .cards import parse_cards
-from .errors import BjexactError
-from .hand import HandValue, hand_value
-from .rules import Rules
+from ..core.cards import parse_cards
+from ..core.hand import HandValue, hand_value
+from ..core.rules import Rules
+from ..errors import BjexactError
 
 __all__ = ["Card", "Try", "Replay", "TIE_RULES", "parse_deck", "replay", "replay_lines"]
 
