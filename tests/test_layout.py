@@ -101,3 +101,24 @@ def test_layers_import_only_downwards():
 def test_nothing_imports_the_old_module_names():
     users = [(a, b) for a, b in graph().edges if b in FACADES - {"bjexact"} and a not in FACADES]
     assert not users, ", ".join(f"{a} -> {b}" for a, b in users)
+
+
+def private_imports() -> list[tuple[str, str, str]]:
+    """(importer, module, name) for every ``_name`` imported from a module of another package."""
+    found = []
+    for name, path in MODULES.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom) or not node.level:
+                continue
+            base = package.split(".")[: len(package.split(".")) - node.level + 1]
+            target = ".".join(base + ([node.module] if node.module else []))
+            target_package = target if MODULES.get(target, Path()).name == "__init__.py" else target.rpartition(".")[0]
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__") and target_package != package:
+                    found.append((name, target, alias.name))
+    return found
+
+
+def test_private_names_stay_inside_their_package():
+    assert not private_imports(), ", ".join(f"{a} imports {b}.{n}" for a, b, n in private_imports())

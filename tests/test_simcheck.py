@@ -284,15 +284,6 @@ def test_check_sim_refuses_options_of_the_other_kind_of_check(capsys):
     assert main(["check-sim", "tests/test_simcheck.py:always_bust", "--policy", "optimal"]) == 2
 
 
-def test_simcheck_uses_only_public_names_of_verify():
-    import inspect
-
-    from bjexact import simcheck
-
-    source = inspect.getsource(simcheck)
-    assert "from .verify import _" not in source and "verify._" not in source
-
-
 # --- gymnasium's Blackjack-v1 ----------------------------------------------------------------------------
 
 gym_blackjack = pytest.importorskip("gymnasium.envs.toy_text.blackjack")

@@ -78,7 +78,9 @@ def assert_dealer_table_matches(
     ``actual``: text or a path (any layout), a mapping ``{upcard: {outcome: value}}``, or a
     sequence of rows in the order 2..9, T, A with the values of ``columns``.
     """
-    from .verify import Tolerance, check_dealer_table, dealer_table_from_values, format_cell, read_dealer_table
+    from .dealer_tables import Tolerance, check_dealer_table
+    from .messages import format_cell
+    from .printed import dealer_table_from_values, read_dealer_table
 
     rules = _rules(rules, rule_options)
     text = _text_of(actual)
@@ -113,7 +115,8 @@ def _upcard(key: Any) -> int:
 
 
 def _player_cells(actual: Any, kind: str, block: str):
-    from .verify import _MOVES, PlayerCell, PrintedPlayerTable, float_number, parse_number
+    from .player_tables import _MOVES, PlayerCell, PrintedPlayerTable
+    from .printed import float_number, parse_number
 
     cells = []
     if callable(actual) and not isinstance(actual, Mapping):
@@ -147,7 +150,7 @@ def _player_cells(actual: Any, kind: str, block: str):
 
 def _player_assert(actual: Any, kind: str, rules: Rules, objective: str, tolerance, block: str,
                    blocks: Sequence[str]) -> None:
-    from .verify import check_player_table, read_player_table
+    from .player_tables import check_player_table, read_player_table
 
     text = _text_of(actual)
     try:
@@ -182,7 +185,7 @@ def assert_policy_matches(
     moves ``"H"``/``"S"``/``"hit"``/``"stand"`` (or ``True`` for hit), or a callable
     ``policy(total, soft, upcard) -> move`` asked about every state.
     """
-    from .verify import Tolerance
+    from .dealer_tables import Tolerance
 
     rules = _rules(rules, rule_options or {"decks": "inf"})
     _player_assert(actual, "policy", rules, objective, Tolerance(), "policy", ())
@@ -206,7 +209,8 @@ def assert_values_match(
     mapping ``{(total, soft, upcard): value}`` of the values of ``block``: ``"stand"``,
     ``"hit"`` or ``"value"`` (the optimal value).
     """
-    from .verify import VALUE_BLOCKS, Tolerance
+    from .dealer_tables import Tolerance
+    from .player_tables import VALUE_BLOCKS
 
     if block not in VALUE_BLOCKS:
         raise ValueError(f"block must be one of {VALUE_BLOCKS}, not {block!r}")

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..core.numbers import fraction_string, mpq
 
-__all__ = ["FORMATS", "Table", "NumberStyle", "render", "latex_escape"]
+__all__ = ["FORMATS", "Table", "NumberStyle", "render", "latex_escape", "decimal_string"]
 
 FORMATS = ("text", "csv", "json", "md", "latex")
 
@@ -36,7 +36,7 @@ class NumberStyle:
     def plain(self, value: Any) -> str:
         if self.exact:
             return fraction_string(value)
-        return _decimal(mpq(value) * (100 if self.percent else 1), self.decimals, self.signed)
+        return decimal_string(mpq(value) * (100 if self.percent else 1), self.decimals, self.signed)
 
     def latex(self, value: Any) -> str:
         if not self.exact:
@@ -48,7 +48,7 @@ class NumberStyle:
         return f"{sign}\\frac{{{abs(value.numerator)}}}{{{value.denominator}}}"
 
 
-def _decimal(value: mpq, places: int, signed: bool = False) -> str:
+def decimal_string(value: mpq, places: int, signed: bool = False) -> str:
     """Round an exact value half away from zero to ``places`` decimals, exactly."""
     scaled = abs(value) * 10**places
     whole = int(scaled)

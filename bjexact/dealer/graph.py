@@ -411,11 +411,11 @@ def dealer_table(rules: Rules | None = None) -> DealerTable:
     outcomes = _absorbing(rules.naturals, False)
     if any(row.get(EXHAUSTED) for row in rows.values()):
         outcomes += (EXHAUSTED,)
-    ordered = sorted(rows, key=_row_order)
+    ordered = sorted(rows, key=row_order)
     return DealerTable(rules, outcomes, {u: {o: rows[u][o] for o in outcomes} for u in ordered})
 
 
-def _row_order(upcard: int) -> int:
+def row_order(upcard: int) -> int:
     """Rows in the usual order: 2..9, T, then A."""
     return upcard if upcard != ACE else 11
 

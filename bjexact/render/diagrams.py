@@ -354,14 +354,14 @@ def _ranks_text(ranks: Sequence[int]) -> str:
 
 
 def _upcards(rules: Rules, upcards: Iterable[int] | None) -> list[int]:
-    from ..dealer.graph import _row_order
+    from ..dealer.graph import row_order
 
     shoe = rules.make_shoe()
     wanted = list(RANKS if upcards is None else upcards)
     missing = [u for u in wanted if not shoe.has(u)]
     if missing:
         raise BjexactError(f"the shoe holds no {rank_symbol(missing[0])}, so it cannot be the up-card")
-    return sorted(dict.fromkeys(wanted), key=_row_order)
+    return sorted(dict.fromkeys(wanted), key=row_order)
 
 
 def _weighted(rules: Rules, upcard: int):

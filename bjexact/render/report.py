@@ -492,7 +492,7 @@ def reference_texts(rules: Rules, *, player: bool = True) -> dict[str, str]:
 
 def index_markdown(games: Sequence[tuple[str, Rules, Any]]) -> str:
     """The index page of the reference reports: one line per rule set."""
-    from .tables import _decimal
+    from .tables import decimal_string
 
     lines = [
         "# Reference reports",
@@ -505,7 +505,7 @@ def index_markdown(games: Sequence[tuple[str, Rules, Any]]) -> str:
         "|:---|:---|:---|:---|---:|",
     ]
     for slug, rules, game in games:
-        value = f"{_decimal(game.value * 100, 4, signed=True)}%" if game is not None else ""
+        value = f"{decimal_string(game.value * 100, 4, signed=True)}%" if game is not None else ""
         lines.append(f"| {rules.describe()} | [report.md]({slug}/report.md) | [report.tex]({slug}/report.tex) "
                      f"| [report.pdf]({slug}/report.pdf) | {value} |")
     return "\n".join(lines) + "\n"

@@ -10,11 +10,11 @@ from ..core.cards import rank_symbol
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
 from ..errors import BjexactError
-from ..symbolic.boundaries import AlgebraicNumber, DecisionBoundaries, Piece, _narrow, decision_boundaries
+from ..symbolic.boundaries import AlgebraicNumber, DecisionBoundaries, Piece, decision_boundaries, narrow_root
 from ..symbolic.models import ten_density_model
-from ..symbolic.polys import _latex_lines, n_terms, polynomial_latex, polynomial_string, summary
+from ..symbolic.polys import latex_lines, n_terms, polynomial_latex, polynomial_string, summary
 from ..symbolic.removal import dealer_removal_effects
-from ..symbolic.table import SymbolicTable, _substitution_text, symbolic_dealer_table
+from ..symbolic.table import SymbolicTable, substitution_text, symbolic_dealer_table
 from .removal import removal_tables
 from .tables import NumberStyle, render
 
@@ -76,7 +76,7 @@ def render_symbolic(
 
 
 def _text_document(table, standard, style, long_cells, note, title, at) -> str:
-    lines = [title, _substitution_text(table.model), ""]
+    lines = [title, substitution_text(table.model), ""]
     width = max(len(o) for o in table.outcomes)
     for u, row in table.rows.items():
         lines.append(f"up-card {rank_symbol(u)}  ({at})")
@@ -106,7 +106,7 @@ def _latex_document(table, standard, style, long_cells, note, title, at) -> str:
     lines = [
         "% needs \\usepackage{amsmath}",
         f"% {title}",
-        f"% {_substitution_text(table.model)}",
+        f"% {substitution_text(table.model)}",
         "\\begin{align*}",
     ]
     cells = list(_cells(table))
@@ -158,7 +158,7 @@ def render_boundaries(result: DecisionBoundaries, fmt: str, digits: int = 15) ->
 
         lines = ["% needs \\usepackage{amsmath}",
                  f"% {latex_escape(result.label())}: {latex_escape(result.rules.describe())}; "
-                 f"{_substitution_text(result.model)}",
+                 f"{substitution_text(result.model)}",
                  "\\begin{align*}", rf"\mathrm{{stand}}({t}) &= {frac(result.stand)} \\"]
         def bound(x, default):
             return point(x, default).replace("...", r"\ldots").replace(t, f"{t}_", 1) if x is not None and \
@@ -177,7 +177,7 @@ def render_boundaries(result: DecisionBoundaries, fmt: str, digits: int = 15) ->
         raise BjexactError(f"unknown format {fmt!r} (use text, json or latex)")
     lines = [
         f"{result.label()}: {result.rules.describe()}, objective {result.objective}",
-        _substitution_text(result.model),
+        substitution_text(result.model),
         "",
         f"stand({t}) = {result.value_string(result.stand)}",
     ]
@@ -194,7 +194,7 @@ def render_boundaries(result: DecisionBoundaries, fmt: str, digits: int = 15) ->
         f"best move: {moves}",
     ]
     for (x, below, above), name in zip(result.boundaries, names, strict=True):
-        narrow = _narrow(x, digits)
+        narrow = narrow_root(x, digits)
         lo, hi = narrow.bounds()
         lines.append(f"  {name} = {x.decimals(digits)}... = {x.expression()}")
         lines.append(f"       in [{fraction_string(lo)}, {fraction_string(hi)}]; {below} below, {above} above")
@@ -247,14 +247,14 @@ def report_section(rules: Rules, fmt: str = "md") -> str:
     parts = [render([base], fmt, style), render([changes], fmt, replace(style, signed=True))]
     if rules.infinite:
         table = symbolic_dealer_table(rules, ten_density_model("t"))
-        t_text = _substitution_text(table.model)
+        t_text = substitution_text(table.model)
         if fmt == "md":
             lines = [f"P(bust | up-card) as polynomials in t; {t_text}:", ""]
             lines += [f"- {rank_symbol(u)}: `{polynomial_string(table[u]['bust'])}`" for u in table.upcards]
         else:
             lines = [f"% P(bust | up-card) as polynomials in t; {t_text}", "\\begin{align*}"]
             rows = [rf"P(\text{{bust}} \mid {rank_symbol(u)}) &= " + " \\\\\n&\\quad ".join(
-                _latex_lines(table[u]["bust"])) for u in table.upcards]
+                latex_lines(table[u]["bust"])) for u in table.upcards]
             lines += [" \\\\\n".join(rows), "\\end{align*}"]
         parts.append("\n".join(lines) + "\n")
         found = []

@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.numbers import fraction_string
-from ..core.text import FORMATS, NumberStyle, Table, _decimal, latex_escape, render
+from ..core.text import FORMATS, NumberStyle, Table, decimal_string, latex_escape, render
 from ..dealer.text import dealer_tables, dealer_text
 
 __all__ = [
     "FORMATS", "PLAYER_VIEWS", "Table", "NumberStyle", "render", "dealer_text", "dealer_tables",
-    "player_tables", "game_lines", "latex_escape", "_decimal",
+    "player_tables", "game_lines", "latex_escape", "decimal_string",
 ]
 
 
@@ -157,9 +157,9 @@ def game_lines(game: Any, objective: str) -> list[str]:
     """One paragraph on the value of the whole hit/stand game from the deal."""
     from ..player.solver import RESULTS
 
-    shares = ", ".join(f"{name} {_decimal(p * 100, 4)}%" for name, p in zip(RESULTS, game.results))
+    shares = ", ".join(f"{name} {decimal_string(p * 100, 4)}%" for name, p in zip(RESULTS, game.results))
     what = "expected result per unit bet" if objective == "ev" else "chance of winning (push = 1/2)"
     return [
         f"Game value from the deal ({what}): {fraction_string(game.value)}",
-        f"  = {_decimal(game.value * 100, 6, signed=objective == 'ev')}%; results: {shares}",
+        f"  = {decimal_string(game.value * 100, 6, signed=objective == 'ev')}%; results: {shares}",
     ]

@@ -13,7 +13,7 @@ from ..core.rules import Rules
 from ..errors import BjexactError
 from .models import CardModel, ten_density_model
 from .polys import _parts
-from .table import _check_rules, _substitution_text, symbolic_dealer_table
+from .table import _check_rules, substitution_text, symbolic_dealer_table
 
 __all__ = ["AlgebraicNumber", "Piece", "DecisionBoundaries", "decision_boundaries"]
 
@@ -239,7 +239,7 @@ class DecisionBoundaries:
         return {
             "rules": self.rules.to_json(),
             "variable": self.model.variables[0],
-            "substitution": _substitution_text(self.model),
+            "substitution": substitution_text(self.model),
             "hand": {"total": self.total, "soft": self.soft, "upcard": rank_symbol(self.upcard)},
             "objective": self.objective,
             "stand": self.value_string(self.stand),
@@ -250,7 +250,7 @@ class DecisionBoundaries:
                 for p in self.pieces
             ],
             "boundaries": [
-                {"root": x.expression(), "interval": [fraction_string(b) for b in _narrow(x, digits).bounds()],
+                {"root": x.expression(), "interval": [fraction_string(b) for b in narrow_root(x, digits).bounds()],
                  "decimal": x.decimals(digits), "below": below, "above": above}
                 for x, below, above in self.boundaries
             ],
@@ -258,7 +258,7 @@ class DecisionBoundaries:
         }
 
 
-def _narrow(x: AlgebraicNumber, digits: int) -> AlgebraicNumber:
+def narrow_root(x: AlgebraicNumber, digits: int) -> AlgebraicNumber:
     from sympy import Rational
 
     return x.refined(Rational(1, 10**digits))

@@ -101,7 +101,7 @@ def polynomial_latex(element: Any, collect: str | None = None) -> str:
     return rf"\frac{{{text}}}{{{_poly_latex(denom, collect)}}}"
 
 
-def _latex_lines(element: Any, per_line: int = 4) -> list[str]:
+def latex_lines(element: Any, per_line: int = 4) -> list[str]:
     """A polynomial in one variable as LaTeX lines of ``per_line`` terms each, for a page's width."""
     from sympy import latex
 

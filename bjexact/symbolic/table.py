@@ -84,7 +84,7 @@ class SymbolicTable:
             "rules": self.rules.to_json(),
             "model": self.model.kind,
             "variables": list(self.model.variables),
-            "substitution": _substitution_text(self.model),
+            "substitution": substitution_text(self.model),
             "outcomes": list(self.outcomes),
             "table": {
                 rank_symbol(u): {o: polynomial_string(row[o]) for o in self.outcomes}
@@ -96,7 +96,7 @@ class SymbolicTable:
         }
 
 
-def _substitution_text(model: CardModel) -> str:
+def substitution_text(model: CardModel) -> str:
     if model.kind == "ranks":
         return "p_A, ..., p_T are the probabilities of A, 2, ..., 9, ten-valued; the deck is standard at " \
                "p_A = ... = p_9 = 1/13, p_T = 4/13"
