@@ -41,6 +41,7 @@ from typing import Any
 
 from ..core.cards import RANKS, TEN, Counts, counts_of
 from ..core.hand import HandValue, hand_value
+from ..core.hand import is_natural as hand_is_natural
 from ..core.numbers import as_rational, fraction_string, mpq
 from ..core.rules import Rules
 from ..errors import BjexactError
@@ -83,7 +84,7 @@ def value_of(cards: Sequence[Card]) -> HandValue:
 
 def is_natural(cards: Sequence[Card]) -> bool:
     """An ace and a ten-valued card as the first two cards."""
-    return len(cards) == 2 and value_of(cards).total == 21
+    return hand_is_natural(ranks_of(cards))
 
 
 # --- configuration ------------------------------------------------------------------------

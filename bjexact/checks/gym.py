@@ -72,16 +72,15 @@ def gym_results(policy: GymPolicy) -> dict[Observation, dict[str, mpq]]:
     """
     from ..core.hand import HandValue, add_card
     from ..dealer.graph import dealer_table
+    from ..player.outcomes import stand_results
 
     rows = dealer_table(GYM_RULES).rows
     p = GYM_RULES.make_shoe().draw_probabilities()
     results: dict[Observation, dict[str, mpq]] = {}
 
     def stand(total: int, upcard: int) -> dict[str, mpq]:
-        row = rows[upcard]
-        win = row["bust"] + sum((row[str(t)] for t in range(17, 22) if t < total), mpq(0))
-        push = row[str(total)] if total >= 17 else mpq(0)
-        return {"win": win, "push": push, "loss": 1 - win - push}
+        _, win, push, loss = stand_results(total, rows[upcard])  # no naturals under as21
+        return {"win": win, "push": push, "loss": loss}
 
     order = sorted(gym_observations(), key=lambda o: (o[0] - 10 * o[2], o[2]), reverse=True)
     for total, upcard, soft in order:  # by decreasing hard sum: every successor is solved first

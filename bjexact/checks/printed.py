@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-from ..core.cards import ACE, TEN, parse_rank, rank_symbol
+from ..core.cards import TEN, UPCARD_ORDER, parse_rank, rank_symbol
 from ..core.numbers import as_rational, fraction_string, mpq, parse_fraction
 from ..errors import BjexactError
 
@@ -369,7 +369,7 @@ def dealer_table_from_values(
     if isinstance(values, Mapping):
         items = list(values.items())
     else:
-        items = list(zip((2, 3, 4, 5, 6, 7, 8, 9, 10, ACE), values, strict=False))
+        items = list(zip(UPCARD_ORDER, values, strict=False))
         if len(values) > 10:
             raise BjexactError(f"a dealer table has at most 10 rows (2..9, T, A), got {len(values)}")
     canonical = []

@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from ..core.cards import ACE, TEN, rank_symbol
+from ..core.cards import TEN, UPCARD_ORDER, rank_symbol
+from ..core.hand import two_cards_natural
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
 from ..errors import BjexactError
@@ -27,7 +28,7 @@ __all__ = [
 
 DEFAULT_ROUNDS = 200_000
 DEFAULT_ALPHA = 0.01
-UPCARDS = (2, 3, 4, 5, 6, 7, 8, 9, TEN, ACE)
+UPCARDS = UPCARD_ORDER
 MIN_EXPECTED = 5.0
 
 _LABELS = {
@@ -419,7 +420,7 @@ def _make_simulator(rules: Rules, add) -> Callable[[int, random.Random], str]:
                 rest[upcard].remove(upcard)
             cards = _without_replacement(rest[upcard], rng)
         hand = add(add(EMPTY_HAND, upcard), next(cards))
-        if hand.total == 21:
+        if two_cards_natural(hand):
             return "blackjack"
         while not rules.dealer_stands(hand) and not hand.bust:
             card = next(cards, None)

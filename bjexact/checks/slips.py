@@ -7,8 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
-from ..core.cards import ACE, RANKS, TEN, Counts, add_counts, counts_of, rank_symbol
-from ..core.hand import EMPTY_HAND, HandValue, add_card
+from ..core.cards import ACE, RANKS, TEN, UPCARD_ORDER, Counts, add_counts, counts_of, rank_symbol
+from ..core.hand import EMPTY_HAND, HandValue, add_card, two_cards_natural
 from ..core.numbers import mpq
 from ..core.rules import Rules
 from ..errors import BjexactError
@@ -96,7 +96,7 @@ def _slipped_table(rules: Rules, add: AddCard):
                 continue
             new = add(hand, rank)
             after = drawn if shoe.is_infinite else add_counts(drawn, counts_of([rank]))
-            if first and new.total == 21:  # a natural (never drawn under peek: its chance is 0)
+            if first and two_cards_natural(new):  # a natural (never drawn under peek: its chance is 0)
                 branch = ((BLACKJACK if rules.naturals == "separate" else "21", mpq(1)),)
             elif new.bust:
                 branch = ((BUST, mpq(1)),)
@@ -109,7 +109,7 @@ def _slipped_table(rules: Rules, add: AddCard):
         return tuple(result.items())
 
     rows = {}
-    for upcard in (2, 3, 4, 5, 6, 7, 8, 9, TEN, ACE):
+    for upcard in UPCARD_ORDER:
         if not shoe.has(upcard):
             continue
         drawn = zero if shoe.is_infinite else counts_of([upcard])

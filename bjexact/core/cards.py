@@ -23,6 +23,8 @@ __all__ = [
     "TEN",
     "RANKS",
     "RANK_SYMBOLS",
+    "STANDARD_PROBABILITIES",
+    "UPCARD_ORDER",
     "Counts",
     "Shoe",
     "counts_of",
@@ -41,7 +43,10 @@ Counts = tuple[int, ...]
 
 _NO_CARDS: Counts = (0,) * 10
 _ONE_DECK: Counts = (4,) * 9 + (16,)
-_INFINITE_PROBABILITIES: tuple[mpq, ...] = (mpq(1, 13),) * 9 + (mpq(4, 13),)
+# P(rank) of a standard deck, which the infinite deck draws with replacement: 1/13 each, ten-valued 4/13
+STANDARD_PROBABILITIES: tuple[mpq, ...] = (mpq(1, 13),) * 9 + (mpq(4, 13),)
+# the order of up-cards in tables and loops: 2..9, then T and A
+UPCARD_ORDER: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, TEN, ACE)
 
 _SYMBOL_TO_RANK = {
     "a": ACE, "1": ACE, "11": ACE, "ace": ACE,
@@ -175,7 +180,7 @@ class Shoe:
         All ten are zero when no card is left (the shoe is exhausted).
         """
         if self.counts is None:
-            return _INFINITE_PROBABILITIES
+            return STANDARD_PROBABILITIES
         left = [c - d for c, d in zip(self.counts, drawn)]
         total = sum(left)
         if total <= 0:

@@ -10,13 +10,16 @@ to add a card: a hand with an ace that counts 1 can never become soft again.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .cards import ACE, TEN, Counts
 from .numbers import mpq
 
-__all__ = ["HandValue", "EMPTY_HAND", "add_card", "hand_value", "natural_partner", "no_natural_chance"]
+__all__ = [
+    "HandValue", "EMPTY_HAND", "add_card", "hand_value", "is_natural", "two_cards_natural", "natural_partner",
+    "no_natural_chance",
+]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -57,6 +60,17 @@ def hand_value(ranks: Iterable[int]) -> HandValue:
     for rank in ranks:
         value = add_card(value, rank)
     return value
+
+
+def two_cards_natural(two_cards: HandValue) -> bool:
+    """The natural rule, in one place: the value of a hand of two cards is a natural when it
+    totals 21, that is an ace and a ten-valued card."""
+    return two_cards.total == 21
+
+
+def is_natural(ranks: Sequence[int]) -> bool:
+    """Whether the cards (by rank) are a natural: two cards that total 21."""
+    return len(ranks) == 2 and two_cards_natural(hand_value(ranks))
 
 
 def natural_partner(first: int) -> int | None:

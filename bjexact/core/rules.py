@@ -1,6 +1,7 @@
 """Rule sets: the shoe, the dealer's soft-17 rule and the naturals convention.
 
-Naturals conventions (a *natural* is an ace and a ten-valued card as the first two cards):
+Naturals conventions (a *natural* is an ace and a ten-valued card as the first two cards;
+:class:`Naturals` names them and says what each means for the game and for a dealer table):
 
 ``as21`` (default)
     The dealer's natural is simply a final 21: six outcomes 17..21, bust.
@@ -17,19 +18,47 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from enum import StrEnum
+from typing import Any
 
 from ..errors import BjexactError
 from .cards import Counts, Shoe
 from .hand import HandValue
 from .numbers import as_rational, fraction_string, mpq
 
-__all__ = ["Rules", "NATURALS", "INFINITE"]
+__all__ = ["Rules", "Naturals", "NATURALS", "INFINITE"]
 
-NATURALS = ("as21", "separate", "peek")
+
+class Naturals(StrEnum):
+    """The naturals conventions, the one owner of their names (``--naturals``).
+
+    Each is a string (``Naturals.PEEK == "peek"``). It combines two things that
+    :attr:`dealer_peeks` and :attr:`natural_outcome` take apart: the game's hole-card rule
+    (whether the dealer checks for a natural before the player acts) and the convention of a
+    dealer table (a natural counted as a 21, as its own outcome, or conditioned away).
+    """
+
+    AS21 = "as21"
+    SEPARATE = "separate"
+    PEEK = "peek"
+
+    @property
+    def dealer_peeks(self) -> bool:
+        """The game's hole-card rule: the dealer checks for a natural before the player acts,
+        and the player's decisions are conditioned on there being none."""
+        return self is Naturals.PEEK
+
+    @property
+    def natural_outcome(self) -> str | None:
+        """The table convention: a dealer natural is the outcome ``"21"`` (``as21``), its own
+        outcome ``"blackjack"`` (``separate``), or no outcome at all (``peek``: the rows are
+        conditioned on no natural)."""
+        return {Naturals.AS21: "21", Naturals.SEPARATE: "blackjack", Naturals.PEEK: None}[self]
+
+
+NATURALS: tuple[str, ...] = tuple(n.value for n in Naturals)
 INFINITE = math.inf
 DEFAULT_DECKS = 2
-Naturals = Literal["as21", "separate", "peek"]
 
 
 def _parse_decks(decks: Any) -> int | float | None:
@@ -63,7 +92,7 @@ class Rules:
 
     decks: int | float | str | None = None
     h17: bool = False
-    naturals: Naturals = "as21"
+    naturals: Naturals | str = Naturals.AS21
     shoe: Counts | None = None
     bj_pays: mpq = field(default_factory=lambda: mpq(3, 2))
 
@@ -80,6 +109,7 @@ class Rules:
             raise BjexactError(
                 f"unknown naturals convention {self.naturals!r} (use {', '.join(NATURALS)})"
             )
+        object.__setattr__(self, "naturals", Naturals(self.naturals))
         try:
             bj_pays = as_rational(self.bj_pays)
         except (ValueError, TypeError, ZeroDivisionError):
@@ -106,14 +136,23 @@ class Rules:
             return True
         return hand.total == 17 and not (self.h17 and hand.soft)
 
-    def to_json(self) -> dict[str, Any]:
-        """The JSON form: ``{"decks": 2 | "inf" | null, "h17", "naturals", "shoe"}``."""
-        return {
+    @property
+    def dealer_peeks(self) -> bool:
+        """The game's hole-card rule (see :attr:`Naturals.dealer_peeks`)."""
+        return Naturals(self.naturals).dealer_peeks
+
+    def to_json(self, *, bj_pays: bool = False) -> dict[str, Any]:
+        """The JSON form, the one owner: ``{"decks": 2 | "inf" | null, "h17", "naturals", "shoe"}``,
+        and ``"bj_pays"`` (a fraction string) when asked for, as the player's analyses do."""
+        document: dict[str, Any] = {
             "decks": "inf" if self.infinite else self.decks,
             "h17": self.h17,
-            "naturals": self.naturals,
+            "naturals": str(self.naturals),
             "shoe": list(self.shoe) if self.shoe is not None else None,
         }
+        if bj_pays:
+            document["bj_pays"] = fraction_string(self.bj_pays)
+        return document
 
     def describe(self) -> str:
         """One line for people, e.g. ``2 decks, S17, naturals as21``."""

@@ -39,7 +39,7 @@ import networkx as nx
 
 from ..chain.solve import Chain, absorption, compile_chain
 from ..core.cards import ACE, RANKS, Counts, Shoe, add_counts, counts_of, rank_symbol
-from ..core.hand import EMPTY_HAND, HandValue, add_card, natural_partner, no_natural_chance
+from ..core.hand import EMPTY_HAND, HandValue, add_card, natural_partner, no_natural_chance, two_cards_natural
 from ..core.numbers import RATIONALS, mpq
 from ..core.rules import Rules
 from ..errors import BjexactError
@@ -316,7 +316,7 @@ def dealer_graph(h17: bool = False, naturals: str = "as21", finite: bool = True)
         for rank in RANKS:
             new_value = add_card(value, rank)
             new_cards = add_counts(cards, counts_of([rank]))
-            if first and new_value.total == 21:  # a natural
+            if first and two_cards_natural(new_value):  # a natural
                 if naturals == "peek":
                     continue
                 target = BLACKJACK if naturals == "separate" else "21"

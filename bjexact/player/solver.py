@@ -49,115 +49,47 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cache, cached_property, lru_cache
-from typing import Any, Literal
+from functools import cached_property, lru_cache
+from typing import Any
 
-import networkx as nx
-
-from ..core.cards import ACE, RANKS, TEN, Counts, Shoe, add_counts, as_rank, counts_of, rank_symbol
-from ..core.hand import HandValue, add_card, hand_value, natural_partner, no_natural_chance
-from ..core.numbers import RATIONALS, fraction_string, mpq
+from ..core.cards import RANKS, UPCARD_ORDER, Counts, Shoe, add_counts, as_rank, counts_of, rank_symbol
+from ..core.hand import (
+    HandValue,
+    add_card,
+    hand_value,
+    is_natural,
+    natural_partner,
+    no_natural_chance,
+    two_cards_natural,
+)
+from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
-from ..dealer.graph import BLACKJACK, BUST, EXHAUSTED, ShoeDraws, dealer_graph, dealer_table
+from ..dealer.graph import BUST, ShoeDraws, dealer_graph, dealer_table
 from ..errors import BjexactError
 from ..progress import Progress
+from .outcomes import (
+    _NOTHING,
+    _ONE,
+    _ZERO,
+    OBJECTIVES,
+    RESULTS,
+    Objective,
+    Results,
+    _add,
+    _loss,
+    _result_of,
+    _score,
+    _stand,
+    payoffs,
+    settle_deal,
+    stand_results,
+)
+from .states import PlayerState, _hard_sum, player_hit_graph, player_states
 
 __all__ = [
-    "RESULTS",
-    "OBJECTIVES",
-    "Results",
-    "PlayerState",
-    "PositionValues",
-    "InfiniteSolution",
-    "HandDecision",
-    "FiniteSolution",
-    "GameValue",
-    "PlayerMatrices",
-    "player_states",
-    "player_hit_graph",
-    "payoffs",
-    "solve_infinite",
-    "solve_finite",
-    "hand_decision",
-    "solve",
-    "two_card_votes",
-    "settle_deal",
-    "majority_move",
+    "PositionValues", "GameValue", "PlayerMatrices", "InfiniteSolution", "HandDecision", "FiniteSolution",
+    "solve_infinite", "solve_finite", "hand_decision", "solve", "two_card_votes", "majority_move",
 ]
-
-RESULTS = ("natural", "win", "push", "loss")
-OBJECTIVES = ("ev", "win")
-Objective = Literal["ev", "win"]
-Results = tuple[mpq, mpq, mpq, mpq]  # probabilities of RESULTS
-
-_ZERO = RATIONALS.zero
-_ONE = RATIONALS.one
-_NOTHING: Results = (_ZERO, _ZERO, _ZERO, _ZERO)
-_HARD_TOTALS = range(4, 22)
-_SOFT_TOTALS = range(12, 22)
-UPCARD_ORDER = (2, 3, 4, 5, 6, 7, 8, 9, TEN, ACE)
-
-
-def payoffs(rules: Rules, objective: Objective) -> Results:
-    """The weight of each result in :data:`RESULTS` under ``objective``."""
-    if objective == "ev":
-        return (rules.bj_pays, _ONE, _ZERO, -_ONE)
-    if objective == "win":
-        return (_ONE, _ONE, mpq(1, 2), _ZERO)
-    raise BjexactError(f"unknown objective {objective!r} (use ev or win)")
-
-
-def _score(weights: Results, results: Results) -> mpq:
-    return sum((w * r for w, r in zip(weights, results) if r), _ZERO)
-
-
-def _add(a: Results, b: Results, scale: mpq) -> Results:
-    return tuple(x + scale * y for x, y in zip(a, b))  # type: ignore[return-value]
-
-
-def _loss(p: mpq) -> Results:
-    return (_ZERO, _ZERO, _ZERO, p)
-
-
-_WIN, _PUSH, _LOSS = "win", "push", "loss"
-
-
-def _result_of(outcome: str, total: int, blackjack_loses: bool) -> str | None:
-    """What a dealer ``outcome`` means for a player standing on ``total``.
-
-    ``win``, ``push``, ``loss``, ``exhausted`` (the round cannot be finished), or
-    ``None`` for a dealer ``blackjack`` that is left out (``blackjack_loses`` false:
-    used to compute E[result, no dealer natural]).
-    """
-    if outcome == BUST:
-        return _WIN
-    if outcome == BLACKJACK:
-        return _LOSS if blackjack_loses else None
-    if outcome == EXHAUSTED:
-        return EXHAUSTED
-    dealer_total = int(outcome)
-    return _WIN if dealer_total < total else _PUSH if dealer_total == total else _LOSS
-
-
-def _stand(sums: Mapping[str, mpq]) -> Results:
-    if sums.get(EXHAUSTED):
-        raise BjexactError("the shoe is too small: the dealer can run out of cards before finishing")
-    return (_ZERO, sums.get(_WIN, _ZERO), sums.get(_PUSH, _ZERO), sums.get(_LOSS, _ZERO))
-
-
-def stand_results(total: int, dealer: Mapping[str, mpq], *, blackjack_loses: bool = True) -> Results:
-    """The results of standing on ``total`` against a dealer outcome distribution.
-
-    A dealer ``blackjack`` beats the player when ``blackjack_loses``; otherwise it is
-    left out (used to compute E[result, no dealer natural]). ``exhausted`` with a
-    non-zero probability is an error: the round could not be finished.
-    """
-    sums: dict[str, mpq] = {}
-    for outcome, p in dealer.items():
-        result = _result_of(outcome, total, blackjack_loses)
-        if result is not None:
-            sums[result] = sums.get(result, _ZERO) + p
-    return _stand(sums)
 
 
 @dataclass(frozen=True)
@@ -217,53 +149,6 @@ class PositionValues:
     @property
     def _raw_best(self) -> Results:
         return self.hit_results if self.best == "hit" else self.stand_results  # type: ignore[return-value]
-
-
-@dataclass(frozen=True, order=True)
-class PlayerState:
-    """An infinite-deck state: the player's ``total`` and softness against the ``upcard``."""
-
-    total: int
-    soft: bool
-    upcard: int
-
-    @property
-    def hand(self) -> HandValue:
-        return HandValue(self.total, self.soft)
-
-    def label(self) -> str:
-        return f"{self.hand} v {rank_symbol(self.upcard)}"
-
-
-def player_states() -> tuple[HandValue, ...]:
-    """The player's hand states, hard 4-21 then soft 12-21."""
-    return tuple(HandValue(t, False) for t in _HARD_TOTALS) + tuple(HandValue(t, True) for t in _SOFT_TOTALS)
-
-
-def _hard_sum(hand: HandValue) -> int:
-    return hand.total - (10 if hand.soft else 0)
-
-
-@cache
-def player_hit_graph() -> nx.DiGraph:
-    """The player's hit chain as a networkx graph over :func:`player_states` and ``"bust"``.
-
-    Edge attribute ``ranks`` lists the cards that make each move. Drawing a card
-    always raises the hard sum, so the graph is acyclic.
-    """
-    graph = nx.DiGraph()
-    graph.add_node(BUST, kind="absorbing")
-    for hand in player_states():
-        graph.add_node(str(hand), kind="transient", total=hand.total, soft=hand.soft)
-    for hand in player_states():
-        for rank in RANKS:
-            new = add_card(hand, rank)
-            target = BUST if new.bust else str(new)
-            if graph.has_edge(str(hand), target):
-                graph.edges[str(hand), target]["ranks"] += (rank,)
-            else:
-                graph.add_edge(str(hand), target, ranks=(rank,))
-    return graph
 
 
 def _dealer_natural_chance(upcard: int, probabilities) -> mpq:
@@ -326,10 +211,6 @@ class PlayerMatrices:
         }
 
 
-def _rules_json(rules: Rules) -> dict[str, Any]:
-    return {**rules.to_json(), "bj_pays": fraction_string(rules.bj_pays)}
-
-
 @dataclass(frozen=True)
 class InfiniteSolution:
     """The exact hit/stand solution for the infinite deck: every (total, soft, up-card) state."""
@@ -363,7 +244,7 @@ class InfiniteSolution:
                     played = self.positions[PlayerState(hand.total, hand.soft, upcard)].results
                     if self.rules.naturals == "peek":  # the positions are conditioned on no dealer natural
                         played = tuple((_ONE - natural) * x for x in played)
-                    results = settle_deal(self.rules.naturals, hand.total == 21, natural, played)
+                    results = settle_deal(self.rules.naturals, is_natural((first, second)), natural, played)
                     total = _add(total, results, chance)
         return GameValue(_score(weights, total), total)
 
@@ -400,7 +281,7 @@ class InfiniteSolution:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "rules": _rules_json(self.rules),
+            "rules": self.rules.to_json(bj_pays=True),
             "objective": self.objective,
             "states": [
                 {"total": s.total, "soft": s.soft, "upcard": rank_symbol(s.upcard),
@@ -596,7 +477,7 @@ class FiniteSolution:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "rules": _rules_json(self.rules),
+            "rules": self.rules.to_json(bj_pays=True),
             "objective": self.objective,
             "states": [d.to_json() for d in self.hands.values()],
             "game": self.game.to_json(),
@@ -621,7 +502,7 @@ def solve_finite(rules: Rules, objective: Objective = "ev", *, progress: bool | 
     with Progress(len(deals), "two-card hands", enabled=progress) as bar:
         for first, second in deals:
             cards = counts_of((first, second))
-            natural = hand_value((first, second)).total == 21
+            natural = is_natural((first, second))
             for upcard in UPCARD_ORDER:
                 left = shoe.counts[upcard - 1] - cards[upcard - 1]
                 if left <= 0:
@@ -642,24 +523,6 @@ def solve_finite(rules: Rules, objective: Objective = "ev", *, progress: bool | 
     return FiniteSolution(rules, objective, hands, game, _exceptions(solver, hands))
 
 
-def settle_deal(naturals: str, player_natural: bool, dealer_natural: mpq, played: Results) -> Results:
-    """The unconditional results of a dealt hand, naturals settled first.
-
-    ``dealer_natural``: P(the dealer has a natural | the cards dealt). ``played``:
-    the results of playing the hand optimally; under ``peek`` as E[result, no dealer
-    natural], since the hand is only played when the dealer has none. Under ``as21``
-    naturals are plain 21s, already in ``played``; under ``separate`` a dealer natural
-    is already a loss in ``played``.
-    """
-    if naturals == "as21":
-        return played
-    if player_natural:
-        return (_ONE - dealer_natural, _ZERO, dealer_natural, _ZERO)
-    if naturals == "separate":
-        return played
-    return _add(played, _loss(dealer_natural), _ONE)  # peek: a dealer natural beats the hand
-
-
 def two_card_votes(
     hands: Mapping[tuple[int, int, int], HandDecision], naturals: str
 ) -> dict[PlayerState, dict[str, int]]:
@@ -670,7 +533,7 @@ def two_card_votes(
     votes: dict[PlayerState, dict[str, int]] = {}
     for (_, _, upcard), decision in hands.items():
         hand = decision.hand
-        if hand.total == 21 and naturals != "as21":
+        if two_cards_natural(hand) and naturals != "as21":
             continue
         tally = votes.setdefault(PlayerState(hand.total, hand.soft, upcard), {})
         tally[decision.best] = tally.get(decision.best, 0) + 1
@@ -691,7 +554,7 @@ def _exceptions(solver: _FiniteSolver, hands: Mapping[tuple[int, int, int], Hand
         state = PlayerState(hand.total, hand.soft, upcard)
         if state in majority and position.best != majority[state]:
             ranks = tuple(r for r in RANKS for _ in range(cards[r - 1]))
-            if len(ranks) == 2 and hand.total == 21 and solver.rules.naturals != "as21":
+            if is_natural(ranks) and solver.rules.naturals != "as21":
                 continue
             found.setdefault((state, position.best), []).append(ranks)
     return tuple(

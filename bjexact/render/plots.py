@@ -9,14 +9,14 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from ..core.cards import rank_symbol
+from ..core.cards import STANDARD_PROBABILITIES, TEN, rank_symbol
 from ..core.numbers import mpq
 from ..errors import BjexactError
 
 __all__ = ["PLOT_FORMATS", "plot_format", "outcome_plot"]
 
 PLOT_FORMATS = ("svg", "pdf", "png")
-STANDARD_T = mpq(4, 13)
+STANDARD_T = STANDARD_PROBABILITIES[TEN - 1]
 
 
 def _pyplot():

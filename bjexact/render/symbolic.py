@@ -11,7 +11,7 @@ from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
 from ..errors import BjexactError
 from ..symbolic.boundaries import AlgebraicNumber, DecisionBoundaries, Piece, decision_boundaries, narrow_root
-from ..symbolic.models import ten_density_model
+from ..symbolic.models import STANDARD_TEN_DENSITY, ten_density_model
 from ..symbolic.polys import latex_lines, n_terms, polynomial_latex, polynomial_string, summary
 from ..symbolic.removal import dealer_removal_effects
 from ..symbolic.table import SymbolicTable, substitution_text, symbolic_dealer_table
@@ -143,7 +143,7 @@ def render_boundaries(result: DecisionBoundaries, fmt: str, digits: int = 15) ->
             return default
         return point_name.get(id(x)) or f"{x.decimals(digits)}..."
 
-    stand, hit = result.at(Rational(4, 13))
+    stand, hit = result.at(Rational(fraction_string(STANDARD_TEN_DENSITY)))
     standard_best = "hit" if hit > stand else "stand"
     moves = "; ".join(
         f"{p.best} for {point(p.left, '0')} < {t} < {point(p.right, '1')}" for p in _by_move(result.pieces)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.cards import UPCARD_ORDER
 from ..core.numbers import fraction_string
 from ..core.text import FORMATS, NumberStyle, Table, decimal_string, latex_escape, render
 from ..dealer.text import dealer_tables, dealer_text
@@ -21,7 +22,7 @@ __all__ = [
 # --- the player's tables ----------------------------------------------------
 
 PLAYER_VIEWS = ("policy", "values", "hands")
-_UPCARD_COLUMNS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
+_UPCARD_COLUMNS = UPCARD_ORDER
 _MOVE = {"hit": "H", "stand": "S"}
 
 

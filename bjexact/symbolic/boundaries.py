@@ -11,7 +11,7 @@ from ..core.cards import RANKS, rank_symbol
 from ..core.numbers import as_rational, fraction_string, mpq
 from ..core.rules import Rules
 from ..errors import BjexactError
-from .models import CardModel, ten_density_model
+from .models import STANDARD_TEN_DENSITY, CardModel, ten_density_model
 from .polys import _parts
 from .table import _check_rules, substitution_text, symbolic_dealer_table
 
@@ -235,7 +235,7 @@ class DecisionBoundaries:
     def to_json(self, digits: int = 15) -> dict[str, Any]:
         from sympy import Rational
 
-        standard = self.at(Rational(4, 13))
+        standard = self.at(Rational(fraction_string(STANDARD_TEN_DENSITY)))
         return {
             "rules": self.rules.to_json(),
             "variable": self.model.variables[0],
@@ -272,7 +272,7 @@ def decision_boundaries(
     from sympy import QQ, Poly, Symbol, lcm
 
     from ..core.hand import HandValue, add_card
-    from ..player.solver import payoffs, stand_results
+    from ..player.outcomes import payoffs, stand_results
 
     _check_rules(rules)
     if soft and not 12 <= total <= 21 or not soft and not 4 <= total <= 21:

@@ -19,14 +19,15 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
-from ..core.cards import RANK_SYMBOLS
+from ..core.cards import RANK_SYMBOLS, STANDARD_PROBABILITIES, TEN
 from ..core.numbers import mpq
 from ..errors import BjexactError
 
-__all__ = ["RANK_VARIABLES", "CardModel", "per_rank_model", "ten_density_model"]
+__all__ = ["RANK_VARIABLES", "STANDARD_TEN_DENSITY", "CardModel", "per_rank_model", "ten_density_model"]
 
 RANK_VARIABLES: tuple[str, ...] = tuple(f"p_{s}" for s in RANK_SYMBOLS)
-_STANDARD = (mpq(1, 13),) * 9 + (mpq(4, 13),)
+_STANDARD = STANDARD_PROBABILITIES
+STANDARD_TEN_DENSITY = STANDARD_PROBABILITIES[TEN - 1]
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 # names that sympy's parser reads as constants or functions: a variable must not shadow them
 _RESERVED = {"E", "I", "N", "O", "Q", "S", "pi", "oo", "zoo", "nan", "beta", "gamma", "lambda", "zeta"}
@@ -85,7 +86,7 @@ class CardModel:
     @property
     def standard_point(self) -> tuple[mpq, ...]:
         """The values of the variables for the standard deck (1/13 each, ten-valued 4/13)."""
-        return _STANDARD if self.kind == "ranks" else (mpq(4, 13),)
+        return _STANDARD if self.kind == "ranks" else (STANDARD_TEN_DENSITY,)
 
     def with_field(self, field: bool = True) -> CardModel:
         return CardModel(self.kind, self.variables, field)

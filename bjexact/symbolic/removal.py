@@ -34,8 +34,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.cards import RANKS, Counts, counts_of, rank_symbol
-from ..core.hand import natural_partner
+from ..core.cards import RANKS, STANDARD_PROBABILITIES, Counts, counts_of, rank_symbol
+from ..core.hand import is_natural, natural_partner
 from ..core.hand import no_natural_chance as hand_no_natural_chance
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
@@ -127,7 +127,7 @@ class RemovalEffects:
         since the quantities are conditioned on no natural. Infinite deck: ``w_r = p_r``.
         """
         if self.rules.infinite:
-            weights = [mpq(1, 13)] * 9 + [mpq(4, 13)]
+            weights = list(STANDARD_PROBABILITIES)
         else:
             shoe = self.rules.make_shoe().counts
             weights = [mpq(c) for c in shoe]
@@ -378,7 +378,7 @@ class DirectionDraws:
     domain: Any = DUALS
 
     def probabilities(self, cards: Any = None) -> tuple[Dual, ...]:
-        p = [mpq(1, 13)] * 9 + [mpq(4, 13)]
+        p = list(STANDARD_PROBABILITIES)
         return tuple(Dual(q, q - (r == self.rank)) for r, q in enumerate(p, start=1))
 
 
@@ -413,8 +413,9 @@ def fixed_policy_game_value(rules: Rules, objective: str, policy: Mapping[tuple[
     from ..chain.solve import absorption, compile_chain
     from ..core.hand import hand_value
     from ..dealer.graph import graph_for
+    from ..player.outcomes import payoffs, settle_value, stand_results
     from ..player.solver import BUST as PLAYER_BUST
-    from ..player.solver import payoffs, player_hit_graph, player_states, stand_results
+    from ..player.states import player_hit_graph, player_states
 
     domain = draws.domain
     p = draws.probabilities(None)
@@ -460,11 +461,8 @@ def fixed_policy_game_value(rules: Rules, objective: str, policy: Mapping[tuple[
             for second in RANKS:
                 chance = p[upcard - 1] * p[first - 1] * p[second - 1]
                 hand = hand_value((first, second))
-                if rules.naturals != "as21" and hand.total == 21:  # a player natural, not played
-                    value = weights[0] * (domain.one - natural) + weights[2] * natural
-                else:
-                    value = value_of_play[upcard][(hand.total, hand.soft)]
-                    if rules.naturals == "peek":  # the dealer's natural is settled first
-                        value = weights[3] * natural + (domain.one - natural) * value
-                total += chance * value
+                played = value_of_play[upcard][(hand.total, hand.soft)]
+                if rules.naturals == "peek":  # played only when the dealer has no natural
+                    played = (domain.one - natural) * played
+                total += chance * settle_value(rules.naturals, is_natural((first, second)), natural, played, weights)
     return total
