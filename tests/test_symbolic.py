@@ -9,6 +9,7 @@ from fractions import Fraction
 from functools import cache
 
 import pytest
+from brute_hand import value
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -56,10 +57,6 @@ def recursion(p, upcard, h17=False, naturals="as21"):
     Written from the rules, not from bjexact: hands are valued from scratch; the peek
     convention divides the hole card's weights by 1 - p(natural card).
     """
-
-    def value(cards):
-        hard = sum(cards)
-        return (hard + 10, True) if 1 in cards and hard + 10 <= 21 else (hard, False)
 
     @cache
     def finish(cards):
