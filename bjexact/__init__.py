@@ -24,7 +24,10 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "BjexactError": "errors",
     "Rules": "core.rules",
+    "Naturals": "core.rules",
     "Shoe": "core.cards",
+    "InfiniteShoe": "core.cards",
+    "FiniteShoe": "core.cards",
     "parse_rank": "core.cards",
     "parse_cards": "core.cards",
     "rank_symbol": "core.cards",

@@ -12,7 +12,7 @@ Rules of the table
     or insurance); over 21 loses at once. The dealer draws while under 17 and
     stands on 17 or more (with ``h17`` also hits a soft 17). A win pays even
     money, a loss takes the stake, equal totals push. Aces follow the one rule
-    of :mod:`bjexact.hand`. Before a hand, the shoe is reshuffled when fewer
+    of :mod:`bjexact.core.hand`. Before a hand, the shoe is reshuffled when fewer
     than a quarter of its cards are left (and at least 20), more than any hand
     can use; should it run out in a hand all the same, every card not on the
     table is reshuffled.

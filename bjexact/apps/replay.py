@@ -14,7 +14,7 @@ Every ``k`` is tried, from 0 until the player busts or the deck cannot give the
 player ``k`` cards. Each alternative is built from the original deck, so the
 deck and both hands start afresh every time. An alternative where the deck runs
 out while the dealer still has to draw is *unsettled*: it is never a win.
-Totals follow the one ace rule of :mod:`bjexact.hand`; there is no choice to make.
+Totals follow the one ace rule of :mod:`bjexact.core.hand`; there is no choice to make.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ class Chain:
     transient: tuple[Hashable, ...]
     absorbing: tuple[Hashable, ...]
     targets: tuple[tuple[int, ...], ...]
-    edge_data: tuple[tuple[dict, ...], ...]
+    edge_data: tuple[tuple[dict[str, Any], ...], ...]
     index: dict[Hashable, int]
 
     @property

@@ -248,6 +248,12 @@ def _result_of_reward(reward: float, observation: Observation) -> str:
     raise BjexactError(f"the environment paid {reward!r} from {observation}, which its rules never pay")
 
 
+def _observation(raw: Any) -> Observation:
+    """The environment's observation (numpy integers) as a tuple of three ints."""
+    total, upcard, soft = (int(x) for x in raw)
+    return total, upcard, soft
+
+
 def run_gym_episodes(env: Any, policy: GymPolicy, episodes: int, seed: int) -> list[tuple[Observation, str]]:
     """Play ``episodes`` episodes; the starting observation and the result of each."""
     out = []
@@ -255,10 +261,10 @@ def run_gym_episodes(env: Any, policy: GymPolicy, episodes: int, seed: int) -> l
     for n in range(episodes):
         if n:
             observation, _ = env.reset()
-        start = tuple(int(x) for x in observation)
+        start = _observation(observation)
         done, reward = False, 0.0
         while not done:
-            observation, reward, terminated, truncated, _ = env.step(policy(tuple(int(x) for x in observation)))
+            observation, reward, terminated, truncated, _ = env.step(policy(_observation(observation)))
             done = terminated or truncated
         out.append((start, _result_of_reward(float(reward), start)))
     return out

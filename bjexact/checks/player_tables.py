@@ -132,7 +132,7 @@ def read_player_table(
     untitled = list(blocks)
     cells: list[PlayerCell] = []
     context = ""
-    header = None
+    header: dict[str, Any] | None = None
     for number, line in enumerate(text.splitlines(), start=1):
         if _skippable(line):
             continue
@@ -243,6 +243,8 @@ class PlayerCellCheck:
                 data.update(stand=fraction_string(self.stand),
                             hit=None if self.hit is None else fraction_string(self.hit))
         else:
+            assert c.number is not None and self.exact is not None and self.error is not None
+            assert self.allowed is not None  # a value cell is always judged
             data.update(printed=c.number.text, exact=fraction_string(self.exact), error=float(self.error),
                         allowed=float(self.allowed))
         if self.note:
@@ -304,7 +306,7 @@ def check_player_table(
             raise BjexactError("value tables by total are checked on the infinite deck only (use --decks inf): "
                                "on a finite shoe a total's value depends on its cards")
         return _check_finite_policy(table, rules, objective)
-    from ..player.solver import PlayerState
+    from ..player.states import PlayerState
 
     solution = _player_solution(rules, objective)
     checks = []
@@ -318,9 +320,11 @@ def check_player_table(
                                           note="standing and hitting tie" if tie else ""))
             continue
         exact = {"stand": stand, "hit": hit, "value": position.value}[cell.block]
-        factor = 100 if cell.number.percent else 1
-        error = cell.number.value - exact * factor
-        allowed = tolerance.allowed(cell.number, exact * factor)
+        number = cell.number
+        assert number is not None  # a value cell
+        factor = 100 if number.percent else 1
+        error = number.value - exact * factor
+        allowed = tolerance.allowed(number, exact * factor)
         checks.append(PlayerCellCheck(cell, abs(error) <= allowed, position.best, stand, hit, exact,
                                       error / factor, allowed / factor))
     return PlayerCheck(rules, objective, table, tuple(checks))
@@ -390,6 +394,7 @@ def format_player_check(check: PlayerCheck, *, show_all: bool = False) -> str:
             lines.append(f"  {where}: printed {'H' if cell.move == 'hit' else 'S'}, best {best}{detail}"
                          + ("" if c.consistent else "  <-- inconsistent"))
         else:
+            assert cell.number is not None and c.exact is not None and c.error is not None  # a value cell
             lines.append(f"  {where} ({cell.block}): printed {cell.number.text}, exact "
                          f"{_decimal_text(c.exact, 8)}... (= {fraction_string(c.exact)}), error {_short(c.error)}"
                          + ("" if c.consistent else "  <-- inconsistent"))

@@ -90,6 +90,7 @@ def parse_number(text: str, *, decimal_comma: bool = False) -> PrintedNumber | N
     except InvalidOperation:  # pragma: no cover - the pattern admits only valid decimals
         return None
     sign, digits, exponent = decimal.as_tuple()
+    assert isinstance(exponent, int)  # finite: the pattern admits no NaN or infinity
     value = mpq(Fraction(decimal))
     unit = mpq(Fraction(10) ** exponent)
     significant = len(digits) if any(digits) else 1
@@ -341,7 +342,7 @@ def _read_row(line: str, number: int, layout: str, columns: list[str], decimal_c
             raise BjexactError(f"{where}: {reason}")
         if value.value < 0:
             raise BjexactError(f"{where}: negative value {cell!r}")
-    return PrintedRow(_strip_markup(label), upcard, number, tuple(numbers))
+    return PrintedRow(_strip_markup(label), upcard, number, tuple(n for n in numbers if n is not None))
 
 
 def _resolve_scale(rows: Sequence[PrintedRow], scale: str) -> str:
@@ -366,6 +367,7 @@ def dealer_table_from_values(
     one value per column of ``columns``. Floats keep their exact binary value and are
     compared with a tolerance; strings are read as printed numbers.
     """
+    items: list[tuple[Any, Any]]
     if isinstance(values, Mapping):
         items = list(values.items())
     else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from ..core.cards import ACE, RANKS, TEN, UPCARD_ORDER, Counts, add_counts, counts_of, rank_symbol
 from ..core.hand import EMPTY_HAND, HandValue, add_card, two_cards_natural
@@ -27,7 +28,7 @@ def soft_ace_becomes_hard(hand: HandValue, rank: int) -> HandValue:
     This is what a recursion over (total, usable ace) produces when it clears the
     usable-ace flag on every ace drawn: soft 13 (A,2) + A gives hard 14 instead of
     soft 14, so a later ten busts a hand that should have fallen back to hard 14.
-    Every other card follows the real rule, :func:`bjexact.hand.add_card`.
+    Every other card follows the real rule, :func:`bjexact.core.hand.add_card`.
     """
     if hand.soft and rank == ACE:
         return HandValue(hand.total + 1, False)
@@ -96,6 +97,7 @@ def _slipped_table(rules: Rules, add: AddCard):
                 continue
             new = add(hand, rank)
             after = drawn if shoe.is_infinite else add_counts(drawn, counts_of([rank]))
+            branch: tuple[tuple[str, Any], ...]
             if first and two_cards_natural(new):  # a natural (never drawn under peek: its chance is 0)
                 branch = ((BLACKJACK if rules.naturals == "separate" else "21", mpq(1)),)
             elif new.bust:

@@ -120,7 +120,7 @@ def _player_cells(actual: Any, kind: str, block: str):
 
     cells = []
     if callable(actual) and not isinstance(actual, Mapping):
-        from ..player.solver import player_states
+        from ..player.states import player_states
 
         items = [((h.total, h.soft, u), actual(h.total, h.soft, u)) for h in player_states() for u in range(1, 11)]
     else:
@@ -166,9 +166,11 @@ def _player_assert(actual: Any, kind: str, rules: Rules, objective: str, toleran
         cell = c.cell
         where = (f"line {cell.line}, " if text is not None else "") + f"{cell.row} v {cell.column}"
         if kind == "policy":
+            assert c.stand is not None and c.hit is not None  # a policy cell of a reachable state
             lines.append(f"{where}: actual {cell.move}, best {c.exact_move} (stand {float(c.stand):.6f}, "
                          f"hit {float(c.hit):.6f})")
         else:
+            assert cell.number is not None and c.exact is not None and c.error is not None  # a value cell
             lines.append(f"{where} ({cell.block}): actual {cell.number.text}, exact {float(c.exact):.10f} "
                          f"(= {c.exact.numerator}/{c.exact.denominator}), error {float(c.error):+.3g}")
     what = "the policy differs" if kind == "policy" else "the values differ"

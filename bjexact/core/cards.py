@@ -27,6 +27,8 @@ __all__ = [
     "UPCARD_ORDER",
     "Counts",
     "Shoe",
+    "InfiniteShoe",
+    "FiniteShoe",
     "counts_of",
     "parse_rank",
     "as_rank",
@@ -116,25 +118,29 @@ def add_counts(a: Counts, b: Counts) -> Counts:
     return tuple(x + y for x, y in zip(a, b))
 
 
-@dataclass(frozen=True, slots=True)
 class Shoe:
-    """The cards left to draw from: ``counts`` per rank, or ``None`` for the infinite deck."""
+    """The cards left to draw from: an :class:`InfiniteShoe` or a :class:`FiniteShoe`.
 
-    counts: Counts | None
+    Build one with :meth:`infinite`, :meth:`of_decks` or :meth:`of_counts`; only a finite shoe
+    has ``counts``.
+    """
 
-    @classmethod
-    def infinite(cls) -> Shoe:
-        return cls(None)
+    __slots__ = ()
 
-    @classmethod
-    def of_decks(cls, decks: int) -> Shoe:
+    @staticmethod
+    def infinite() -> InfiniteShoe:
+        """The infinite deck: cards drawn with replacement, P(rank) of a standard deck."""
+        return InfiniteShoe()
+
+    @staticmethod
+    def of_decks(decks: int) -> FiniteShoe:
         """``decks`` standard 52-card decks (4 of each rank, 16 ten-valued cards per deck)."""
         if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
             raise BjexactError(f"the number of decks must be a whole number >= 1, not {decks!r}")
-        return cls(tuple(decks * c for c in _ONE_DECK))
+        return FiniteShoe(tuple(decks * c for c in _ONE_DECK))
 
-    @classmethod
-    def of_counts(cls, counts: Sequence[int]) -> Shoe:
+    @staticmethod
+    def of_counts(counts: Sequence[int]) -> FiniteShoe:
         """A custom shoe: ten non-negative whole counts for A, 2, ..., 9, T."""
         counts = tuple(counts)
         if len(counts) != 10:
@@ -148,39 +154,80 @@ class Shoe:
                 raise BjexactError(f"the count of {symbol} is negative ({count})")
         if sum(counts) == 0:
             raise BjexactError("the shoe is empty")
-        return cls(counts)
+        return FiniteShoe(counts)
 
     @property
     def is_infinite(self) -> bool:
-        return self.counts is None
+        return isinstance(self, InfiniteShoe)
 
     @property
     def size(self) -> int | float:
         """Number of cards (``inf`` for the infinite deck)."""
-        return float("inf") if self.counts is None else sum(self.counts)
+        raise NotImplementedError
 
     def has(self, rank: int) -> bool:
         """Whether a card of ``rank`` can be drawn."""
-        return self.counts is None or self.counts[rank - 1] > 0
+        raise NotImplementedError
 
     def remove(self, ranks: Iterable[int]) -> Shoe:
         """The shoe without the given cards; the infinite deck is unchanged."""
-        if self.counts is None:
-            return self
-        left = list(self.counts)
-        for rank in ranks:
-            if left[rank - 1] == 0:
-                raise BjexactError(f"the shoe has no {rank_symbol(rank)} left to remove")
-            left[rank - 1] -= 1
-        return Shoe(tuple(left))
+        raise NotImplementedError
 
     def draw_probabilities(self, drawn: Counts = _NO_CARDS) -> tuple[mpq, ...]:
         """P(next card has rank r), r = A..T, after the cards ``drawn`` have left the shoe.
 
         All ten are zero when no card is left (the shoe is exhausted).
         """
-        if self.counts is None:
-            return STANDARD_PROBABILITIES
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class InfiniteShoe(Shoe):
+    """The infinite deck: every draw has the standard deck's probabilities, whatever was drawn."""
+
+    @property
+    def size(self) -> float:
+        return float("inf")
+
+    def has(self, rank: int) -> bool:
+        return True
+
+    def remove(self, ranks: Iterable[int]) -> InfiniteShoe:
+        return self
+
+    def draw_probabilities(self, drawn: Counts = _NO_CARDS) -> tuple[mpq, ...]:
+        return STANDARD_PROBABILITIES
+
+
+@dataclass(frozen=True, slots=True)
+class FiniteShoe(Shoe):
+    """A shoe of ``counts`` cards per rank (A, 2, ..., 9, T), drawn without replacement."""
+
+    counts: Counts
+
+    @property
+    def size(self) -> int:
+        return sum(self.counts)
+
+    def has(self, rank: int) -> bool:
+        return self.counts[rank - 1] > 0
+
+    def remove(self, ranks: Iterable[int]) -> FiniteShoe:
+        left = list(self.counts)
+        for rank in ranks:
+            if left[rank - 1] == 0:
+                raise BjexactError(f"the shoe has no {rank_symbol(rank)} left to remove")
+            left[rank - 1] -= 1
+        return FiniteShoe(tuple(left))
+
+    def less(self, removed: Counts) -> FiniteShoe:
+        """The shoe less the ``removed`` counts; more than it holds is an error."""
+        left = tuple(c - r for c, r in zip(self.counts, removed, strict=True))
+        if any(c < 0 for c in left):
+            raise BjexactError("more cards removed than the shoe holds")
+        return FiniteShoe(left)
+
+    def draw_probabilities(self, drawn: Counts = _NO_CARDS) -> tuple[mpq, ...]:
         left = [c - d for c, d in zip(self.counts, drawn)]
         total = sum(left)
         if total <= 0:

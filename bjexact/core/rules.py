@@ -22,7 +22,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..errors import BjexactError
-from .cards import Counts, Shoe
+from .cards import Counts, FiniteShoe, InfiniteShoe, Shoe
 from .hand import HandValue
 from .numbers import as_rational, fraction_string, mpq
 
@@ -122,13 +122,20 @@ class Rules:
     def infinite(self) -> bool:
         return self.decks == INFINITE
 
-    def make_shoe(self) -> Shoe:
+    def make_shoe(self) -> InfiniteShoe | FiniteShoe:
         """The full shoe before any card is dealt."""
         if self.shoe is not None:
             return Shoe.of_counts(self.shoe)
-        if self.infinite:
+        if self.infinite or not isinstance(self.decks, int):
             return Shoe.infinite()
         return Shoe.of_decks(self.decks)
+
+    def finite_shoe(self, needs: str = "this") -> FiniteShoe:
+        """The full shoe of a finite rule set; for the infinite deck an error: ``needs`` a finite shoe."""
+        shoe = self.make_shoe()
+        if not isinstance(shoe, FiniteShoe):
+            raise BjexactError(f"{needs} needs a finite shoe")
+        return shoe
 
     def dealer_stands(self, hand: HandValue) -> bool:
         """Whether the dealer stands on ``hand``: 17 or more, except soft 17 under H17."""

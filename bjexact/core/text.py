@@ -1,4 +1,4 @@
-"""Rendering tables for people and programs: text, CSV, JSON, Markdown, LaTeX.
+"""Plain tables for people and programs: text, CSV, JSON, Markdown, LaTeX.
 
 A :class:`Table` is a title, column headers and rows of cells that are either
 strings (labels) or exact numbers. How a number is shown is decided here, at

@@ -30,7 +30,7 @@ Conventions
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
@@ -38,7 +38,7 @@ from typing import Any
 import networkx as nx
 
 from ..chain.solve import Chain, absorption, compile_chain
-from ..core.cards import ACE, RANKS, Counts, Shoe, add_counts, counts_of, rank_symbol
+from ..core.cards import ACE, RANKS, Counts, FiniteShoe, Shoe, add_counts, counts_of, rank_symbol
 from ..core.hand import EMPTY_HAND, HandValue, add_card, natural_partner, no_natural_chance, two_cards_natural
 from ..core.numbers import RATIONALS, mpq
 from ..core.rules import Rules
@@ -120,8 +120,8 @@ class DealerGraph:
             info.append((attrs.get("cards", _NO_CARDS), excluded, ranks))
         return tuple(info)
 
-    def weigher(self, draws: Any):
-        """The edge-weight function of :func:`bjexact.solve.absorption` for a card model.
+    def weigher(self, draws: Any) -> Callable[[int], list[Any]]:
+        """The edge-weight function of :func:`bjexact.chain.solve.absorption` for a card model.
 
         ``draws.probabilities(cards)`` gives P(rank) for the next card once the
         dealer holds ``cards`` (ten domain elements, all zero when the shoe is empty).
@@ -177,13 +177,13 @@ class DealerGraph:
     ) -> dict[int, list[Any]]:
         """Absorption vectors (``outcomes`` order) for the start node of each up-card.
 
-        ``groups`` sums outcomes into fewer entries, as in :func:`bjexact.solve.absorption`.
+        ``groups`` sums outcomes into fewer entries, as in :func:`bjexact.chain.solve.absorption`.
         Exact rationals from a finite shoe take the integer fast path of
         :meth:`_solve_counts`; everything else is weighted by ``draws`` directly.
         """
         chain = self.chain
         starts = {u: chain.index[self.start(u)] for u in upcards}
-        if isinstance(draws, ShoeDraws) and draws.domain is RATIONALS and not draws.shoe.is_infinite:
+        if isinstance(draws, ShoeDraws) and draws.domain is RATIONALS and isinstance(draws.shoe, FiniteShoe):
             left = tuple(c - r for c, r in zip(draws.shoe.counts, draws.removed))
             if sum(left) > self._depth:
                 return self._solve_counts(left, starts, groups)
@@ -196,7 +196,7 @@ class DealerGraph:
         return max(sum(info[0]) for info in self._node_info)
 
     @cached_property
-    def _count_edges(self):
+    def _count_edges(self) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int, int, int], ...], ...]]:
         """Per transient node and edge: (rank-set id, dealer cards of those ranks, depth, terminal?).
 
         The cards that can take an edge are those of its ranks left in the shoe less
@@ -260,12 +260,12 @@ class _Integers:
 _INTEGERS = _Integers()
 
 
-def _node_at(chain: Chain, index: int):
+def _node_at(chain: Chain, index: int) -> Hashable:
     n = chain.n_transient
     return chain.transient[index] if index < n else chain.absorbing[index - n]
 
 
-def _condition_no_natural(p, excluded: int, domain, node) -> list[Any]:
+def _condition_no_natural(p: Sequence[Any], excluded: int, domain: Any, node: Any) -> list[Any]:
     """Draw probabilities conditioned on the hole card not making a natural (peek)."""
     rest = domain.one - p[excluded - 1]
     if not rest:
@@ -351,7 +351,7 @@ class DealerTable:
     """Exact final-outcome probabilities of the dealer, one row per up-card.
 
     ``rows[u][o]`` is P(the dealer ends with outcome ``o`` | up-card ``u``), under
-    the conventions of ``rules`` (see :mod:`bjexact.rules`). Up-cards that the
+    the conventions of ``rules`` (see :mod:`bjexact.core.rules`). Up-cards that the
     shoe does not hold have no row. ``outcomes`` lists the columns; ``exhausted``
     is one only when a custom shoe can run out.
     """
@@ -395,10 +395,8 @@ def dealer_distributions(
     """
     graph = graph_for(rules)
     shoe = rules.make_shoe()
-    if not shoe.is_infinite:
-        shoe = Shoe(tuple(c - r for c, r in zip(shoe.counts, removed)))
-        if any(c < 0 for c in shoe.counts):
-            raise BjexactError("more cards removed than the shoe holds")
+    if isinstance(shoe, FiniteShoe):
+        shoe = shoe.less(removed)
     wanted = [u for u in (RANKS if upcards is None else upcards) if shoe.has(u)]
     vectors = graph.solve(ShoeDraws(shoe), wanted)
     return {u: dict(zip(graph.outcomes, vectors[u])) for u in wanted}
@@ -431,13 +429,14 @@ def average_row(source: Rules | DealerTable, removed: Counts = _NO_CARDS) -> dic
     cards ``removed`` gone as well) or a table of rows to average, whose shoe is that of
     its rules less ``removed``. Up-cards without a row (not in the shoe) weigh nothing.
     """
+    rows: Mapping[int, Mapping[str, Any]]
     if isinstance(source, Rules):
         rules, rows = source, dealer_distributions(source, removed)
     else:
         rules, rows = source.rules, source.rows
     shoe = rules.make_shoe()
     # the infinite deck in the proportions of its draw probabilities (no_natural_chance needs counts)
-    counts = (1,) * 9 + (4,) if shoe.is_infinite else tuple(c - r for c, r in zip(shoe.counts, removed))
+    counts = tuple(c - r for c, r in zip(shoe.counts, removed)) if isinstance(shoe, FiniteShoe) else (1,) * 9 + (4,)
     if any(c < 0 for c in counts):
         raise BjexactError("more cards removed than the shoe holds")
     total = sum(counts)

@@ -18,7 +18,7 @@ form makes exact and cheap; the tests check it against sympy's own inverse.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -81,7 +81,7 @@ class AbsorbingChain:
         """``N R``: P(absorbed in each absorbing state | start in each transient state)."""
         return _product(self.N, self.R)
 
-    def sympy(self, name: str):
+    def sympy(self, name: str) -> Any:
         """One of ``T``, ``R``, ``B``, ``N``, ``absorption`` as a sympy ``Matrix`` of Rationals."""
         from sympy import Matrix, Rational
 
@@ -114,11 +114,13 @@ def _product(a: Grid, b: Grid) -> Grid:
     )
 
 
-def canonical_form(chain: Chain, start: int, weigh, absorbing: Sequence[str] | None = None) -> AbsorbingChain:
+def canonical_form(
+    chain: Chain, start: int, weigh: Callable[[int], Sequence[Any]], absorbing: Sequence[str] | None = None
+) -> AbsorbingChain:
     """T and R of the part of ``chain`` reachable from ``start`` along non-zero edges.
 
     ``weigh(i)`` gives the weights of transient state ``i``'s edges, as for
-    :func:`bjexact.solve.absorption`. ``absorbing`` restricts and orders the
+    :func:`bjexact.chain.solve.absorption`. ``absorbing`` restricts and orders the
     absorbing columns (default: all of the chain's).
     """
     n = chain.n_transient
@@ -134,7 +136,7 @@ def canonical_form(chain: Chain, start: int, weigh, absorbing: Sequence[str] | N
         for target, w in zip(chain.targets[i], weights[i]):
             if w and target < n:
                 reached.add(target)
-    columns = list(absorbing) if absorbing is not None else list(chain.absorbing)
+    columns = [str(label) for label in (absorbing if absorbing is not None else chain.absorbing)]
     position = {i: k for k, i in enumerate(order)}
     zero = RATIONALS.zero
     T = [[zero] * len(order) for _ in order]
@@ -146,7 +148,7 @@ def canonical_form(chain: Chain, start: int, weigh, absorbing: Sequence[str] | N
             if target < n:
                 T[position[i]][position[target]] += w
             else:
-                label = chain.absorbing[target - n]
+                label = str(chain.absorbing[target - n])
                 if label not in columns:
                     raise BjexactError(f"state {chain.transient[i]} reaches {label}, which has no column")
                 R[position[i]][columns.index(label)] += w

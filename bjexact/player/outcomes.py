@@ -28,7 +28,7 @@ _ONE = RATIONALS.one
 _NOTHING: Results = (_ZERO, _ZERO, _ZERO, _ZERO)
 
 
-def payoffs(rules: Rules, objective: Objective) -> Results:
+def payoffs(rules: Rules, objective: str) -> Results:
     """The weight of each result in :data:`RESULTS` under ``objective``."""
     if objective == "ev":
         return (rules.bj_pays, _ONE, _ZERO, -_ONE)
@@ -42,7 +42,7 @@ def _score(weights: Results, results: Results) -> mpq:
 
 
 def _add(a: Results, b: Results, scale: mpq) -> Results:
-    return tuple(x + scale * y for x, y in zip(a, b))  # type: ignore[return-value]
+    return tuple(x + scale * y for x, y in zip(a, b))
 
 
 def _loss(p: mpq) -> Results:

@@ -47,12 +47,12 @@ Finite shoes
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from typing import Any
 
-from ..core.cards import RANKS, UPCARD_ORDER, Counts, Shoe, add_counts, as_rank, counts_of, rank_symbol
+from ..core.cards import RANKS, UPCARD_ORDER, Counts, FiniteShoe, Shoe, add_counts, as_rank, counts_of, rank_symbol
 from ..core.hand import (
     HandValue,
     add_card,
@@ -73,7 +73,6 @@ from .outcomes import (
     _ZERO,
     OBJECTIVES,
     RESULTS,
-    Objective,
     Results,
     _add,
     _loss,
@@ -144,14 +143,14 @@ class PositionValues:
         """Probabilities of the results under the best move (conditioned as the values are)."""
         if not self.scale:
             return None
-        return tuple(x / self.scale for x in self._raw_best)  # type: ignore[return-value]
+        return tuple(x / self.scale for x in self._raw_best)
 
     @property
     def _raw_best(self) -> Results:
         return self.hit_results if self.best == "hit" else self.stand_results  # type: ignore[return-value]
 
 
-def _dealer_natural_chance(upcard: int, probabilities) -> mpq:
+def _dealer_natural_chance(upcard: int, probabilities: Sequence[mpq]) -> mpq:
     partner = natural_partner(upcard)
     return probabilities[partner - 1] if partner else _ZERO
 
@@ -188,11 +187,11 @@ class PlayerMatrices:
     V: tuple[mpq, ...]
     policy: tuple[str, ...]
 
-    def sympy(self, name: str):
+    def sympy(self, name: str) -> Any:
         """``T`` as a sympy Matrix, or ``B``/``R_stand``/``V`` as column vectors, of Rationals."""
         from sympy import Matrix, Rational
 
-        def rational(x: mpq):
+        def rational(x: mpq) -> Any:
             return Rational(int(x.numerator), int(x.denominator))
 
         value = getattr(self, name)
@@ -216,7 +215,7 @@ class InfiniteSolution:
     """The exact hit/stand solution for the infinite deck: every (total, soft, up-card) state."""
 
     rules: Rules
-    objective: Objective
+    objective: str
     positions: Mapping[PlayerState, PositionValues]
 
     @property
@@ -242,6 +241,7 @@ class InfiniteSolution:
                     chance = p[upcard - 1] * p[first - 1] * p[second - 1]
                     hand = hand_value((first, second))
                     played = self.positions[PlayerState(hand.total, hand.soft, upcard)].results
+                    assert played is not None  # the infinite deck reaches every position
                     if self.rules.naturals == "peek":  # the positions are conditioned on no dealer natural
                         played = tuple((_ONE - natural) * x for x in played)
                     results = settle_deal(self.rules.naturals, is_natural((first, second)), natural, played)
@@ -295,7 +295,7 @@ class InfiniteSolution:
 def _solve_positions(
     hands: list[HandValue],
     upcard: int,
-    probabilities,
+    probabilities: Sequence[mpq],
     stand: Callable[[HandValue], Results],
     weights: Results,
 ) -> dict[HandValue, PositionValues]:
@@ -311,8 +311,12 @@ def _solve_positions(
     return solved
 
 
+def _stand_against(dealer: Mapping[str, mpq], hand: HandValue) -> Results:
+    return stand_results(hand.total, dealer)
+
+
 @lru_cache(maxsize=32)
-def solve_infinite(rules: Rules, objective: Objective = "ev") -> InfiniteSolution:
+def solve_infinite(rules: Rules, objective: str = "ev") -> InfiniteSolution:
     """The exact optimal hit/stand values of every infinite-deck state under ``rules``."""
     if not rules.infinite:
         raise BjexactError("solve_infinite needs the infinite deck (decks='inf')")
@@ -322,9 +326,7 @@ def solve_infinite(rules: Rules, objective: Objective = "ev") -> InfiniteSolutio
     positions: dict[PlayerState, PositionValues] = {}
     for upcard in UPCARD_ORDER:
         dealer = table.rows[upcard]
-        solved = _solve_positions(
-            list(player_states()), upcard, p, lambda hand, d=dealer: stand_results(hand.total, d), weights
-        )
+        solved = _solve_positions(list(player_states()), upcard, p, partial(_stand_against, dealer), weights)
         for hand in player_states():
             positions[PlayerState(hand.total, hand.soft, upcard)] = solved[hand]
     return InfiniteSolution(rules, objective, positions)
@@ -381,7 +383,7 @@ class _FiniteSolver:
     decision at a time, as in a game).
     """
 
-    def __init__(self, rules: Rules, shoe: Shoe, objective: Objective, *, one_upcard: bool = False):
+    def __init__(self, rules: Rules, shoe: FiniteShoe, objective: str, *, one_upcard: bool = False):
         self.rules = rules
         self.shoe = shoe
         self.one_upcard = one_upcard
@@ -418,7 +420,7 @@ class _FiniteSolver:
 
     def no_natural(self, cards: Counts, upcard: int) -> mpq:
         """P(the hole card does not make a dealer natural | the player's cards and the up-card)."""
-        return no_natural_chance(self.unseen(cards, upcard), upcard)
+        return no_natural_chance(tuple(self.unseen(cards, upcard)), upcard)
 
     def position(self, cards: Counts, upcard: int) -> PositionValues:
         key = (cards, upcard)
@@ -447,7 +449,7 @@ class _FiniteSolver:
         return found
 
 
-def _two_card_hands(shoe: Shoe) -> Iterator[tuple[int, int]]:
+def _two_card_hands(shoe: FiniteShoe) -> Iterator[tuple[int, int]]:
     for first in RANKS:
         for second in RANKS[first - 1:]:
             if shoe.counts[first - 1] and shoe.counts[second - 1] - (first == second) > 0:
@@ -465,7 +467,7 @@ class FiniteSolution:
     """
 
     rules: Rules
-    objective: Objective
+    objective: str
     hands: Mapping[tuple[int, int, int], HandDecision]
     game: GameValue
     exceptions: tuple[tuple[PlayerState, str, tuple[tuple[int, ...], ...]], ...]
@@ -489,11 +491,9 @@ class FiniteSolution:
         }
 
 
-def solve_finite(rules: Rules, objective: Objective = "ev", *, progress: bool | None = None) -> FiniteSolution:
+def solve_finite(rules: Rules, objective: str = "ev", *, progress: bool | None = None) -> FiniteSolution:
     """Exact composition-dependent hit/stand values for a finite shoe (every two-card hand)."""
-    if rules.infinite:
-        raise BjexactError("solve_finite needs a finite shoe")
-    shoe = rules.make_shoe()
+    shoe = rules.finite_shoe("solve_finite")
     solver = _FiniteSolver(rules, shoe, objective)
     deals = list(_two_card_hands(shoe))
     hands: dict[tuple[int, int, int], HandDecision] = {}
@@ -545,7 +545,9 @@ def majority_move(tally: Mapping[str, int]) -> str:
     return max(tally, key=lambda move: (tally[move], move == "stand"))
 
 
-def _exceptions(solver: _FiniteSolver, hands: Mapping[tuple[int, int, int], HandDecision]):
+def _exceptions(
+    solver: _FiniteSolver, hands: Mapping[tuple[int, int, int], HandDecision]
+) -> tuple[tuple[PlayerState, str, tuple[tuple[int, ...], ...]], ...]:
     """Hands (two cards or more) whose best move differs from the two-card majority of their total."""
     majority = {state: majority_move(tally) for state, tally in two_card_votes(hands, solver.rules.naturals).items()}
     found: dict[tuple[PlayerState, str], list[tuple[int, ...]]] = {}
@@ -568,7 +570,7 @@ def hand_decision(
     cards: tuple[int, ...] | list[int],
     upcard: int,
     unseen: Counts | None = None,
-    objective: Objective = "ev",
+    objective: str = "ev",
 ) -> HandDecision:
     """Exact stand and hit values for the player's ``cards`` against ``upcard``.
 
@@ -590,17 +592,16 @@ def hand_decision(
         position = solve_infinite(rules, objective)[PlayerState(hand.total, hand.soft, upcard)]
         return HandDecision(cards, upcard, position)
     if unseen is None:
-        full = rules.make_shoe()
-        shoe = full  # the starting shoe includes the player's cards and the up-card
-        _check_available(full.counts, cards + (upcard,))
+        shoe = rules.finite_shoe()  # the starting shoe includes the player's cards and the up-card
+        _check_available(shoe.counts, cards + (upcard,))
     else:
         unseen_shoe = Shoe.of_counts(unseen)
-        shoe = Shoe(add_counts(unseen_shoe.counts, counts_of(cards + (upcard,))))
+        shoe = FiniteShoe(add_counts(unseen_shoe.counts, counts_of(cards + (upcard,))))
     return HandDecision(cards, upcard, _finite_solver(rules, shoe, objective).position(counts_of(cards), upcard))
 
 
 @lru_cache(maxsize=8)
-def _finite_solver(rules: Rules, shoe: Shoe, objective: Objective) -> _FiniteSolver:
+def _finite_solver(rules: Rules, shoe: FiniteShoe, objective: str) -> _FiniteSolver:
     """Solvers are kept: later decisions of a hand (same cards unseen in all) are then instant."""
     return _FiniteSolver(rules, shoe, objective, one_upcard=True)
 
@@ -612,7 +613,7 @@ def _check_available(counts: Counts, ranks: tuple[int, ...]) -> None:
             raise BjexactError(f"the shoe does not hold {needed[rank - 1]} of {rank_symbol(rank)}")
 
 
-def solve(rules: Rules, objective: Objective = "ev", *, progress: bool | None = None):
+def solve(rules: Rules, objective: str = "ev", *, progress: bool | None = None) -> InfiniteSolution | FiniteSolution:
     """:func:`solve_infinite` for the infinite deck, :func:`solve_finite` otherwise."""
     if objective not in OBJECTIVES:
         raise BjexactError(f"unknown objective {objective!r} (use ev or win)")

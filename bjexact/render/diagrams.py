@@ -314,17 +314,17 @@ def _add_line_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Seq
             tip = (x2, end)
         else:  # soft line up to the hard line: straight
             up = 1.0 if y2 > y1 else -1.0
-            start, end = (x1, y1 + up * half), (x2, y2 - up * half)
-            length = ((end[0] - start[0]) ** 2 + (end[1] - start[1]) ** 2) ** 0.5
-            ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
-            base = (end[0] - ux * _ARROW, end[1] - uy * _ARROW)
-            spline = [start, (start[0] + (base[0] - start[0]) / 3, start[1] + (base[1] - start[1]) / 3),
-                      (start[0] + 2 * (base[0] - start[0]) / 3, start[1] + 2 * (base[1] - start[1]) / 3), base]
+            tail, head = (x1, y1 + up * half), (x2, y2 - up * half)
+            length = ((head[0] - tail[0]) ** 2 + (head[1] - tail[1]) ** 2) ** 0.5
+            ux, uy = (head[0] - tail[0]) / length, (head[1] - tail[1]) / length
+            base = (head[0] - ux * _ARROW, head[1] - uy * _ARROW)
+            spline = [tail, (tail[0] + (base[0] - tail[0]) / 3, tail[1] + (base[1] - tail[1]) / 3),
+                      (tail[0] + 2 * (base[0] - tail[0]) / 3, tail[1] + 2 * (base[1] - tail[1]) / 3), base]
             # Labels of lines to the same target sit at the same height, one band per target.
             rank = heads.index(target)
             along = 0.16 + 0.36 * rank / max(len(heads) - 1, 1)
-            label_at = (start[0] + along * (end[0] - start[0]), start[1] + along * (end[1] - start[1]))
-            tip = end
+            label_at = (tail[0] + along * (head[0] - tail[0]), tail[1] + along * (head[1] - tail[1]))
+            tip = head
         container.add_edge(pydot.Edge(
             _quote(prefix + source), _quote(prefix + target), label=_quote(label), tooltip=_quote(tooltip),
             color=colour, fontcolor=colour,
@@ -553,7 +553,8 @@ def _set_bounds(graph: Any, caption: str, bottom: float, left: float, right: flo
 def player_diagram(rules: Rules, upcard: int, *, objective: str = "ev", decimals: int | None = None):
     """The infinite-deck hit chain against ``upcard`` under the optimal policy (``pydot.Dot``)."""
     from ..core.cards import Shoe
-    from ..player.solver import player_hit_graph, solve_infinite
+    from ..player.solver import solve_infinite
+    from ..player.states import player_hit_graph
     from .tables import NumberStyle
 
     if not rules.infinite:

@@ -12,9 +12,9 @@ __all__ = ["removal_tables", "game_tables"]
 
 
 def removal_tables(effects: RemovalEffects, style: Any, *, partials: bool = False) -> list[Any]:
-    """Two :class:`bjexact.tables.Table`: the full-shoe probabilities, then the change per rank removed.
+    """Two :class:`bjexact.render.tables.Table`: the full-shoe probabilities, then the change per rank removed.
 
-    ``style`` is a :class:`bjexact.tables.NumberStyle`; the changes are printed signed,
+    ``style`` is a :class:`bjexact.render.tables.NumberStyle`; the changes are printed signed,
     in percentage points when ``style.percent``. ``partials`` (infinite deck): the raw
     ``df/dp_r`` instead of ``D_r f``.
     """
@@ -30,6 +30,7 @@ def removal_tables(effects: RemovalEffects, style: Any, *, partials: bool = Fals
     )
     if rules.infinite:
         values = effects.partials if partials else effects.effects
+        assert values is not None  # the infinite deck has its partial derivatives
         label = "d/dp_" if partials else "D_"
         title = (f"Raw partial derivatives df/dp_r at the standard deck{points}" if partials else
                  f"Derivative D_r f in the direction of removing a card of rank r{points}")
@@ -58,7 +59,7 @@ def removal_tables(effects: RemovalEffects, style: Any, *, partials: bool = Fals
 
 
 def game_tables(effects: GameRemovalEffects, style: Any) -> list[Any]:
-    """The game's value and the change per rank removed, as one :class:`bjexact.tables.Table`
+    """The game's value and the change per rank removed, as one :class:`bjexact.render.tables.Table`
     (values in per cent of the bet when ``style.percent``)."""
     rules = effects.rules
     if effects.objective == "ev":
@@ -69,7 +70,7 @@ def game_tables(effects: GameRemovalEffects, style: Any) -> list[Any]:
     title = f"Value of the hit/stand game{unit}: {rules.describe()}; {objective}"
     if rules.infinite:
         columns = ["rank", "D_r V", "D_r V / 52"]
-        rows = [[f"D_{rank_symbol(r)}", v, v / 52] for r, v in effects.effects.items()]
+        rows = [[f"D_{rank_symbol(r)}", v, v / 52] for r, v in effects.effects.items() if v is not None]
         notes = [f"Value at the standard deck: {style.plain(effects.base)}. D_r V = sum_j p_j dV/dp_j - dV/dp_r; "
                  "removing one card of rank r from an N-card shoe changes the value by about D_r V / N "
                  "(D_r V / 52: one deck)."]

@@ -3,7 +3,7 @@
 A report holds, for one rule set: the rules and conventions; the dealer's table
 as decimals and as exact fractions; for the infinite deck the absorbing-chain
 matrices T, B and N R of up-card 6; the player's best moves and the values of
-standing and hitting; diagrams (:mod:`bjexact.diagrams`); and a short method
+standing and hitting; diagrams (:mod:`bjexact.render.diagrams`); and a short method
 section. The text of ``report.md`` and ``report.tex`` depends only on the rules
 (never on the machine, the date or which programs are installed), so the
 reference reports in the repository can be checked for staleness by
@@ -178,15 +178,15 @@ def _method(rules: Rules) -> list[str]:
     ]
 
 
-def _dealer_tables(report: Report):
+def _dealer_tables(report: Report) -> tuple[tuple[Any, Any], tuple[Any, Any]]:
     from .tables import NumberStyle, dealer_tables
 
     decimal = NumberStyle(decimals=4, percent=True)
     exact = NumberStyle(exact=True)
-    return [(dealer_tables(report.dealer, decimal)[0], decimal), (dealer_tables(report.dealer, exact)[0], exact)]
+    return (dealer_tables(report.dealer, decimal)[0], decimal), (dealer_tables(report.dealer, exact)[0], exact)
 
 
-def _matrix_tables(report: Report):
+def _matrix_tables(report: Report) -> list[tuple[Any, Any]]:
     from .tables import NumberStyle, Table
 
     chain = report.chain

@@ -40,7 +40,7 @@ def render_symbolic(
     summarised (degree, number of terms) and written in full to the second
     document, which the caller saves as ``full_name``. ``csv`` and ``json`` always
     hold every polynomial in full (strings that sympy parses back). ``style`` (a
-    :class:`bjexact.tables.NumberStyle`) prints the value at the standard deck.
+    :class:`bjexact.render.tables.NumberStyle`) prints the value at the standard deck.
     """
     import json
 

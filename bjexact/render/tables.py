@@ -58,7 +58,7 @@ def _objective_note(solution: Any) -> str:
 
 def _infinite_tables(solution: Any, style: NumberStyle, view: str) -> list[Table]:
     from ..core.cards import rank_symbol
-    from ..player.solver import PlayerState
+    from ..player.states import PlayerState
 
     rules = solution.rules.describe()
     blocks = (("hard", False, range(4, 22)), ("soft", True, range(12, 22)))
@@ -156,7 +156,7 @@ def _finite_tables(solution: Any, style: NumberStyle, view: str) -> list[Table]:
 
 def game_lines(game: Any, objective: str) -> list[str]:
     """One paragraph on the value of the whole hit/stand game from the deal."""
-    from ..player.solver import RESULTS
+    from ..player.outcomes import RESULTS
 
     shares = ", ".join(f"{name} {decimal_string(p * 100, 4)}%" for name, p in zip(RESULTS, game.results))
     what = "expected result per unit bet" if objective == "ev" else "chance of winning (push = 1/2)"

@@ -208,9 +208,10 @@ class DecisionBoundaries:
 
     @property
     def boundaries(self) -> tuple[tuple[AlgebraicNumber, str, str], ...]:
-        found = []
+        found: list[tuple[AlgebraicNumber, str, str]] = []
         for before, after in zip(self.pieces, self.pieces[1:], strict=False):
             if before.best != after.best:
+                assert before.right is not None  # only the last piece reaches t = 1
                 found.append((before.right, before.best, after.best))
         return tuple(found)
 

@@ -69,7 +69,7 @@ def dealer_outcomes(
     """
     if rules.infinite:
         raise BjexactError("effects of removal need a finite shoe; for the infinite deck use derivatives")
-    counts = [c - r for c, r in zip(rules.make_shoe().counts, removed, strict=True)]
+    counts = [c - r for c, r in zip(rules.finite_shoe().counts, removed, strict=True)]
     if any(c < 0 for c in counts):
         raise BjexactError("more cards removed than the shoe holds")
     if upcard is None:
@@ -129,7 +129,7 @@ class RemovalEffects:
         if self.rules.infinite:
             weights = list(STANDARD_PROBABILITIES)
         else:
-            shoe = self.rules.make_shoe().counts
+            shoe = self.rules.finite_shoe().counts
             weights = [mpq(c) for c in shoe]
             if self.upcard is not None:
                 weights[self.upcard - 1] -= 1
@@ -139,7 +139,7 @@ class RemovalEffects:
                     if min(left) >= 0:
                         weights[r - 1] *= no_natural_chance(left, self.upcard)
         return sum(
-            (w * self.effects[r][outcome] for r, w in zip(RANKS, weights, strict=True) if self.effects[r]),
+            (w * effect[outcome] for r, w in zip(RANKS, weights, strict=True) if (effect := self.effects[r])),
             mpq(0),
         )
 
@@ -167,8 +167,9 @@ def dealer_removal_effects(rules: Rules, upcard: int | None = None) -> RemovalEf
         return infinite_removal_effects(rules, upcard)
     base = dealer_outcomes(rules, _NO_CARDS, upcard)
     if base is None:
+        assert upcard is not None  # without an up-card there is always an average
         raise BjexactError(f"the shoe holds no {rank_symbol(upcard)} to be the up-card")
-    shoe = rules.make_shoe().counts
+    shoe = rules.finite_shoe().counts
     effects: dict[int, dict[str, mpq] | None] = {}
     for rank in RANKS:
         left = shoe[rank - 1] - (rank == upcard)
@@ -292,7 +293,7 @@ def game_removal_effects(rules: Rules, objective: str = "ev", *, progress: bool 
 
     from ..progress import Progress
 
-    shoe = rules.make_shoe().counts
+    shoe = rules.finite_shoe().counts
     base = solve(rules, objective, progress=False).game.value
     effects: dict[int, mpq | None] = {}
     with Progress(10, "shoes with one card removed", enabled=progress) as bar:
@@ -405,16 +406,16 @@ def fixed_policy_game_value(rules: Rules, objective: str, policy: Mapping[tuple[
     ``"hit"``/``"stand"``), infinite deck, with card probabilities ``draws`` in any domain.
 
     The dealer's rows come from the dealer graph and the player's values from the player's hit
-    chain, both solved by :func:`bjexact.solve.absorption` over ``draws.domain``. Conventions as in
+    chain, both solved by :func:`bjexact.chain.solve.absorption` over ``draws.domain``. Conventions as in
     :mod:`bjexact.player` (naturals, ``bj_pays``, ties).
     """
     import networkx as nx
 
     from ..chain.solve import absorption, compile_chain
     from ..core.hand import hand_value
+    from ..dealer.graph import BUST as PLAYER_BUST
     from ..dealer.graph import graph_for
     from ..player.outcomes import payoffs, settle_value, stand_results
-    from ..player.solver import BUST as PLAYER_BUST
     from ..player.states import player_hit_graph, player_states
 
     domain = draws.domain
@@ -449,7 +450,7 @@ def fixed_policy_game_value(rules: Rules, objective: str, policy: Mapping[tuple[
         sources = [chain.index[str(h)] for h in player_states()]
         solved = absorption(chain, sources, weigh, domain)
         value_of_play[upcard] = {
-            (h.total, h.soft): sum((q * payoff[a] for q, a in zip(solved[chain.index[str(h)]], chain.absorbing,
+            (h.total, h.soft): sum((q * payoff[str(a)] for q, a in zip(solved[chain.index[str(h)]], chain.absorbing,
                                                                     strict=True) if q), domain.zero)
             for h in player_states()
         }

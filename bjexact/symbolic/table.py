@@ -1,19 +1,10 @@
 """Symbolic derivations: dealer outcomes as polynomials in the card probabilities.
 
 The dealer graph of :mod:`bjexact.dealer` is solved by the generic solver of
-:mod:`bjexact.solve`, which only adds and multiplies elements of a domain. Here
+:mod:`bjexact.chain.solve`, which only adds and multiplies elements of a domain. Here
 the domain is a sympy polynomial ring instead of ``QQ``; there is no second solver.
 
-Card models (infinite deck only: the cards are drawn with replacement)
-    ``ranks``
-        one variable per rank, ``p_A, p_2, ..., p_9, p_T``: the ring
-        ``QQ[p_A, ..., p_T]``. The variables are *not* tied by
-        ``p_A + ... + p_T = 1``: a result is the polynomial the graph produces,
-        and it equals the outcome probability whenever the ten values are the
-        probabilities of a deck (non-negative, summing to 1).
-    ``ten density``
-        one variable ``t`` (any name): ``p_T = t`` and every other rank
-        ``(1 - t)/9``; the ring ``QQ[t]``. ``t = 4/13`` is the standard deck.
+Card models (infinite deck only): see :mod:`bjexact.symbolic.models`.
 
 Naturals ``peek`` condition the first draw on not completing a natural, which
 divides by ``1 - p_T`` (up-card A) or ``1 - p_A`` (up-card T). Those two rows are
