@@ -226,7 +226,7 @@ class Advice:
 
 def dealer_outlook(rules: Rules, upcard: int, unseen: Counts) -> dict[str, mpq]:
     """P(dealer's final outcome | up-card, no natural) drawing from ``unseen`` (hole card included)."""
-    from ..dealer.graph import dealer_distributions
+    from ..dealer.distributions import dealer_distributions
 
     shoe = tuple(n + (rank == upcard) for rank, n in zip(RANKS, unseen, strict=True))
     outlook_rules = Rules(shoe=shoe, h17=rules.h17, naturals="peek")

@@ -201,7 +201,7 @@ def _badness(cell: CellCheck) -> float:
 
 
 def _exact_table(rules_or_table: Any):
-    from ..dealer.graph import DealerTable
+    from ..dealer.distributions import DealerTable
 
     if isinstance(rules_or_table, DealerTable):
         return rules_or_table
@@ -213,7 +213,7 @@ def _exact_table(rules_or_table: Any):
 @cache
 def cached_dealer_table(rules: Rules):
     """:func:`bjexact.dealer.dealer_table`, computed once per rule set."""
-    from ..dealer.graph import dealer_table
+    from ..dealer.distributions import dealer_table
 
     return dealer_table(rules)
 
@@ -237,7 +237,7 @@ def exact_cell(exact_table: Any, upcard: int, column: str) -> mpq:
     ``sum`` column is the whole row's sum, 1.
     """
     if upcard == TOTAL:
-        from ..dealer.graph import average_row
+        from ..dealer.distributions import average_row
 
         average = average_row(exact_table)
         return sum(average.values(), mpq(0)) if column == "sum" else average.get(column, mpq(0))

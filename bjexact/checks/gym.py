@@ -71,7 +71,7 @@ def gym_results(policy: GymPolicy) -> dict[Observation, dict[str, mpq]]:
     the hard sum, with the exact dealer rows of :data:`GYM_RULES`.
     """
     from ..core.hand import HandValue, add_card
-    from ..dealer.graph import dealer_table
+    from ..dealer.distributions import dealer_table
     from ..player.outcomes import stand_results
 
     rows = dealer_table(GYM_RULES).rows
@@ -112,7 +112,7 @@ def gym_start_results(
     unless the dealer reaches 21; with ``natural`` the win is a ``natural`` (1.5); with
     ``sab`` it wins 1 unless the dealer's own first two cards are a natural.
     """
-    from ..dealer.graph import dealer_table
+    from ..dealer.distributions import dealer_table
 
     in_play = gym_results(policy)
     start = dict(in_play)

@@ -72,7 +72,8 @@ def slipped_dealer_table(rules: Rules, slip: Slip | AddCard | None = None):
 
 @cache
 def _slipped_table(rules: Rules, add: AddCard):
-    from ..dealer.graph import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, DealerTable
+    from ..dealer.distributions import DealerTable
+    from ..dealer.graph import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS
 
     shoe = rules.make_shoe()
     outcomes = FINAL_TOTALS + (BUST,) + ((BLACKJACK,) if rules.naturals == "separate" else ())

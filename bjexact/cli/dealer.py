@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
 
     if wants_symbolic(args):
         return run_dealer(args)
-    from ..dealer.graph import dealer_table
+    from ..dealer.distributions import dealer_table
     from ..render.tables import dealer_tables, render
 
     rules = rules_from_args(args)

@@ -68,6 +68,11 @@ def parse_rank(text: str, *, suits: bool = False) -> int:
     """Parse a card symbol (A/1/11/Ace, 2..9, T/10/J/Q/K, any case) to its rank.
 
     With ``suits=True`` a trailing suit letter is allowed (``QS``, ``10h``).
+
+    Examples
+    --------
+    >>> parse_rank("Q"), parse_rank("a"), parse_rank("10h", suits=True)
+    (10, 1, 10)
     """
     key = text.strip().lower()
     if key not in _SYMBOL_TO_RANK and suits and len(key) > 1 and key[-1] in _SUITS:

@@ -46,6 +46,13 @@ def add_card(hand: HandValue, rank: int) -> HandValue:
     """The value after drawing a card of ``rank`` (1 = ace, 10 = ten-valued).
 
     A soft hand that draws an ace stays soft when it can: soft 13 (A,2) + A is soft 14.
+
+    Examples
+    --------
+    >>> str(add_card(HandValue(13, True), 1))
+    'soft 14'
+    >>> str(add_card(HandValue(16, True), 10))
+    'hard 16'
     """
     hard = hand.total - (10 if hand.soft else 0) + rank
     has_ace = hand.soft or rank == ACE
@@ -55,7 +62,15 @@ def add_card(hand: HandValue, rank: int) -> HandValue:
 
 
 def hand_value(ranks: Iterable[int]) -> HandValue:
-    """The value of a hand of cards given by rank."""
+    """The value of a hand of cards given by rank (1 = ace, 10 = ten-valued).
+
+    Examples
+    --------
+    >>> str(hand_value([1, 6, 10]))
+    'hard 17'
+    >>> str(hand_value([3, 1, 2, 6, 1]))
+    'hard 13'
+    """
     value = EMPTY_HAND
     for rank in ranks:
         value = add_card(value, rank)
@@ -69,7 +84,13 @@ def two_cards_natural(two_cards: HandValue) -> bool:
 
 
 def is_natural(ranks: Sequence[int]) -> bool:
-    """Whether the cards (by rank) are a natural: two cards that total 21."""
+    """Whether the cards (by rank) are a natural: two cards that total 21.
+
+    Examples
+    --------
+    >>> is_natural((1, 10)), is_natural((1, 5, 5))
+    (True, False)
+    """
     return len(ranks) == 2 and two_cards_natural(hand_value(ranks))
 
 

@@ -150,7 +150,13 @@ class Rules:
 
     def to_json(self, *, bj_pays: bool = False) -> dict[str, Any]:
         """The JSON form, the one owner: ``{"decks": 2 | "inf" | null, "h17", "naturals", "shoe"}``,
-        and ``"bj_pays"`` (a fraction string) when asked for, as the player's analyses do."""
+        and ``"bj_pays"`` (a fraction string) when asked for, as the player's analyses do.
+
+        Examples
+        --------
+        >>> Rules(decks="inf").to_json(bj_pays=True)
+        {'decks': 'inf', 'h17': False, 'naturals': 'as21', 'shoe': None, 'bj_pays': '3/2'}
+        """
         document: dict[str, Any] = {
             "decks": "inf" if self.infinite else self.decks,
             "h17": self.h17,
@@ -162,7 +168,13 @@ class Rules:
         return document
 
     def describe(self) -> str:
-        """One line for people, e.g. ``2 decks, S17, naturals as21``."""
+        """One line for people.
+
+        Examples
+        --------
+        >>> Rules(decks=6, h17=True, naturals="peek").describe()
+        '6 decks, H17, naturals peek'
+        """
         if self.shoe is not None:
             shoe = "shoe " + ",".join(map(str, self.shoe))
         elif self.infinite:

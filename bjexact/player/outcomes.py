@@ -29,7 +29,13 @@ _NOTHING: Results = (_ZERO, _ZERO, _ZERO, _ZERO)
 
 
 def payoffs(rules: Rules, objective: str) -> Results:
-    """The weight of each result in :data:`RESULTS` under ``objective``."""
+    """The weight of each result in :data:`RESULTS` under ``objective``.
+
+    Examples
+    --------
+    >>> [str(w) for w in payoffs(Rules(), "ev")], [str(w) for w in payoffs(Rules(), "win")]
+    (['3/2', '1', '0', '-1'], ['1', '1', '1/2', '0'])
+    """
     if objective == "ev":
         return (rules.bj_pays, _ONE, _ZERO, -_ONE)
     if objective == "win":

@@ -64,7 +64,8 @@ from ..core.hand import (
 )
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
-from ..dealer.graph import BUST, ShoeDraws, dealer_graph, dealer_table
+from ..dealer.distributions import dealer_table
+from ..dealer.graph import BUST, ShoeDraws, dealer_graph
 from ..errors import BjexactError
 from ..progress import Progress
 from .outcomes import (
@@ -580,6 +581,11 @@ def hand_decision(
     of ``rules`` less ``cards`` and ``upcard``. For the infinite deck the values
     depend only on the hand's total and softness. Under ``peek`` the values are
     conditioned on the dealer having no natural.
+
+    Examples
+    --------
+    >>> hand_decision(Rules(decks="inf"), (10, 6), 10).best
+    'hit'
     """
     cards = tuple(as_rank(c) for c in cards)
     upcard = as_rank(upcard)

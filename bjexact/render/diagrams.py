@@ -354,7 +354,7 @@ def _ranks_text(ranks: Sequence[int]) -> str:
 
 
 def _upcards(rules: Rules, upcards: Iterable[int] | None) -> list[int]:
-    from ..dealer.graph import row_order
+    from ..dealer.distributions import row_order
 
     shoe = rules.make_shoe()
     wanted = list(RANKS if upcards is None else upcards)

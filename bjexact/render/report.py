@@ -83,7 +83,7 @@ class Report:
 def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
                  progress: bool | None = None) -> Report:
     """Compute what a report shows (the player analysis of finite shoes takes seconds)."""
-    from ..dealer.graph import dealer_table
+    from ..dealer.distributions import dealer_table
     from ..dealer.matrices import dealer_matrices
     from ..player.solver import solve
     from .diagrams import dealer_diagram, player_diagram

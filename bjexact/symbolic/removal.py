@@ -39,7 +39,8 @@ from ..core.hand import is_natural, natural_partner
 from ..core.hand import no_natural_chance as hand_no_natural_chance
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
-from ..dealer.graph import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, average_row, dealer_distributions
+from ..dealer.distributions import average_row, dealer_distributions
+from ..dealer.graph import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS
 from ..errors import BjexactError
 
 __all__ = [
