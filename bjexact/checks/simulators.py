@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from ..core.cards import TEN, UPCARD_ORDER, rank_symbol
+from ..core.cards import STANDARD_PROPORTIONS, UPCARD_ORDER, FiniteShoe, counts_of, rank_symbol
 from ..core.hand import two_cards_natural
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
@@ -200,12 +200,11 @@ def rounds_for_a_test(exact: Mapping[str, Any]) -> int | None:
 
 def _natural_chance(rules: Rules, upcard: int) -> mpq:
     """P(the dealer's hole card makes a natural | ``upcard``) in the full shoe of ``rules``."""
-    from ..core.cards import FiniteShoe, counts_of
     from ..core.hand import no_natural_chance
 
     shoe = rules.make_shoe()
     if not isinstance(shoe, FiniteShoe):
-        return 1 - no_natural_chance((1,) * 9 + (4,), upcard)
+        return 1 - no_natural_chance(STANDARD_PROPORTIONS, upcard)
     unseen = tuple(c - d for c, d in zip(shoe.counts, counts_of([upcard]), strict=True))
     return 1 - no_natural_chance(unseen, upcard)
 
@@ -401,12 +400,11 @@ def rounds_to_detect_shift(
 
 def _make_simulator(rules: Rules, add) -> Callable[[int, random.Random], str]:
     """A plain floating-point dealer simulator using ``add`` as its ace rule (for tests and demos)."""
-    from ..core.cards import FiniteShoe
     from ..core.hand import EMPTY_HAND
 
     shoe = rules.make_shoe()
     if not isinstance(shoe, FiniteShoe):
-        population = [r for r in range(1, 11) for _ in range(4 if r == TEN else 1)]
+        population = [r for r in range(1, 11) for _ in range(STANDARD_PROPORTIONS[r - 1])]
     else:
         population = [r for r in range(1, 11) for _ in range(shoe.counts[r - 1])]
 

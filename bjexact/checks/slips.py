@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 from ..core.cards import ACE, RANKS, TEN, UPCARD_ORDER, Counts, add_counts, counts_of, rank_symbol
-from ..core.hand import EMPTY_HAND, HandValue, add_card, two_cards_natural
+from ..core.hand import EMPTY_HAND, HandValue, add_card, natural_partner, two_cards_natural
 from ..core.numbers import mpq
 from ..core.rules import Rules
 from ..errors import BjexactError
@@ -85,7 +85,7 @@ def _slipped_table(rules: Rules, add: AddCard):
         p = list(shoe.draw_probabilities(drawn))
         if not any(p):
             return ((EXHAUSTED, mpq(1)),)
-        natural = _natural_partner(hand) if first and rules.naturals == "peek" else None
+        natural = natural_partner(ACE if hand.soft else hand.total) if first and rules.naturals == "peek" else None
         if natural is not None:  # peek: the hole card is conditioned not to make a natural
             rest = 1 - p[natural - 1]
             if not rest:  # as the dealer graph does: nothing to condition on
@@ -124,8 +124,3 @@ def _slipped_table(rules: Rules, add: AddCard):
     return DealerTable(rules, columns, rows)
 
 
-def _natural_partner(upcard_hand: HandValue) -> int | None:
-    """The hole card that makes a natural with a one-card hand: T for an ace, A for a ten."""
-    if upcard_hand == HandValue(11, True):
-        return TEN
-    return ACE if upcard_hand == HandValue(10, False) else None

@@ -24,6 +24,7 @@ __all__ = [
     "RANKS",
     "RANK_SYMBOLS",
     "STANDARD_PROBABILITIES",
+    "STANDARD_PROPORTIONS",
     "UPCARD_ORDER",
     "Counts",
     "Shoe",
@@ -45,8 +46,10 @@ Counts = tuple[int, ...]
 
 _NO_CARDS: Counts = (0,) * 10
 _ONE_DECK: Counts = (4,) * 9 + (16,)
+# the standard deck's proportions as the smallest whole counts: 1 of each rank, 4 ten-valued cards
+STANDARD_PROPORTIONS: Counts = tuple(c // 4 for c in _ONE_DECK)
 # P(rank) of a standard deck, which the infinite deck draws with replacement: 1/13 each, ten-valued 4/13
-STANDARD_PROBABILITIES: tuple[mpq, ...] = (mpq(1, 13),) * 9 + (mpq(4, 13),)
+STANDARD_PROBABILITIES: tuple[mpq, ...] = tuple(mpq(c, sum(STANDARD_PROPORTIONS)) for c in STANDARD_PROPORTIONS)
 # the order of up-cards in tables and loops: 2..9, then T and A
 UPCARD_ORDER: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, TEN, ACE)
 

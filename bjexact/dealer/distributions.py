@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.cards import ACE, RANKS, Counts, FiniteShoe, rank_symbol
+from ..core.cards import ACE, RANKS, STANDARD_PROPORTIONS, Counts, FiniteShoe, rank_symbol
 from ..core.hand import no_natural_chance
 from ..core.numbers import mpq
 from ..core.rules import Rules
@@ -120,7 +120,9 @@ def average_row(source: Rules | DealerTable, removed: Counts = _NO_CARDS) -> dic
         rules, rows = source.rules, source.rows
     shoe = rules.make_shoe()
     # the infinite deck in the proportions of its draw probabilities (no_natural_chance needs counts)
-    counts = tuple(c - r for c, r in zip(shoe.counts, removed)) if isinstance(shoe, FiniteShoe) else (1,) * 9 + (4,)
+    counts = STANDARD_PROPORTIONS
+    if isinstance(shoe, FiniteShoe):
+        counts = tuple(c - r for c, r in zip(shoe.counts, removed))
     if any(c < 0 for c in counts):
         raise BjexactError("more cards removed than the shoe holds")
     total = sum(counts)
