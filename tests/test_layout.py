@@ -122,3 +122,19 @@ def private_imports() -> list[tuple[str, str, str]]:
 
 def test_private_names_stay_inside_their_package():
     assert not private_imports(), ", ".join(f"{a} imports {b}.{n}" for a, b, n in private_imports())
+
+
+def test_imports_of_the_package_inside_functions_are_only_in_the_command_line():
+    # function-level imports are for optional heavy dependencies (sympy, pydot, matplotlib, gymnasium);
+    # the command line's modules import lazily so that `bjexact --help` stays fast
+    inside = []
+    for name, path in MODULES.items():
+        if name.startswith("bjexact.cli") or name in FACADES:
+            continue
+        tree = ast.parse(path.read_text())
+        for function in ast.walk(tree):
+            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for node in ast.walk(function):
+                    if isinstance(node, ast.ImportFrom) and node.level:
+                        inside.append(f"{name}:{node.lineno}")
+    assert not inside, inside

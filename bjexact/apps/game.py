@@ -44,7 +44,10 @@ from ..core.hand import HandValue, hand_value
 from ..core.hand import is_natural as hand_is_natural
 from ..core.numbers import as_rational, fraction_string, mpq
 from ..core.rules import Rules
+from ..dealer.distributions import dealer_distributions
 from ..errors import BjexactError
+from ..player.solver import hand_decision
+from ..render.tables import NumberStyle
 from .replay import Card
 
 __all__ = [
@@ -226,7 +229,6 @@ class Advice:
 
 def dealer_outlook(rules: Rules, upcard: int, unseen: Counts) -> dict[str, mpq]:
     """P(dealer's final outcome | up-card, no natural) drawing from ``unseen`` (hole card included)."""
-    from ..dealer.distributions import dealer_distributions
 
     shoe = tuple(n + (rank == upcard) for rank, n in zip(RANKS, unseen, strict=True))
     outlook_rules = Rules(shoe=shoe, h17=rules.h17, naturals="peek")
@@ -235,7 +237,6 @@ def dealer_outlook(rules: Rules, upcard: int, unseen: Counts) -> dict[str, mpq]:
 
 def exact_advice(rules: Rules, player: Sequence[int], upcard: int, unseen: Counts) -> Advice:
     """The exact advice for the player's cards (ranks) against ``upcard``; ``unseen`` as above."""
-    from ..player.solver import hand_decision
 
     decision = hand_decision(rules, tuple(player), upcard, unseen=unseen)
     return Advice(decision.stand, decision.hit, decision.best, dealer_outlook(rules, upcard, unseen))
@@ -284,20 +285,15 @@ def chips_text(value: Any) -> str:
         q, fives = q // 5, fives + 1
     if q != 1:
         return fraction_string(value)
-    from ..render.tables import NumberStyle
 
     return NumberStyle(decimals=max(twos, fives), percent=False).plain(value)
 
 
 def _signed(value: mpq, places: int = 5) -> str:
-    from ..render.tables import NumberStyle
-
     return NumberStyle(decimals=places, percent=False, signed=True).plain(value)
 
 
 def _percent(value: mpq) -> str:
-    from ..render.tables import NumberStyle
-
     return NumberStyle(decimals=2).plain(value) + "%"
 
 
@@ -337,8 +333,6 @@ def regret_line(advice: Advice, move: str, stake: int) -> str | None:
 
 
 def _approx(value: mpq) -> str:
-    from ..render.tables import NumberStyle
-
     return NumberStyle(decimals=3, percent=False).plain(value)
 
 

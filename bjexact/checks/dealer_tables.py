@@ -12,6 +12,8 @@ from typing import Any
 from ..core.cards import RANKS, rank_symbol
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
+from ..core.text import NumberStyle
+from ..dealer.distributions import DealerTable, average_row, dealer_table
 from ..errors import BjexactError
 from .printed import TOTAL, PrintedNumber, PrintedRow, PrintedTable
 
@@ -105,8 +107,6 @@ class CellCheck:
 
 
 def _decimal_text(value: mpq, places: int) -> str:
-    from ..core.text import NumberStyle
-
     return NumberStyle(decimals=places, percent=False).plain(value)
 
 
@@ -201,8 +201,6 @@ def _badness(cell: CellCheck) -> float:
 
 
 def _exact_table(rules_or_table: Any):
-    from ..dealer.distributions import DealerTable
-
     if isinstance(rules_or_table, DealerTable):
         return rules_or_table
     if isinstance(rules_or_table, Rules):
@@ -213,7 +211,6 @@ def _exact_table(rules_or_table: Any):
 @cache
 def cached_dealer_table(rules: Rules):
     """:func:`bjexact.dealer.dealer_table`, computed once per rule set."""
-    from ..dealer.distributions import dealer_table
 
     return dealer_table(rules)
 
@@ -237,7 +234,6 @@ def exact_cell(exact_table: Any, upcard: int, column: str) -> mpq:
     ``sum`` column is the whole row's sum, 1.
     """
     if upcard == TOTAL:
-        from ..dealer.distributions import average_row
 
         average = average_row(exact_table)
         return sum(average.values(), mpq(0)) if column == "sum" else average.get(column, mpq(0))

@@ -10,9 +10,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..core.hand import HandValue, add_card, hand_value
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
+from ..dealer.distributions import dealer_table
 from ..errors import BjexactError
+from ..player.outcomes import stand_results
+from ..player.solver import solve_infinite
 from .simulators import DEFAULT_ALPHA, MIN_EXPECTED, _holm_tested, goodness_of_fit, rounds_for_a_test
 from .stats import _normal_quantile, chi2_sf
 
@@ -46,7 +50,6 @@ def stick_on_20(observation: Observation) -> int:
 
 def optimal_gym_policy() -> GymPolicy:
     """The exact optimal hit/stand policy under gymnasium's rules (ties go to sticking)."""
-    from ..player.solver import solve_infinite
 
     solution = solve_infinite(GYM_RULES)
     moves = {(s.total, s.upcard, int(s.soft)): int(v.best == "hit") for s, v in solution.positions.items()}
@@ -70,9 +73,6 @@ def gym_results(policy: GymPolicy) -> dict[Observation, dict[str, mpq]]:
     natural; see :func:`gym_start_results`). Policy evaluation by backward induction over
     the hard sum, with the exact dealer rows of :data:`GYM_RULES`.
     """
-    from ..core.hand import HandValue, add_card
-    from ..dealer.distributions import dealer_table
-    from ..player.outcomes import stand_results
 
     rows = dealer_table(GYM_RULES).rows
     p = GYM_RULES.make_shoe().draw_probabilities()
@@ -112,7 +112,6 @@ def gym_start_results(
     unless the dealer reaches 21; with ``natural`` the win is a ``natural`` (1.5); with
     ``sab`` it wins 1 unless the dealer's own first two cards are a natural.
     """
-    from ..dealer.distributions import dealer_table
 
     in_play = gym_results(policy)
     start = dict(in_play)
@@ -133,7 +132,6 @@ def gym_start_results(
 
 def gym_start_distribution() -> dict[Observation, mpq]:
     """P(starting observation): two player cards and the dealer's up-card, infinite deck."""
-    from ..core.hand import hand_value
 
     p = GYM_RULES.make_shoe().draw_probabilities()
     out: dict[Observation, mpq] = {}

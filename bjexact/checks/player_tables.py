@@ -13,6 +13,8 @@ from ..core.cards import parse_rank, rank_symbol
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
 from ..errors import BjexactError
+from ..player.solver import majority_move, solve_finite, solve_infinite
+from ..player.states import PlayerState
 from .dealer_tables import Tolerance, _decimal_text
 from .messages import _short
 from .printed import _DASHES, PrintedNumber, _layout_of, _skippable, _split, _strip_markup, parse_number
@@ -287,8 +289,6 @@ class PlayerCheck:
 
 @cache
 def _player_solution(rules: Rules, objective: str):
-    from ..player.solver import solve_infinite
-
     return solve_infinite(rules, objective)
 
 
@@ -306,7 +306,6 @@ def check_player_table(
             raise BjexactError("value tables by total are checked on the infinite deck only (use --decks inf): "
                                "on a finite shoe a total's value depends on its cards")
         return _check_finite_policy(table, rules, objective)
-    from ..player.states import PlayerState
 
     solution = _player_solution(rules, objective)
     checks = []
@@ -338,7 +337,6 @@ def _finite_moves(rules: Rules, objective: str) -> dict[tuple[int, bool, int], d
     three or more cards that play against their total's majority are added from the
     solution's exceptions.
     """
-    from ..player.solver import solve_finite
 
     solution = solve_finite(rules, objective, progress=False)
     tally = {(s.total, s.soft, s.upcard): dict(votes) for s, votes in solution.two_card_moves.items()}
@@ -354,7 +352,6 @@ def _check_finite_policy(table: PrintedPlayerTable, rules: Rules, objective: str
     Where hands of one total play differently (composition dependence), either move is
     accepted and the cell carries a note; a total no hand of two cards reaches is not judged.
     """
-    from ..player.solver import majority_move
 
     tally = _finite_moves(rules, objective)
     checks = []

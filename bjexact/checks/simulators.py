@@ -13,10 +13,12 @@ from functools import cache
 from typing import Any
 
 from ..core.cards import STANDARD_PROPORTIONS, UPCARD_ORDER, FiniteShoe, counts_of, rank_symbol
-from ..core.hand import two_cards_natural
+from ..core.hand import EMPTY_HAND, add_card, no_natural_chance, two_cards_natural
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
 from ..errors import BjexactError
+from .dealer_tables import cached_dealer_table
+from .slips import KNOWN_SLIPS
 from .stats import _normal_quantile, _wilson, chi2_isf, chi2_sf, holm, noncentral_chi2_sf
 
 __all__ = [
@@ -174,8 +176,6 @@ class SimulatorCheck:
 
 
 def _exact_rows(rules: Rules) -> dict[int, dict[str, mpq]]:
-    from .dealer_tables import cached_dealer_table
-
     table = cached_dealer_table(rules)
     return {u: dict(row) for u, row in table.rows.items()}
 
@@ -200,7 +200,6 @@ def rounds_for_a_test(exact: Mapping[str, Any]) -> int | None:
 
 def _natural_chance(rules: Rules, upcard: int) -> mpq:
     """P(the dealer's hole card makes a natural | ``upcard``) in the full shoe of ``rules``."""
-    from ..core.hand import no_natural_chance
 
     shoe = rules.make_shoe()
     if not isinstance(shoe, FiniteShoe):
@@ -400,7 +399,6 @@ def rounds_to_detect_shift(
 
 def _make_simulator(rules: Rules, add) -> Callable[[int, random.Random], str]:
     """A plain floating-point dealer simulator using ``add`` as its ace rule (for tests and demos)."""
-    from ..core.hand import EMPTY_HAND
 
     shoe = rules.make_shoe()
     if not isinstance(shoe, FiniteShoe):
@@ -444,14 +442,12 @@ def _without_replacement(cards: list[int], rng: random.Random):
 
 def exact_dealer_simulator(rules: Rules | None = None) -> Callable[[int, random.Random], str]:
     """A correct Monte Carlo dealer following the protocol: the reference a good simulator matches."""
-    from ..core.hand import add_card
 
     return _make_simulator(rules or Rules(), add_card)
 
 
 def slipped_dealer_simulator(rules: Rules | None = None, slip: str = "soft-ace-becomes-hard"):
     """A Monte Carlo dealer with a known slip (see :data:`bjexact.verify.KNOWN_SLIPS`)."""
-    from .slips import KNOWN_SLIPS
 
     try:
         add = KNOWN_SLIPS[slip].add_card

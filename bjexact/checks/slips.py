@@ -12,6 +12,8 @@ from ..core.cards import ACE, RANKS, TEN, UPCARD_ORDER, Counts, add_counts, coun
 from ..core.hand import EMPTY_HAND, HandValue, add_card, natural_partner, two_cards_natural
 from ..core.numbers import mpq
 from ..core.rules import Rules
+from ..dealer.distributions import DealerTable
+from ..dealer.graph import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS
 from ..errors import BjexactError
 
 __all__ = ["Slip", "KNOWN_SLIPS", "soft_ace_becomes_hard", "slipped_dealer_table"]
@@ -72,9 +74,6 @@ def slipped_dealer_table(rules: Rules, slip: Slip | AddCard | None = None):
 
 @cache
 def _slipped_table(rules: Rules, add: AddCard):
-    from ..dealer.distributions import DealerTable
-    from ..dealer.graph import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS
-
     shoe = rules.make_shoe()
     outcomes = FINAL_TOTALS + (BUST,) + ((BLACKJACK,) if rules.naturals == "separate" else ())
     zero = (0,) * 10

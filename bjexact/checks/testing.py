@@ -23,8 +23,15 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..core.cards import parse_rank
 from ..core.rules import Rules
 from ..errors import BjexactError
+from ..player.states import player_states
+from . import simcheck
+from .dealer_tables import Tolerance, check_dealer_table
+from .messages import format_cell
+from .player_tables import _MOVES, VALUE_BLOCKS, PlayerCell, PrintedPlayerTable, check_player_table, read_player_table
+from .printed import dealer_table_from_values, float_number, parse_number, read_dealer_table
 
 __all__ = [
     "assert_dealer_table_matches",
@@ -78,9 +85,6 @@ def assert_dealer_table_matches(
     ``actual``: text or a path (any layout), a mapping ``{upcard: {outcome: value}}``, or a
     sequence of rows in the order 2..9, T, A with the values of ``columns``.
     """
-    from .dealer_tables import Tolerance, check_dealer_table
-    from .messages import format_cell
-    from .printed import dealer_table_from_values, read_dealer_table
 
     rules = _rules(rules, rule_options)
     text = _text_of(actual)
@@ -107,7 +111,6 @@ def assert_dealer_table_matches(
 
 def _upcard(key: Any) -> int:
     """The up-card of a key: ``1``/``11``/``"A"``, ``2``..``9``, ``10``/``"T"``/``"J"``... (:func:`parse_rank`)."""
-    from ..core.cards import parse_rank
 
     if isinstance(key, bool):
         raise BjexactError(f"{key!r} is not an up-card")
@@ -115,12 +118,8 @@ def _upcard(key: Any) -> int:
 
 
 def _player_cells(actual: Any, kind: str, block: str):
-    from .player_tables import _MOVES, PlayerCell, PrintedPlayerTable
-    from .printed import float_number, parse_number
-
     cells = []
     if callable(actual) and not isinstance(actual, Mapping):
-        from ..player.states import player_states
 
         items = [((h.total, h.soft, u), actual(h.total, h.soft, u)) for h in player_states() for u in range(1, 11)]
     else:
@@ -150,8 +149,6 @@ def _player_cells(actual: Any, kind: str, block: str):
 
 def _player_assert(actual: Any, kind: str, rules: Rules, objective: str, tolerance, block: str,
                    blocks: Sequence[str]) -> None:
-    from .player_tables import check_player_table, read_player_table
-
     text = _text_of(actual)
     try:
         table = (read_player_table(text, kind, blocks=blocks) if text is not None
@@ -187,7 +184,6 @@ def assert_policy_matches(
     moves ``"H"``/``"S"``/``"hit"``/``"stand"`` (or ``True`` for hit), or a callable
     ``policy(total, soft, upcard) -> move`` asked about every state.
     """
-    from .dealer_tables import Tolerance
 
     rules = _rules(rules, rule_options or {"decks": "inf"})
     _player_assert(actual, "policy", rules, objective, Tolerance(), "policy", ())
@@ -211,8 +207,6 @@ def assert_values_match(
     mapping ``{(total, soft, upcard): value}`` of the values of ``block``: ``"stand"``,
     ``"hit"`` or ``"value"`` (the optimal value).
     """
-    from .dealer_tables import Tolerance
-    from .player_tables import VALUE_BLOCKS
 
     if block not in VALUE_BLOCKS:
         raise ValueError(f"block must be one of {VALUE_BLOCKS}, not {block!r}")
@@ -236,7 +230,6 @@ def assert_simulator_matches(
     correct simulator fails with probability at most ``alpha`` (default 0.01); with a fixed
     ``seed`` the outcome is reproducible.
     """
-    from . import simcheck
 
     rules = _rules(rules, rule_options)
     try:
@@ -256,7 +249,6 @@ def assert_gym_blackjack_matches(
     alpha: float | None = None,
 ) -> None:
     """Assert that a gymnasium Blackjack environment agrees with the exact values under ``policy``."""
-    from . import simcheck
 
     check = simcheck.check_gym_blackjack(policy, episodes=episodes, seed=seed, env=env,
                                          alpha=simcheck.DEFAULT_ALPHA if alpha is None else alpha)

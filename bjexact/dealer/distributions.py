@@ -10,10 +10,11 @@ from typing import Any
 
 from ..core.cards import ACE, RANKS, STANDARD_PROPORTIONS, Counts, FiniteShoe, rank_symbol
 from ..core.hand import no_natural_chance
-from ..core.numbers import mpq
+from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
 from ..errors import BjexactError
 from .graph import _NO_CARDS, EXHAUSTED, ShoeDraws, _absorbing, graph_for
+from .text import dealer_text
 
 __all__ = ["DealerTable", "dealer_table", "dealer_distributions", "average_row", "row_order"]
 
@@ -40,8 +41,6 @@ class DealerTable:
         return self.rows[upcard]
 
     def to_json(self) -> dict[str, Any]:
-        from ..core.numbers import fraction_string
-
         return {
             "rules": self.rules.to_json(),
             "outcomes": list(self.outcomes),
@@ -52,8 +51,6 @@ class DealerTable:
         }
 
     def __str__(self) -> str:
-        from .text import dealer_text
-
         return dealer_text(self)
 
 

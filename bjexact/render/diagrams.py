@@ -45,10 +45,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.cards import RANKS, rank_symbol
+from ..core.cards import RANKS, Shoe, rank_symbol
 from ..core.numbers import RATIONALS, fraction_string, mpq
 from ..core.rules import Rules
+from ..dealer.distributions import row_order
+from ..dealer.graph import ShoeDraws, graph_for
 from ..errors import BjexactError
+from ..player.solver import solve_infinite
+from ..player.states import player_hit_graph
+from .tables import NumberStyle
 
 __all__ = [
     "DIAGRAM_FORMATS",
@@ -92,8 +97,6 @@ class EdgeStyle:
     prefix: str = ""
 
     def label(self, value: mpq) -> str:
-        from .tables import NumberStyle
-
         if self.decimals is None:
             text = fraction_string(value)
         else:
@@ -354,8 +357,6 @@ def _ranks_text(ranks: Sequence[int]) -> str:
 
 
 def _upcards(rules: Rules, upcards: Iterable[int] | None) -> list[int]:
-    from ..dealer.distributions import row_order
-
     shoe = rules.make_shoe()
     wanted = list(RANKS if upcards is None else upcards)
     missing = [u for u in wanted if not shoe.has(u)]
@@ -365,8 +366,6 @@ def _upcards(rules: Rules, upcards: Iterable[int] | None) -> list[int]:
 
 
 def _weighted(rules: Rules, upcard: int):
-    from ..dealer.graph import ShoeDraws, graph_for
-
     return graph_for(rules).weighted(ShoeDraws(rules.make_shoe()), [upcard])
 
 
@@ -552,10 +551,6 @@ def _set_bounds(graph: Any, caption: str, bottom: float, left: float, right: flo
 
 def player_diagram(rules: Rules, upcard: int, *, objective: str = "ev", decimals: int | None = None):
     """The infinite-deck hit chain against ``upcard`` under the optimal policy (``pydot.Dot``)."""
-    from ..core.cards import Shoe
-    from ..player.solver import solve_infinite
-    from ..player.states import player_hit_graph
-    from .tables import NumberStyle
 
     if not rules.infinite:
         raise BjexactError("the player's hit chain is drawn for the infinite deck: use --decks inf")

@@ -12,6 +12,7 @@ from typing import Any
 from ..core.cards import STANDARD_PROBABILITIES, TEN, rank_symbol
 from ..core.numbers import mpq
 from ..errors import BjexactError
+from ..symbolic.polys import evaluate
 
 __all__ = ["PLOT_FORMATS", "plot_format", "outcome_plot"]
 
@@ -44,7 +45,6 @@ def outcome_plot(table: Any, fmt: str = "svg", points: int = 200) -> bytes:
     ``table`` is a :class:`bjexact.symbolic.SymbolicTable` of the ten-density model.
     The standard deck, ``t = 4/13``, is marked by a dashed line. Returns the file's bytes.
     """
-    from ..symbolic.polys import evaluate
 
     if table.model.kind != "ten-density":
         raise BjexactError("plots are drawn against the ten density: use --ten-density NAME")

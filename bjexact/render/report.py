@@ -26,7 +26,15 @@ from typing import Any
 
 from ..core.cards import rank_symbol
 from ..core.rules import Rules
+from ..dealer.distributions import dealer_table
+from ..dealer.matrices import dealer_matrices
 from ..errors import BjexactError
+from ..files import write_atomically
+from ..player.solver import solve
+from .diagrams import dealer_diagram, have_dot, player_diagram
+from .diagrams import render as render_diagram
+from .symbolic import report_section
+from .tables import NumberStyle, Table, dealer_tables, decimal_string, game_lines, latex_escape, player_tables, render
 
 __all__ = [
     "REFERENCE_SETS",
@@ -83,10 +91,6 @@ class Report:
 def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
                  progress: bool | None = None) -> Report:
     """Compute what a report shows (the player analysis of finite shoes takes seconds)."""
-    from ..dealer.distributions import dealer_table
-    from ..dealer.matrices import dealer_matrices
-    from ..player.solver import solve
-    from .diagrams import dealer_diagram, player_diagram
 
     dealer = dealer_table(rules)
     chain = dealer_matrices(rules, MATRIX_UPCARD) if rules.infinite else None
@@ -105,7 +109,6 @@ def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
         figures.append(Figure("player-6", "The player's hit chain against up-card 6 under the best play: "
                               "each state with its best move and value; edges leave the states where "
                               "hitting is best.", player_diagram(rules, 6, objective=objective)))
-    from .symbolic import report_section
 
     symbolic = {fmt: report_section(rules, fmt) for fmt in ("md", "latex")}
     return Report(rules, objective, dealer, chain, solution, tuple(figures), symbolic)
@@ -179,16 +182,12 @@ def _method(rules: Rules) -> list[str]:
 
 
 def _dealer_tables(report: Report) -> tuple[tuple[Any, Any], tuple[Any, Any]]:
-    from .tables import NumberStyle, dealer_tables
-
     decimal = NumberStyle(decimals=4, percent=True)
     exact = NumberStyle(exact=True)
     return (dealer_tables(report.dealer, decimal)[0], decimal), (dealer_tables(report.dealer, exact)[0], exact)
 
 
 def _matrix_tables(report: Report) -> list[tuple[Any, Any]]:
-    from .tables import NumberStyle, Table
-
     chain = report.chain
     if chain is None:
         return []
@@ -213,8 +212,6 @@ def _short_state(state: str) -> str:
 
 
 def _player_tables(report: Report):
-    from .tables import NumberStyle, player_tables
-
     moves = NumberStyle()
     values = NumberStyle(decimals=4, percent=False, signed=report.objective == "ev")
     return ([(t, moves) for t in player_tables(report.solution, moves, "policy")]
@@ -222,8 +219,6 @@ def _player_tables(report: Report):
 
 
 def _game_lines(report: Report) -> list[str]:
-    from .tables import game_lines
-
     return game_lines(report.solution.game, report.objective)
 
 
@@ -232,8 +227,6 @@ def _game_lines(report: Report) -> list[str]:
 
 def report_markdown(report: Report) -> str:
     """The Markdown report; figures are ``figures/NAME.svg`` beside it."""
-    from .tables import render
-
     rules = report.rules
     out = [f"# {_title(rules)}", "", "## Rules and conventions", ""]
     out += [f"- {line}" for line in _conventions(rules, report.objective)]
@@ -303,7 +296,6 @@ _PREAMBLE = r"""\documentclass[a4paper,10pt]{article}
 
 def _tex(text: str) -> str:
     """Text for LaTeX: the table escapes plus the superscript of ``(I - T)^-1``."""
-    from .tables import latex_escape
 
     return latex_escape(text).replace("^-1", "$^{-1}$")
 
@@ -316,8 +308,6 @@ def _breakable(text: str) -> str:
 
 
 def _latex_table(table: Any, style: Any, size: str = "small") -> str:
-    from .tables import render
-
     text = render([table], "latex", style)
     text = "\n".join(line for line in text.splitlines() if not line.startswith("% needs"))
     text = text.replace("\\begin{tabular}", "\\fitwidth{\\begin{tabular}", 1).replace(
@@ -331,7 +321,6 @@ def _latex_table(table: Any, style: Any, size: str = "small") -> str:
 
 def report_latex(report: Report) -> str:
     """The LaTeX report (article, booktabs); figures are ``figures/NAME.pdf`` beside it."""
-    from .tables import latex_escape
 
     rules = report.rules
     out = [_PREAMBLE, f"\\title{{{latex_escape(_title(rules))}}}", "\\author{bjexact}", "\\date{}",
@@ -400,9 +389,6 @@ def write_report(report: Report, directory: Path, *, compile_pdf: bool = True, q
     is written and a message says how to get a PDF. A TeX error raises
     :class:`BjexactError` naming the log.
     """
-    from ..files import write_atomically
-    from .diagrams import have_dot, render
-
     if directory.exists() and not directory.is_dir():
         raise BjexactError(f"cannot write the report into {directory}: it is a file, not a directory")
     directory.mkdir(parents=True, exist_ok=True)
@@ -413,7 +399,7 @@ def write_report(report: Report, directory: Path, *, compile_pdf: bool = True, q
     for figure in report.figures:
         for fmt in ("dot", "svg", "pdf") if dot else ("dot",):
             path = figures / f"{figure.name}.{fmt}"
-            write_atomically(path, render(figure.graph, fmt))
+            write_atomically(path, render_diagram(figure.graph, fmt))
             written.append(path)
     if not dot:
         _say("note: Graphviz's 'dot' is not installed: figures written as .dot only "
@@ -464,7 +450,6 @@ def compile_latex(tex: Path, *, quiet: bool = False) -> Path | None:
                     shutil.copy(produced, log)
                 raise BjexactError(f"LaTeX failed on {tex.name}: {_first_error(log)} (log: {log})")
         pdf = tex.with_suffix(".pdf")
-        from ..files import write_atomically
 
         write_atomically(pdf, (work / pdf.name).read_bytes())
     return pdf
@@ -492,7 +477,6 @@ def reference_texts(rules: Rules, *, player: bool = True) -> dict[str, str]:
 
 def index_markdown(games: Sequence[tuple[str, Rules, Any]]) -> str:
     """The index page of the reference reports: one line per rule set."""
-    from .tables import decimal_string
 
     lines = [
         "# Reference reports",
@@ -514,7 +498,6 @@ def index_markdown(games: Sequence[tuple[str, Rules, Any]]) -> str:
 def write_reference(directory: Path, *, compile_pdf: bool = True, quiet: bool = False,
                     progress: bool | None = None, announce: Callable[[str], None] | None = None) -> list[Path]:
     """Regenerate every reference report under ``directory`` and its index page."""
-    from ..files import write_atomically
 
     written = []
     games = []

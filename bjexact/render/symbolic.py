@@ -16,7 +16,7 @@ from ..symbolic.polys import latex_lines, n_terms, polynomial_latex, polynomial_
 from ..symbolic.removal import dealer_removal_effects
 from ..symbolic.table import SymbolicTable, substitution_text, symbolic_dealer_table
 from .removal import removal_tables
-from .tables import NumberStyle, render
+from .tables import NumberStyle, latex_escape, render
 
 __all__ = ["SYMBOLIC_FORMATS", "render_symbolic", "render_boundaries", "REPORT_DECISIONS", "report_section"]
 
@@ -101,8 +101,6 @@ def _md_document(table, standard, style, long_cells, note, title, at) -> str:
 
 
 def _latex_document(table, standard, style, long_cells, note, title, at) -> str:
-    from .tables import latex_escape
-
     lines = [
         "% needs \\usepackage{amsmath}",
         f"% {title}",
@@ -149,7 +147,6 @@ def render_boundaries(result: DecisionBoundaries, fmt: str, digits: int = 15) ->
         f"{p.best} for {point(p.left, '0')} < {t} < {point(p.right, '1')}" for p in _by_move(result.pieces)
     )
     if fmt == "latex":
-        from .tables import latex_escape
 
         def frac(poly):
             if result.denominator.as_expr() == 1:
@@ -220,8 +217,6 @@ def _by_move(pieces: Sequence[Piece]) -> list[Piece]:
 
 
 def _decimal_text(value: mpq) -> str:
-    from .tables import NumberStyle
-
     return NumberStyle(decimals=6, percent=False).plain(value)
 
 
@@ -268,7 +263,6 @@ def report_section(rules: Rules, fmt: str = "md") -> str:
         if fmt == "md":
             parts.append("Where the best move flips as t varies:\n\n" + "\n".join(f"- {f}" for f in found) + "\n")
         else:
-            from .tables import latex_escape
 
             parts.append("Where the best move flips as $t$ varies:\n\\begin{itemize}\n"
                          + "\n".join(f"\\item {latex_escape(f)}" for f in found) + "\n\\end{itemize}\n")

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.cards import UPCARD_ORDER
+from ..core.cards import UPCARD_ORDER, rank_symbol
+from ..core.hand import hand_value
 from ..core.numbers import fraction_string
 from ..core.text import FORMATS, NumberStyle, Table, decimal_string, latex_escape, render
 from ..dealer.text import dealer_tables, dealer_text
+from ..player.outcomes import RESULTS
+from ..player.solver import InfiniteSolution, majority_move
+from ..player.states import PlayerState
 
 __all__ = [
     "FORMATS", "PLAYER_VIEWS", "Table", "NumberStyle", "render", "dealer_text", "dealer_tables",
@@ -27,8 +31,6 @@ _MOVE = {"hit": "H", "stand": "S"}
 
 
 def _upcard_header(first: str) -> list[str]:
-    from ..core.cards import rank_symbol
-
     return [first] + [rank_symbol(u) for u in _UPCARD_COLUMNS]
 
 
@@ -43,7 +45,6 @@ def player_tables(solution: Any, style: NumberStyle, view: str = "policy") -> li
     """
     if view not in PLAYER_VIEWS:
         raise ValueError(f"unknown view {view!r}")
-    from ..player.solver import InfiniteSolution
 
     if isinstance(solution, InfiniteSolution):
         return _infinite_tables(solution, style, view)
@@ -57,16 +58,12 @@ def _objective_note(solution: Any) -> str:
 
 
 def _infinite_tables(solution: Any, style: NumberStyle, view: str) -> list[Table]:
-    from ..core.cards import rank_symbol
-    from ..player.states import PlayerState
-
     rules = solution.rules.describe()
     blocks = (("hard", False, range(4, 22)), ("soft", True, range(12, 22)))
     if view == "hands":
         rows = []
         for first in range(1, 11):
             for second in range(first, 11):
-                from ..core.hand import hand_value
 
                 hand = hand_value((first, second))
                 label = f"{rank_symbol(first)},{rank_symbol(second)}"
@@ -93,9 +90,6 @@ def _infinite_tables(solution: Any, style: NumberStyle, view: str) -> list[Table
 
 
 def _finite_tables(solution: Any, style: NumberStyle, view: str) -> list[Table]:
-    from ..core.cards import rank_symbol
-    from ..core.hand import hand_value
-
     rules = solution.rules.describe()
     hands = sorted({(a, b) for a, b, _ in solution.hands}, key=lambda h: (hand_value(h).soft, hand_value(h), h))
 
@@ -123,7 +117,6 @@ def _finite_tables(solution: Any, style: NumberStyle, view: str) -> list[Table]:
                   [_objective_note(solution)])
             for action in ("stand", "hit")
         ]
-    from ..player.solver import majority_move
 
     starred = {(s.total, s.soft, s.upcard) for s, _, _ in solution.exceptions}
     votes = {(s.total, s.soft, s.upcard): tally for s, tally in solution.two_card_moves.items()}
@@ -156,7 +149,6 @@ def _finite_tables(solution: Any, style: NumberStyle, view: str) -> list[Table]:
 
 def game_lines(game: Any, objective: str) -> list[str]:
     """One paragraph on the value of the whole hit/stand game from the deal."""
-    from ..player.outcomes import RESULTS
 
     shares = ", ".join(f"{name} {decimal_string(p * 100, 4)}%" for name, p in zip(RESULTS, game.results))
     what = "expected result per unit bet" if objective == "ev" else "chance of winning (push = 1/2)"

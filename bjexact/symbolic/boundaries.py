@@ -8,9 +8,11 @@ from functools import cache
 from typing import Any
 
 from ..core.cards import RANKS, rank_symbol
+from ..core.hand import HandValue, add_card
 from ..core.numbers import as_rational, fraction_string, mpq
 from ..core.rules import Rules
 from ..errors import BjexactError
+from ..player.outcomes import payoffs, stand_results
 from .models import STANDARD_TEN_DENSITY, CardModel, ten_density_model
 from .polys import _parts
 from .table import _check_rules, substitution_text, symbolic_dealer_table
@@ -272,8 +274,6 @@ def decision_boundaries(
     and the exact points of (0, 1) where the best move flips (infinite deck)."""
     from sympy import QQ, Poly, Symbol, lcm
 
-    from ..core.hand import HandValue, add_card
-    from ..player.outcomes import payoffs, stand_results
 
     _check_rules(rules)
     if soft and not 12 <= total <= 21 or not soft and not 4 <= total <= 21:

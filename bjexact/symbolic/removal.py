@@ -34,14 +34,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..chain.solve import absorption, compile_chain
 from ..core.cards import RANKS, STANDARD_PROBABILITIES, Counts, counts_of, rank_symbol
-from ..core.hand import is_natural, natural_partner
+from ..core.hand import hand_value, is_natural, natural_partner
 from ..core.hand import no_natural_chance as hand_no_natural_chance
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
 from ..dealer.distributions import average_row, dealer_distributions
-from ..dealer.graph import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS
+from ..dealer.graph import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, graph_for
+from ..dealer.graph import BUST as PLAYER_BUST
 from ..errors import BjexactError
+from ..player.outcomes import payoffs, settle_value, stand_results
+from ..player.solver import solve, solve_infinite
+from ..player.states import player_hit_graph, player_states
+from ..progress import Progress
+from .models import per_rank_model
+from .polys import evaluate
+from .table import symbolic_dealer_table
 
 __all__ = [
     "RemovalEffects",
@@ -186,7 +195,6 @@ def dealer_removal_effects(rules: Rules, upcard: int | None = None) -> RemovalEf
 
 def _value_and_gradient(element: Any, point: tuple[mpq, ...], gens) -> tuple[mpq, list[mpq]]:
     """The value and the gradient of a polynomial or rational function at ``point``, exactly."""
-    from .polys import evaluate
 
     numer = getattr(element, "numer", element)
     denom = getattr(element, "denom", None)
@@ -207,8 +215,6 @@ def infinite_removal_effects(rules: Rules, upcard: int | None = None) -> Removal
     (times ``1 - p_natural`` under ``peek``); its gradient is taken by the product
     and quotient rules from the exact gradients of the pieces.
     """
-    from .models import per_rank_model
-    from .table import symbolic_dealer_table
 
     if not rules.infinite:
         raise BjexactError("derivatives are for the infinite deck; finite shoes have exact removal effects")
@@ -287,12 +293,10 @@ class GameRemovalEffects:
 def game_removal_effects(rules: Rules, objective: str = "ev", *, progress: bool | None = None) -> GameRemovalEffects:
     """Exact effects of removal on the hit/stand game's value (finite shoes: one exact solve of the
     player's game per rank, which takes a while; the infinite deck: derivatives, fast)."""
-    from ..player.solver import solve
 
     if rules.infinite:
         return _infinite_game_effects(rules, objective)
 
-    from ..progress import Progress
 
     shoe = rules.finite_shoe().counts
     base = solve(rules, objective, progress=False).game.value
@@ -385,8 +389,6 @@ class DirectionDraws:
 
 
 def _infinite_game_effects(rules: Rules, objective: str) -> GameRemovalEffects:
-    from ..player.solver import solve_infinite
-
     solution = solve_infinite(rules, objective)
     for state, position in solution.positions.items():
         if position.hit is not None and position.hit == position.stand:
@@ -412,12 +414,6 @@ def fixed_policy_game_value(rules: Rules, objective: str, policy: Mapping[tuple[
     """
     import networkx as nx
 
-    from ..chain.solve import absorption, compile_chain
-    from ..core.hand import hand_value
-    from ..dealer.graph import BUST as PLAYER_BUST
-    from ..dealer.graph import graph_for
-    from ..player.outcomes import payoffs, settle_value, stand_results
-    from ..player.states import player_hit_graph, player_states
 
     domain = draws.domain
     p = draws.probabilities(None)

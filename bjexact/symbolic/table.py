@@ -24,6 +24,7 @@ from typing import Any
 from ..core.cards import RANKS, rank_symbol
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
+from ..dealer.graph import FINAL_TOTALS, graph_for
 from ..errors import BjexactError
 from .models import CardModel, _QuotientDraws, per_rank_model
 from .polys import _parts, evaluate, polynomial_string
@@ -110,7 +111,6 @@ def symbolic_dealer_table(
     Default model: one variable per rank. Under ``peek`` the model is moved to its
     fraction field (see the module docstring).
     """
-    from ..dealer.graph import FINAL_TOTALS, graph_for
 
     rules = rules or Rules(decks="inf")
     _check_rules(rules)
