@@ -30,9 +30,9 @@ def main() -> None:
 
     print(f"{'import sympy (paid once, not in the figures below)':<58} {time.perf_counter() - start:7.3f} s")
 
-    from bjexact.eor import dealer_removal_effects, game_removal_effects
-    from bjexact.rules import Rules
+    from bjexact.core.rules import Rules
     from bjexact.symbolic import decision_boundaries, per_rank_model, symbolic_dealer_table, ten_density_model
+    from bjexact.symbolic.removal import dealer_removal_effects, game_removal_effects
 
     print("\nSymbolic dealer tables (infinite deck, every up-card); 'first' includes building the graph")
     for h17, naturals in ((False, "as21"), (True, "as21"), (False, "separate"), (False, "peek")):

@@ -11,41 +11,49 @@ The names below are imported lazily, so ``import bjexact`` is cheap.
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Any
+
+# The exact values are gmpy2's mpq, the elements of sympy's QQ with its gmpy ground types. SymPy picks
+# python-flint's types instead when that is installed, unless told otherwise before its first import.
+os.environ.setdefault("SYMPY_GROUND_TYPES", "gmpy")
 
 __version__ = "0.1.0"
 
 # public name -> module that defines it
 _EXPORTS = {
     "BjexactError": "errors",
-    "Rules": "rules",
-    "Shoe": "cards",
-    "parse_rank": "cards",
-    "parse_cards": "cards",
-    "rank_symbol": "cards",
-    "HandValue": "hand",
-    "hand_value": "hand",
-    "add_card": "hand",
-    "DealerGraph": "dealer",
-    "DealerTable": "dealer",
-    "dealer_graph": "dealer",
-    "dealer_table": "dealer",
-    "dealer_distributions": "dealer",
-    "absorption": "solve",
-    "dealer_matrices": "matrices",
-    "fraction_string": "exact",
-    "dealer_diagram": "diagrams",
-    "player_diagram": "diagrams",
-    "build_report": "report",
-    "symbolic_dealer_table": "symbolic",
-    "decision_boundaries": "symbolic",
-    "dealer_removal_effects": "eor",
-    "game_removal_effects": "eor",
-    "read_dealer_table": "verify",
-    "check_dealer_table": "verify",
-    "identify": "verify",
-    "check_dealer_simulator": "simcheck",
-    "check_gym_blackjack": "simcheck",
+    "Rules": "core.rules",
+    "Naturals": "core.rules",
+    "Shoe": "core.cards",
+    "InfiniteShoe": "core.cards",
+    "FiniteShoe": "core.cards",
+    "parse_rank": "core.cards",
+    "parse_cards": "core.cards",
+    "rank_symbol": "core.cards",
+    "HandValue": "core.hand",
+    "hand_value": "core.hand",
+    "add_card": "core.hand",
+    "DealerGraph": "dealer.graph",
+    "DealerTable": "dealer.distributions",
+    "dealer_graph": "dealer.graph",
+    "dealer_table": "dealer.distributions",
+    "dealer_distributions": "dealer.distributions",
+    "absorption": "chain.solve",
+    "dealer_matrices": "dealer.matrices",
+    "fraction_string": "core.numbers",
+    "dealer_diagram": "render.diagrams",
+    "player_diagram": "render.diagrams",
+    "build_report": "render.report",
+    "symbolic_dealer_table": "symbolic.table",
+    "decision_boundaries": "symbolic.table",
+    "dealer_removal_effects": "symbolic.removal",
+    "game_removal_effects": "symbolic.removal",
+    "read_dealer_table": "checks.verify",
+    "check_dealer_table": "checks.verify",
+    "identify": "checks.verify",
+    "check_dealer_simulator": "checks.simcheck",
+    "check_gym_blackjack": "checks.simcheck",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

@@ -21,6 +21,7 @@ from functools import cache
 from types import SimpleNamespace
 
 import pytest
+from brute_hand import value
 
 ONE_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)  # A, 2, ..., 9, ten-valued
 INFINITE_DRAW = tuple(Fraction(4 if rank == 10 else 1, 13) for rank in range(1, 11))
@@ -28,14 +29,6 @@ INFINITE_DRAW = tuple(Fraction(4 if rank == 10 else 1, 13) for rank in range(1, 
 
 class Undefined(Exception):
     """Conditioning on 'no natural' is impossible: every card left makes one."""
-
-
-def value(cards):
-    """(best total, soft) of a hand of ranks 1..10, computed from scratch."""
-    hard = sum(cards)
-    if 1 in cards and hard + 10 <= 21:
-        return hard + 10, True
-    return hard, False
 
 
 def dealer_row(shoe, upcard, h17=False, naturals="as21"):

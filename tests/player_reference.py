@@ -27,6 +27,8 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
+from brute_hand import value
+
 RANKS = tuple(range(1, 11))
 ONE_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)
 INFINITE = tuple(Fraction(4 if r == 10 else 1, 13) for r in RANKS)
@@ -38,14 +40,6 @@ LOSS = (ZERO, ZERO, ZERO, ONE)
 
 class ShoeRunsOut(Exception):
     """Someone must draw from an empty shoe: the model does not cover it."""
-
-
-def value(cards):
-    """(total, soft) of a collection of ranks, from scratch."""
-    hard = sum(cards)
-    if 1 in cards and hard + 10 <= 21:
-        return hard + 10, True
-    return hard, False
 
 
 def is_natural(cards) -> bool:

@@ -36,9 +36,11 @@ def test_brute_force_model_sanity(bf):
     # matching hole card (1/13 for an ace from the infinite deck, 16/51 tens in one deck)
     assert bf.dealer_row(None, 10, False, "separate")["blackjack"] == Fraction(1, 13)
     assert bf.dealer_row(SHOES[1], 1, False, "separate")["blackjack"] == Fraction(16, 51)
-    # up-card 6, infinite deck: a T makes 16, which then busts on 6..T (8/13 of cards) or ...
-    # at least the one-draw part: P(6,T,T) = 4/13 * 4/13 is part of the bust column
-    assert bf.dealer_row(None, 6, False, "as21")["bust"] > Fraction(16, 169)
+    # three 7s and two tens, up-card 7: the hole card is a ten (2 of 4) -> 17; or a 7 (2 of 4) -> 14,
+    # which then draws the last 7 (1 of 3) -> 21 or a ten (2 of 3) -> bust
+    three_sevens_two_tens = (0, 0, 0, 0, 0, 0, 3, 0, 0, 2)
+    assert bf.dealer_row(three_sevens_two_tens, 7, False, "as21") == {
+        "17": Fraction(1, 2), "21": Fraction(1, 6), "bust": Fraction(1, 3)}
     assert sum(bf.dealer_row(SHOES[2], 5, True, "peek").values()) == 1
 
 

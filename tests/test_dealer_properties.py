@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bjexact import BjexactError, Rules, dealer_table, parse_cards
-from bjexact.cards import counts_of
+from bjexact.core.cards import counts_of
 from bjexact.dealer import ShoeDraws, dealer_graph, graph_for
 
 RULE_SETS = [

@@ -8,12 +8,12 @@ from fractions import Fraction
 import pydot
 import pytest
 
-from bjexact.cards import Shoe
 from bjexact.cli import main
+from bjexact.core.cards import Shoe
+from bjexact.core.rules import Rules
 from bjexact.dealer import ShoeDraws, graph_for
-from bjexact.diagrams import dealer_diagram, diagram_format, merged_chain, player_diagram, render
 from bjexact.errors import BjexactError
-from bjexact.rules import Rules
+from bjexact.render.diagrams import dealer_diagram, diagram_format, merged_chain, player_diagram, render
 
 HAVE_DOT = shutil.which("dot") is not None
 INF = Rules(decks="inf")
@@ -149,7 +149,7 @@ def test_bad_input():
 
 
 def test_no_dot_program(monkeypatch, tmp_path, capsys):
-    import bjexact.diagrams as diagrams
+    import bjexact.render.diagrams as diagrams
 
     monkeypatch.setattr(diagrams.shutil, "which", lambda name: None)
     assert main(["graph", "--decks", "inf", "--upcard", "6", "-o", str(tmp_path / "x.dot")]) == 0

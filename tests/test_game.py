@@ -9,9 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from bjexact.errors import BjexactError
-from bjexact.exact import fraction_string, mpq
-from bjexact.game import (
+from bjexact.apps.game import (
     FACES,
     Advice,
     DealingShoe,
@@ -25,6 +23,8 @@ from bjexact.game import (
     settle,
     value_of,
 )
+from bjexact.core.numbers import fraction_string, mpq
+from bjexact.errors import BjexactError
 
 
 def cards(text):

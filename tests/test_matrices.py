@@ -8,7 +8,7 @@ import pytest
 import sympy
 
 from bjexact import BjexactError, Rules, dealer_matrices, dealer_table, parse_rank
-from bjexact.cards import rank_symbol
+from bjexact.core.cards import rank_symbol
 
 INFINITE_RULES = [
     Rules(decks="inf"),

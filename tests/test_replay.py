@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bjexact.apps.replay import parse_deck, replay, replay_lines, replay_text
 from bjexact.cli import main
 from bjexact.errors import BjexactError
-from bjexact.replay import parse_deck, replay, replay_lines, replay_text
 
 
 def ranks(hand):

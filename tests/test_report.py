@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from bjexact.cli import main
+from bjexact.core.rules import Rules
 from bjexact.errors import BjexactError
-from bjexact.report import (
+from bjexact.render.report import (
     PLAYER_BEGIN,
     PLAYER_END,
     REFERENCE_SETS,
@@ -21,7 +22,6 @@ from bjexact.report import (
     report_markdown,
     write_report,
 )
-from bjexact.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 HAVE_TEX = shutil.which("latexmk") is not None or shutil.which("pdflatex") is not None
@@ -55,7 +55,7 @@ def test_latex_content(inf_report):
 
 
 def test_text_does_not_depend_on_the_machine(monkeypatch, inf_report):
-    import bjexact.diagrams as diagrams
+    import bjexact.render.diagrams as diagrams
 
     before = report_latex(inf_report), report_markdown(inf_report)
     monkeypatch.setattr(diagrams.shutil, "which", lambda name: None)
@@ -89,7 +89,7 @@ def test_tex_error_is_one_line_with_the_log(tmp_path):
 
 
 def test_without_tex_the_tex_is_written(monkeypatch, tmp_path, capsys):
-    import bjexact.report as report
+    import bjexact.render.report as report
 
     monkeypatch.setattr(report, "_tex_command", lambda: None)
     assert main(["report", "-o", str(tmp_path), "--decks", "inf"]) == 0

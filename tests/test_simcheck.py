@@ -11,7 +11,7 @@ import pytest
 
 from bjexact import BjexactError, Rules, dealer_table
 from bjexact.cli import main
-from bjexact.exact import mpq
+from bjexact.core.numbers import mpq
 from bjexact.simcheck import (
     DEFAULT_ROUNDS,
     check_dealer_simulator,
@@ -282,15 +282,6 @@ def test_check_sim_refuses_options_of_the_other_kind_of_check(capsys):
     assert "--episodes" in capsys.readouterr().err
     assert main(["check-sim", "tests/test_simcheck.py:always_bust", "--episodes", "10"]) == 2
     assert main(["check-sim", "tests/test_simcheck.py:always_bust", "--policy", "optimal"]) == 2
-
-
-def test_simcheck_uses_only_public_names_of_verify():
-    import inspect
-
-    from bjexact import simcheck
-
-    source = inspect.getsource(simcheck)
-    assert "from .verify import _" not in source and "verify._" not in source
 
 
 # --- gymnasium's Blackjack-v1 ----------------------------------------------------------------------------

@@ -9,14 +9,17 @@ from fractions import Fraction
 from functools import cache
 
 import pytest
+from brute_hand import value
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bjexact.cli import main
+from bjexact.core.numbers import mpq
+from bjexact.core.rules import Rules
 from bjexact.dealer import dealer_table
 from bjexact.errors import BjexactError
-from bjexact.exact import mpq
-from bjexact.rules import Rules
+from bjexact.render.symbolic import render_symbolic
+from bjexact.render.tables import NumberStyle
 from bjexact.symbolic import (
     CardModel,
     evaluate,
@@ -25,13 +28,11 @@ from bjexact.symbolic import (
     per_rank_model,
     polynomial_latex,
     polynomial_string,
-    render_symbolic,
     simplex_substitute,
     summary,
     symbolic_dealer_table,
     ten_density_model,
 )
-from bjexact.tables import NumberStyle
 
 RULE_SETS = [(h17, naturals) for h17 in (False, True) for naturals in ("as21", "separate", "peek")]
 STANDARD = (Fraction(1, 13),) * 9 + (Fraction(4, 13),)
@@ -56,10 +57,6 @@ def recursion(p, upcard, h17=False, naturals="as21"):
     Written from the rules, not from bjexact: hands are valued from scratch; the peek
     convention divides the hole card's weights by 1 - p(natural card).
     """
-
-    def value(cards):
-        hard = sum(cards)
-        return (hard + 10, True) if 1 in cards and hard + 10 <= 21 else (hard, False)
 
     @cache
     def finish(cards):
@@ -403,7 +400,7 @@ def test_boundaries_text_json_and_errors(capsys):
 
 
 def test_report_section(monkeypatch):
-    import bjexact.symbolic as symbolic
+    import bjexact.render.symbolic as symbolic
 
     monkeypatch.setattr(symbolic, "REPORT_DECISIONS", ((16, False, 10),))
     text = symbolic.report_section(Rules(decks="inf"), "md")

@@ -11,9 +11,9 @@ import pytest
 
 from bjexact import BjexactError, Rules, dealer_table
 from bjexact.cli import main
-from bjexact.exact import mpq
-from bjexact.hand import HandValue
-from bjexact.tables import NumberStyle, dealer_tables, render
+from bjexact.core.hand import HandValue
+from bjexact.core.numbers import mpq
+from bjexact.render.tables import NumberStyle, dealer_tables, render
 from bjexact.verify import (
     KNOWN_SLIPS,
     TOTAL,

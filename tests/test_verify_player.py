@@ -12,7 +12,7 @@ import pytest
 from bjexact import BjexactError, Rules
 from bjexact.cli import main
 from bjexact.player import solve_infinite
-from bjexact.tables import NumberStyle, player_tables, render
+from bjexact.render.tables import NumberStyle, player_tables, render
 from bjexact.verify import check_player_table, format_player_check, read_player_table
 
 INF = Rules(decks="inf")

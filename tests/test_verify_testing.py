@@ -6,8 +6,8 @@ import pytest
 
 from bjexact import Rules, dealer_table
 from bjexact.player import solve_infinite
+from bjexact.render.tables import NumberStyle, dealer_tables, render
 from bjexact.simcheck import exact_dealer_simulator, slipped_dealer_simulator
-from bjexact.tables import NumberStyle, dealer_tables, render
 from bjexact.testing import (
     assert_dealer_table_matches,
     assert_gym_blackjack_matches,

@@ -108,7 +108,7 @@ def load_callable(spec: str):
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from .. import simcheck
+    from ..checks import simcheck
     from ..errors import BjexactError
 
     if args.gym:
@@ -137,9 +137,9 @@ def run(args: argparse.Namespace) -> int:
 def _run_gym(args: argparse.Namespace) -> int:
     import json
 
-    from .. import simcheck
+    from ..checks import simcheck
+    from ..core.numbers import fraction_string
     from ..errors import BjexactError
-    from ..exact import fraction_string
 
     if args.simulator is not None:
         raise BjexactError("--gym checks gymnasium's environment: drop MODULE:NAME")

@@ -51,8 +51,8 @@ def parse_shoe(text: str) -> tuple[int, ...]:
 
 def rules_from_args(args: argparse.Namespace):
     """The :class:`bjexact.Rules` that the rule options describe."""
-    from ..exact import parse_fraction
-    from ..rules import Rules
+    from ..core.numbers import parse_fraction
+    from ..core.rules import Rules
 
     if args.shoe is not None and args.decks is not None:
         raise BjexactError("--decks and --shoe conflict: give one of them")
@@ -89,7 +89,7 @@ def add_output_options(parser: argparse.ArgumentParser, formats=("text", "csv", 
 
 
 def number_style(args: argparse.Namespace, percent: bool = True):
-    from ..tables import NumberStyle
+    from ..render.tables import NumberStyle
 
     return NumberStyle(decimals=args.decimals, percent=percent, exact=args.exact)
 

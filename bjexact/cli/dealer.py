@@ -43,8 +43,8 @@ def run(args: argparse.Namespace) -> int:
 
     if wants_symbolic(args):
         return run_dealer(args)
-    from ..dealer import dealer_table
-    from ..tables import dealer_tables, render
+    from ..dealer.distributions import dealer_table
+    from ..render.tables import dealer_tables, render
 
     rules = rules_from_args(args)
     style = number_style(args)

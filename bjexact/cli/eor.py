@@ -59,10 +59,11 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from ..cards import parse_rank
-    from ..eor import dealer_removal_effects, removal_tables
+    from ..core.cards import parse_rank
     from ..errors import BjexactError
-    from ..tables import render
+    from ..render.removal import removal_tables
+    from ..render.tables import render
+    from ..symbolic.removal import dealer_removal_effects
 
     rules = rules_from_args(args)
     if args.partials and not rules.infinite:
@@ -70,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
     upcard = None if args.upcard is None else parse_rank(args.upcard)
     style = number_style(args)
     if args.game:
-        from ..eor import game_removal_effects, game_tables
+        from ..render.removal import game_tables
+        from ..symbolic.removal import game_removal_effects
 
         if upcard is not None or args.partials:
             raise BjexactError("--game is the value from the deal: --upcard and --partials do not apply")

@@ -51,9 +51,9 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..cards import parse_rank
-    from ..diagrams import dealer_diagram, diagram_format, player_diagram, render
+    from ..core.cards import parse_rank
     from ..errors import BjexactError
+    from ..render.diagrams import dealer_diagram, diagram_format, player_diagram, render
     from .common import write_atomically, write_output
 
     rules = rules_from_args(args)

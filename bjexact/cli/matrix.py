@@ -56,9 +56,9 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..cards import parse_rank, rank_symbol
+    from ..core.cards import parse_rank, rank_symbol
+    from ..dealer.matrices import dealer_matrices
     from ..errors import BjexactError
-    from ..matrices import dealer_matrices
 
     rules = rules_from_args(args)
     upcard = parse_rank(args.upcard)
@@ -78,8 +78,8 @@ def format_chain(chain, document: dict, fmt: str, decimals: int | None) -> str:
     import io
     import json
 
-    from ..exact import fraction_string
-    from ..tables import NumberStyle, latex_escape
+    from ..core.numbers import fraction_string
+    from ..render.tables import NumberStyle, latex_escape
 
     if fmt == "json":
         return json.dumps(document, indent=2) + "\n"
@@ -126,11 +126,11 @@ def format_chain(chain, document: dict, fmt: str, decimals: int | None) -> str:
 
 def run_player(args: argparse.Namespace, rules, upcard: int) -> int:
     """The player's hit chain for one up-card (infinite deck only)."""
-    from ..cards import rank_symbol
+    from ..core.cards import rank_symbol
+    from ..core.numbers import fraction_string
     from ..errors import BjexactError
-    from ..exact import fraction_string
-    from ..player import solve_infinite
-    from ..tables import NumberStyle, Table, render
+    from ..player.solver import solve_infinite
+    from ..render.tables import NumberStyle, Table, render
 
     if not rules.infinite:
         raise BjexactError("--player matrices are for the infinite deck (--decks inf); "

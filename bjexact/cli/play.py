@@ -78,9 +78,9 @@ def _patient(advisor, write, after: float = 1.0):
 def run(args: argparse.Namespace) -> int:
     import sys
 
+    from ..apps.game import Game, GameConfig, exact_advice
+    from ..core.numbers import parse_fraction
     from ..errors import BjexactError
-    from ..exact import parse_fraction
-    from ..game import Game, GameConfig, exact_advice
 
     try:
         bj_pays = parse_fraction(args.bj_pays)

@@ -53,8 +53,8 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..player import solve
-    from ..tables import game_lines, player_tables, render
+    from ..player.solver import solve
+    from ..render.tables import game_lines, player_tables, render
 
     rules = rules_from_args(args)
     style = number_style(args, percent=False)

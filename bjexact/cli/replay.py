@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     import json
     import sys
 
-    from ..replay import replay, replay_lines, replay_text
+    from ..apps.replay import replay, replay_lines, replay_text
 
     if args.file is not None and args.cards:
         raise BjexactError("give the deck as arguments or with --file, not both")

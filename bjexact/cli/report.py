@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..errors import BjexactError
-    from ..report import build_report, write_reference, write_report
+    from ..render.report import build_report, write_reference, write_report
 
     progress = False if args.quiet else None
     if args.reference is not None:

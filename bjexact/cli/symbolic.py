@@ -80,8 +80,10 @@ def full_path(output: str | None, full: str | None) -> str | None:
 
 def run_dealer(args: argparse.Namespace) -> int:
     """``bjexact dealer --symbolic``."""
-    from ..plots import outcome_plot, plot_format
-    from ..symbolic import per_rank_model, render_symbolic, symbolic_dealer_table, ten_density_model
+    from ..render.plots import outcome_plot, plot_format
+    from ..render.symbolic import render_symbolic
+    from ..symbolic.models import per_rank_model, ten_density_model
+    from ..symbolic.table import symbolic_dealer_table
     from .common import number_style
 
     rules = _infinite_rules(args)
@@ -147,8 +149,9 @@ def register(subparsers) -> None:
 
 
 def run_boundaries(args: argparse.Namespace) -> int:
-    from ..cards import parse_rank
-    from ..symbolic import decision_boundaries, render_boundaries
+    from ..core.cards import parse_rank
+    from ..render.symbolic import render_boundaries
+    from ..symbolic.boundaries import decision_boundaries
 
     rules = _infinite_rules(args)
     if not 1 <= args.digits <= 1000:

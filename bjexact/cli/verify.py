@@ -101,7 +101,7 @@ def read_input(path: str) -> str:
 def run(args: argparse.Namespace) -> int:
     import math
 
-    from .. import verify
+    from ..checks import verify
     from ..errors import BjexactError
 
     for flag, value in (("--rtol", args.rtol), ("--atol", args.atol)):
@@ -140,7 +140,7 @@ def _emit(args, result, text, consistent: bool) -> int:
 
 def _run_player(args, text: str, source: str, tolerance) -> int:
 
-    from .. import verify
+    from ..checks import verify
 
     blocks = [b.strip() for b in args.blocks.split(",") if b.strip()] if args.blocks else []
     table = verify.read_player_table(text, args.kind, source=source, blocks=blocks,

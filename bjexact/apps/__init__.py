@@ -1,0 +1,1 @@
+"""Interactive uses: replaying a stacked deck, a game at the terminal."""

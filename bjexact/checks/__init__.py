@@ -1,0 +1,1 @@
+"""Checking other people's work: printed tables, simulators and gymnasium's Blackjack-v1."""

@@ -1,0 +1,243 @@
+"""Cards and shoes.
+
+A card is represented by its *rank*, an int from 1 to 10: 1 is the ace, 10 is
+any ten-valued card (ten, jack, queen, king are interchangeable for every
+probability in bjexact). ``Counts`` are ten card counts in rank order A, 2, ..., 9, T.
+
+A :class:`Shoe` is either the infinite deck (cards drawn with replacement:
+A and 2..9 each 1/13, ten-valued 4/13) or a finite composition drawn without
+replacement.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..errors import BjexactError
+from .numbers import mpq
+
+__all__ = [
+    "ACE",
+    "TEN",
+    "RANKS",
+    "RANK_SYMBOLS",
+    "STANDARD_PROBABILITIES",
+    "STANDARD_PROPORTIONS",
+    "UPCARD_ORDER",
+    "Counts",
+    "Shoe",
+    "InfiniteShoe",
+    "FiniteShoe",
+    "counts_of",
+    "parse_rank",
+    "as_rank",
+    "add_counts",
+    "parse_cards",
+    "rank_symbol",
+]
+
+ACE = 1
+TEN = 10
+RANKS: tuple[int, ...] = tuple(range(1, 11))
+RANK_SYMBOLS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+Counts = tuple[int, ...]
+
+_NO_CARDS: Counts = (0,) * 10
+_ONE_DECK: Counts = (4,) * 9 + (16,)
+# the standard deck's proportions as the smallest whole counts: 1 of each rank, 4 ten-valued cards
+STANDARD_PROPORTIONS: Counts = tuple(c // 4 for c in _ONE_DECK)
+# P(rank) of a standard deck, which the infinite deck draws with replacement: 1/13 each, ten-valued 4/13
+STANDARD_PROBABILITIES: tuple[mpq, ...] = tuple(mpq(c, sum(STANDARD_PROPORTIONS)) for c in STANDARD_PROPORTIONS)
+# the order of up-cards in tables and loops: 2..9, then T and A
+UPCARD_ORDER: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, TEN, ACE)
+
+_SYMBOL_TO_RANK = {
+    "a": ACE, "1": ACE, "11": ACE, "ace": ACE,
+    **{str(v): v for v in range(2, 10)},
+    "t": TEN, "10": TEN, "j": TEN, "q": TEN, "k": TEN,
+    "jack": TEN, "queen": TEN, "king": TEN, "ten": TEN,
+}
+_SUITS = "shdc♠♥♦♣"
+
+
+def rank_symbol(rank: int) -> str:
+    """The one-character symbol of a rank: ``A``, ``2`` .. ``9``, ``T``."""
+    return RANK_SYMBOLS[rank - 1]
+
+
+def parse_rank(text: str, *, suits: bool = False) -> int:
+    """Parse a card symbol (A/1/11/Ace, 2..9, T/10/J/Q/K, any case) to its rank.
+
+    With ``suits=True`` a trailing suit letter is allowed (``QS``, ``10h``).
+
+    Examples
+    --------
+    >>> parse_rank("Q"), parse_rank("a"), parse_rank("10h", suits=True)
+    (10, 1, 10)
+    """
+    key = text.strip().lower()
+    if key not in _SYMBOL_TO_RANK and suits and len(key) > 1 and key[-1] in _SUITS:
+        key = key[:-1]
+    try:
+        return _SYMBOL_TO_RANK[key]
+    except KeyError:
+        raise BjexactError(
+            f"unknown card {text!r} (use A, 2..9, T/10/J/Q/K)"
+        ) from None
+
+
+def as_rank(card: int | str) -> int:
+    """A rank from an int (1..10, or 11 for an ace) or a card symbol; anything else is an error."""
+    if isinstance(card, str):
+        return parse_rank(card)
+    if isinstance(card, int) and not isinstance(card, bool):
+        if 1 <= card <= 10:
+            return card
+        if card == 11:
+            return ACE
+    raise BjexactError(f"unknown card {card!r} (use a rank 1..10, 11 for an ace, or A, 2..9, T/J/Q/K)")
+
+
+def parse_cards(text: str, *, suits: bool = False) -> tuple[int, ...]:
+    """Parse cards separated by spaces or commas; an unknown card names its position."""
+    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    ranks = []
+    for position, token in enumerate(tokens, start=1):
+        try:
+            ranks.append(parse_rank(token, suits=suits))
+        except BjexactError:
+            raise BjexactError(
+                f"unknown card {token!r} at position {position} (use A, 2..9, T/10/J/Q/K)"
+            ) from None
+    return tuple(ranks)
+
+
+def counts_of(ranks: Iterable[int]) -> Counts:
+    """The ten counts (A, 2, ..., T) of a collection of ranks."""
+    counts = [0] * 10
+    for rank in ranks:
+        counts[rank - 1] += 1
+    return tuple(counts)
+
+
+def add_counts(a: Counts, b: Counts) -> Counts:
+    return tuple(x + y for x, y in zip(a, b))
+
+
+class Shoe:
+    """The cards left to draw from: an :class:`InfiniteShoe` or a :class:`FiniteShoe`.
+
+    Build one with :meth:`infinite`, :meth:`of_decks` or :meth:`of_counts`; only a finite shoe
+    has ``counts``.
+    """
+
+    __slots__ = ()
+
+    @staticmethod
+    def infinite() -> InfiniteShoe:
+        """The infinite deck: cards drawn with replacement, P(rank) of a standard deck."""
+        return InfiniteShoe()
+
+    @staticmethod
+    def of_decks(decks: int) -> FiniteShoe:
+        """``decks`` standard 52-card decks (4 of each rank, 16 ten-valued cards per deck)."""
+        if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
+            raise BjexactError(f"the number of decks must be a whole number >= 1, not {decks!r}")
+        return FiniteShoe(tuple(decks * c for c in _ONE_DECK))
+
+    @staticmethod
+    def of_counts(counts: Sequence[int]) -> FiniteShoe:
+        """A custom shoe: ten non-negative whole counts for A, 2, ..., 9, T."""
+        counts = tuple(counts)
+        if len(counts) != 10:
+            raise BjexactError(
+                f"a shoe needs 10 counts (A,2,3,4,5,6,7,8,9,T), got {len(counts)}"
+            )
+        for symbol, count in zip(RANK_SYMBOLS, counts):
+            if isinstance(count, bool) or not isinstance(count, int):
+                raise BjexactError(f"the count of {symbol} must be a whole number, not {count!r}")
+            if count < 0:
+                raise BjexactError(f"the count of {symbol} is negative ({count})")
+        if sum(counts) == 0:
+            raise BjexactError("the shoe is empty")
+        return FiniteShoe(counts)
+
+    @property
+    def is_infinite(self) -> bool:
+        return isinstance(self, InfiniteShoe)
+
+    @property
+    def size(self) -> int | float:
+        """Number of cards (``inf`` for the infinite deck)."""
+        raise NotImplementedError
+
+    def has(self, rank: int) -> bool:
+        """Whether a card of ``rank`` can be drawn."""
+        raise NotImplementedError
+
+    def remove(self, ranks: Iterable[int]) -> Shoe:
+        """The shoe without the given cards; the infinite deck is unchanged."""
+        raise NotImplementedError
+
+    def draw_probabilities(self, drawn: Counts = _NO_CARDS) -> tuple[mpq, ...]:
+        """P(next card has rank r), r = A..T, after the cards ``drawn`` have left the shoe.
+
+        All ten are zero when no card is left (the shoe is exhausted).
+        """
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class InfiniteShoe(Shoe):
+    """The infinite deck: every draw has the standard deck's probabilities, whatever was drawn."""
+
+    @property
+    def size(self) -> float:
+        return float("inf")
+
+    def has(self, rank: int) -> bool:
+        return True
+
+    def remove(self, ranks: Iterable[int]) -> InfiniteShoe:
+        return self
+
+    def draw_probabilities(self, drawn: Counts = _NO_CARDS) -> tuple[mpq, ...]:
+        return STANDARD_PROBABILITIES
+
+
+@dataclass(frozen=True, slots=True)
+class FiniteShoe(Shoe):
+    """A shoe of ``counts`` cards per rank (A, 2, ..., 9, T), drawn without replacement."""
+
+    counts: Counts
+
+    @property
+    def size(self) -> int:
+        return sum(self.counts)
+
+    def has(self, rank: int) -> bool:
+        return self.counts[rank - 1] > 0
+
+    def remove(self, ranks: Iterable[int]) -> FiniteShoe:
+        left = list(self.counts)
+        for rank in ranks:
+            if left[rank - 1] == 0:
+                raise BjexactError(f"the shoe has no {rank_symbol(rank)} left to remove")
+            left[rank - 1] -= 1
+        return FiniteShoe(tuple(left))
+
+    def less(self, removed: Counts) -> FiniteShoe:
+        """The shoe less the ``removed`` counts; more than it holds is an error."""
+        left = tuple(c - r for c, r in zip(self.counts, removed, strict=True))
+        if any(c < 0 for c in left):
+            raise BjexactError("more cards removed than the shoe holds")
+        return FiniteShoe(left)
+
+    def draw_probabilities(self, drawn: Counts = _NO_CARDS) -> tuple[mpq, ...]:
+        left = [c - d for c, d in zip(self.counts, drawn)]
+        total = sum(left)
+        if total <= 0:
+            return (mpq(0),) * 10
+        return tuple(mpq(n, total) for n in left)

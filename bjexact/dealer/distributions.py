@@ -1,0 +1,137 @@
+"""The dealer's outcome tables: rows per up-card from the one graph re-weighted for each shoe,
+and their average over the up-card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.cards import ACE, RANKS, STANDARD_PROPORTIONS, Counts, FiniteShoe, rank_symbol
+from ..core.hand import no_natural_chance
+from ..core.numbers import fraction_string, mpq
+from ..core.rules import Rules
+from ..errors import BjexactError
+from .graph import _NO_CARDS, EXHAUSTED, ShoeDraws, _absorbing, graph_for
+from .text import dealer_text
+
+__all__ = ["DealerTable", "dealer_table", "dealer_distributions", "average_row", "row_order"]
+
+
+@dataclass(frozen=True)
+class DealerTable:
+    """Exact final-outcome probabilities of the dealer, one row per up-card.
+
+    ``rows[u][o]`` is P(the dealer ends with outcome ``o`` | up-card ``u``), under
+    the conventions of ``rules`` (see :mod:`bjexact.core.rules`). Up-cards that the
+    shoe does not hold have no row. ``outcomes`` lists the columns; ``exhausted``
+    is one only when a custom shoe can run out.
+    """
+
+    rules: Rules
+    outcomes: tuple[str, ...]
+    rows: Mapping[int, Mapping[str, mpq]]
+
+    @property
+    def upcards(self) -> tuple[int, ...]:
+        return tuple(self.rows)
+
+    def __getitem__(self, upcard: int) -> Mapping[str, mpq]:
+        return self.rows[upcard]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_json(),
+            "outcomes": list(self.outcomes),
+            "table": {
+                rank_symbol(u): {o: fraction_string(row[o]) for o in self.outcomes}
+                for u, row in self.rows.items()
+            },
+        }
+
+    def __str__(self) -> str:
+        return dealer_text(self)
+
+
+def dealer_distributions(
+    rules: Rules, removed: Counts = _NO_CARDS, upcards: Iterable[int] | None = None
+) -> dict[int, dict[str, mpq]]:
+    """P(outcome | up-card) with the cards ``removed`` gone from the shoe as well.
+
+    Every outcome of the graph is a key (``exhausted`` only for finite shoes).
+    Up-cards not left in the shoe are skipped.
+    """
+    graph = graph_for(rules)
+    shoe = rules.make_shoe()
+    if isinstance(shoe, FiniteShoe):
+        shoe = shoe.less(removed)
+    wanted = [u for u in (RANKS if upcards is None else upcards) if shoe.has(u)]
+    vectors = graph.solve(ShoeDraws(shoe), wanted)
+    return {u: dict(zip(graph.outcomes, vectors[u])) for u in wanted}
+
+
+def dealer_table(rules: Rules | None = None) -> DealerTable:
+    """The dealer's exact final-outcome table for ``rules`` (default: 2 decks, S17, as21).
+
+    Each row is P(final outcome | up-card); see :class:`~bjexact.core.rules.Naturals` for the
+    conventions of the outcome ``21`` and of ``blackjack``.
+
+    Examples
+    --------
+    >>> table = dealer_table(Rules(decks="inf"))
+    >>> table.outcomes
+    ('17', '18', '19', '20', '21', 'bust')
+    >>> table[6]["bust"]
+    mpq(345176856,815730721)
+    """
+    rules = rules or Rules()
+    rows = dealer_distributions(rules)
+    outcomes = _absorbing(rules.naturals, False)
+    if any(row.get(EXHAUSTED) for row in rows.values()):
+        outcomes += (EXHAUSTED,)
+    ordered = sorted(rows, key=row_order)
+    return DealerTable(rules, outcomes, {u: {o: rows[u][o] for o in outcomes} for u in ordered})
+
+
+def row_order(upcard: int) -> int:
+    """Rows in the usual order: 2..9, T, then A."""
+    return upcard if upcard != ACE else 11
+
+
+def average_row(source: Rules | DealerTable, removed: Counts = _NO_CARDS) -> dict[str, mpq]:
+    """The dealer's outcome distribution averaged over the up-card, each weighted by its chance;
+    under ``peek``, by its chance and the chance of no natural with it.
+
+    Without ``peek`` that is ``sum_u P(u) * P(outcome | u)`` = P(outcome). Under ``peek``
+    the rows are conditioned on no natural, and so is the average:
+    ``sum_u P(u) P(no natural | u) P(outcome | u, no natural) / P(no natural)``
+    = P(outcome | no natural). ``source``: the rules (their rows are computed, with the
+    cards ``removed`` gone as well) or a table of rows to average, whose shoe is that of
+    its rules less ``removed``. Up-cards without a row (not in the shoe) weigh nothing.
+    """
+    rows: Mapping[int, Mapping[str, Any]]
+    if isinstance(source, Rules):
+        rules, rows = source, dealer_distributions(source, removed)
+    else:
+        rules, rows = source.rules, source.rows
+    shoe = rules.make_shoe()
+    # the infinite deck in the proportions of its draw probabilities (no_natural_chance needs counts)
+    counts = STANDARD_PROPORTIONS
+    if isinstance(shoe, FiniteShoe):
+        counts = tuple(c - r for c, r in zip(shoe.counts, removed))
+    if any(c < 0 for c in counts):
+        raise BjexactError("more cards removed than the shoe holds")
+    total = sum(counts)
+    weights = {}
+    for upcard in rows:
+        weight = mpq(counts[upcard - 1], total)
+        if rules.naturals == "peek":
+            unseen = counts if shoe.is_infinite else tuple(c - (r == upcard) for r, c in zip(RANKS, counts))
+            weight *= no_natural_chance(unseen, upcard)
+        weights[upcard] = weight
+    norm = sum(weights.values(), mpq(0))
+    if not norm:
+        raise BjexactError("no up-card leaves the dealer without a natural in this shoe")
+    outcomes = list(dict.fromkeys(o for row in rows.values() for o in row))
+    return {o: sum((w * rows[u].get(o, mpq(0)) for u, w in weights.items()), mpq(0)) / norm for o in outcomes}

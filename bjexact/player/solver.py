@@ -1,0 +1,628 @@
+"""The player's hit/stand decision process, solved exactly.
+
+Model
+    The player sees two cards and the dealer's up-card, then hits or stands;
+    over 21 loses at once. The dealer then plays out the hand (see
+    :mod:`bjexact.dealer`). Objectives: ``ev`` pays +1 for a win, 0 for a push,
+    -1 for a loss (and ``rules.bj_pays`` for a player natural under the
+    ``separate`` and ``peek`` conventions); ``win`` scores 1 for a win (a natural
+    included), 1/2 for a push and 0 for a loss, the chance of winning with a
+    push counted as half a win. Ties between hitting and standing go to standing.
+
+Naturals (``rules.naturals``)
+    ``as21``: a natural is simply a 21 on either side; the player's natural is
+    the state soft 21 and is played like any other hand.
+    ``separate``: a player natural is not played: it pushes against a dealer
+    natural and otherwise wins ``bj_pays``; a dealer natural beats every other
+    player hand, 21s of three or more cards included.
+    ``peek``: the dealer's natural is settled before the player acts, so the
+    values of the player's decisions are conditioned on the dealer having no
+    natural (a player natural then wins ``bj_pays``). The value of the whole
+    game from the deal is unconditional.
+
+Results
+    Each position carries the exact probabilities of its four results
+    (:data:`RESULTS`: ``natural`` win, ``win``, ``push``, ``loss``) under the
+    optimal play from there; an objective is a linear weighting of them.
+
+Infinite deck
+    States are (total, soft, up-card) for hard 4-21 and soft 12-21. For the hit
+    action, ``T[i][j]`` is the chance of moving from state i to state j on one
+    card and ``B[i]`` is the loss payoff times the chance of busting on that
+    card (``-P(bust)`` for ``ev``). With ``R_stand`` the
+    standing values, ``V = max(R_stand, T V + B)``; T is strictly triangular when
+    states are ordered by hard sum, so backward induction solves it exactly.
+
+Finite shoes
+    Values depend on the cards drawn, so positions are (the multiset of the
+    player's cards, up-card). Cards are drawn without replacement from the
+    *unseen* cards: the shoe less the player's cards and the up-card (the hole
+    card is one of them: by exchangeability it may be drawn after the player's
+    cards). The dealer's distribution for each multiset of removed cards comes
+    from re-weighting the one dealer graph, and is shared by every up-card and
+    every ordering of the same cards. Under ``peek`` a finite position's values
+    are computed as E[payoff, no dealer natural] and divided by P(no dealer
+    natural | the cards seen), which conditions them exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache, partial
+from typing import Any
+
+from ..core.cards import RANKS, UPCARD_ORDER, Counts, FiniteShoe, Shoe, add_counts, as_rank, counts_of, rank_symbol
+from ..core.hand import (
+    HandValue,
+    add_card,
+    hand_value,
+    is_natural,
+    natural_partner,
+    no_natural_chance,
+    two_cards_natural,
+)
+from ..core.numbers import fraction_string, mpq
+from ..core.rules import Rules
+from ..dealer.distributions import dealer_table
+from ..dealer.graph import BUST, ShoeDraws, dealer_graph
+from ..errors import BjexactError
+from ..progress import Progress
+from .outcomes import (
+    _NOTHING,
+    _ONE,
+    _ZERO,
+    OBJECTIVES,
+    RESULTS,
+    Results,
+    _add,
+    _loss,
+    _result_of,
+    _score,
+    _stand,
+    payoffs,
+    settle_deal,
+    stand_results,
+)
+from .states import PlayerState, _hard_sum, player_hit_graph, player_states
+
+__all__ = [
+    "PositionValues", "GameValue", "PlayerMatrices", "InfiniteSolution", "HandDecision", "FiniteSolution",
+    "solve_infinite", "solve_finite", "hand_decision", "solve", "two_card_votes", "majority_move",
+]
+
+
+@dataclass(frozen=True)
+class PositionValues:
+    """The results of standing and of hitting (then playing on optimally) from one position.
+
+    ``hit_results`` is ``None`` where no card can be drawn. ``scale`` divides the
+    probabilities to condition them (``peek`` on finite shoes: P(no dealer natural
+    | the cards seen)); it is 1 otherwise. A position with ``scale`` 0 cannot occur
+    once the dealer has no natural: its values are undefined (``None``) and its
+    unscaled results, all zero, add nothing to the positions before it.
+    """
+
+    stand_results: Results
+    hit_results: Results | None
+    weights: Results
+    scale: mpq = _ONE
+
+    def _value(self, results: Results | None) -> mpq | None:
+        if results is None or not self.scale:
+            return None
+        return _score(self.weights, results) / self.scale
+
+    @property
+    def stand(self) -> mpq | None:
+        """Value of standing (under the solution's objective); ``None`` for an impossible position."""
+        return self._value(self.stand_results)
+
+    @property
+    def hit(self) -> mpq | None:
+        """Value of hitting once and then playing optimally; ``None`` when no card can be drawn."""
+        return self._value(self.hit_results)
+
+    @property
+    def best(self) -> str:
+        """``"hit"`` when hitting is strictly better, else ``"stand"``.
+
+        Compared before scaling, which a positive ``scale`` does not change and a zero
+        one would make meaningless.
+        """
+        if self.hit_results is None:
+            return "stand"
+        hit, stand = _score(self.weights, self.hit_results), _score(self.weights, self.stand_results)
+        return "hit" if hit > stand else "stand"
+
+    @property
+    def value(self) -> mpq | None:
+        return self._value(self._raw_best)
+
+    @property
+    def results(self) -> Results | None:
+        """Probabilities of the results under the best move (conditioned as the values are)."""
+        if not self.scale:
+            return None
+        return tuple(x / self.scale for x in self._raw_best)
+
+    @property
+    def _raw_best(self) -> Results:
+        return self.hit_results if self.best == "hit" else self.stand_results  # type: ignore[return-value]
+
+
+def _dealer_natural_chance(upcard: int, probabilities: Sequence[mpq]) -> mpq:
+    partner = natural_partner(upcard)
+    return probabilities[partner - 1] if partner else _ZERO
+
+
+@dataclass(frozen=True)
+class GameValue:
+    """The value of the hit/stand game from the deal, and the chance of each result.
+
+    ``results`` are unconditional probabilities of :data:`RESULTS` (``natural``:
+    the player's natural wins its premium payout). ``value`` weighs them by the
+    objective's payoffs.
+    """
+
+    value: mpq
+    results: Results
+
+    def to_json(self) -> dict[str, str]:
+        return {"value": fraction_string(self.value), **{k: fraction_string(v) for k, v in zip(RESULTS, self.results)}}
+
+
+@dataclass(frozen=True)
+class PlayerMatrices:
+    """The infinite-deck hit chain for one up-card in matrix form, with the solution.
+
+    ``states`` are labels in topological order (by hard sum); ``T`` and ``B`` as
+    in the module docstring; ``R_stand`` the standing values; ``V`` the optimal
+    values; ``policy`` the best move per state.
+    """
+
+    states: tuple[str, ...]
+    T: tuple[tuple[mpq, ...], ...]
+    B: tuple[mpq, ...]
+    R_stand: tuple[mpq, ...]
+    V: tuple[mpq, ...]
+    policy: tuple[str, ...]
+
+    def sympy(self, name: str) -> Any:
+        """``T`` as a sympy Matrix, or ``B``/``R_stand``/``V`` as column vectors, of Rationals."""
+        from sympy import Matrix, Rational
+
+        def rational(x: mpq) -> Any:
+            return Rational(int(x.numerator), int(x.denominator))
+
+        value = getattr(self, name)
+        if name == "T":
+            return Matrix([[rational(x) for x in row] for row in value])
+        return Matrix([rational(x) for x in value])
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "states": list(self.states),
+            "T": [[fraction_string(x) for x in row] for row in self.T],
+            "B": [fraction_string(x) for x in self.B],
+            "R_stand": [fraction_string(x) for x in self.R_stand],
+            "V": [fraction_string(x) for x in self.V],
+            "policy": list(self.policy),
+        }
+
+
+@dataclass(frozen=True)
+class InfiniteSolution:
+    """The exact hit/stand solution for the infinite deck: every (total, soft, up-card) state."""
+
+    rules: Rules
+    objective: str
+    positions: Mapping[PlayerState, PositionValues]
+
+    @property
+    def states(self) -> tuple[PlayerState, ...]:
+        return tuple(self.positions)
+
+    def __getitem__(self, state: PlayerState) -> PositionValues:
+        return self.positions[state]
+
+    def best(self, total: int, soft: bool, upcard: int) -> str:
+        return self.positions[PlayerState(total, soft, upcard)].best
+
+    @cached_property
+    def game(self) -> GameValue:
+        """The value from the deal: two cards each, then optimal hit/stand play."""
+        p = Shoe.infinite().draw_probabilities()
+        weights = payoffs(self.rules, self.objective)
+        total = _NOTHING
+        for upcard in RANKS:
+            natural = _dealer_natural_chance(upcard, p)
+            for first in RANKS:
+                for second in RANKS:
+                    chance = p[upcard - 1] * p[first - 1] * p[second - 1]
+                    hand = hand_value((first, second))
+                    played = self.positions[PlayerState(hand.total, hand.soft, upcard)].results
+                    assert played is not None  # the infinite deck reaches every position
+                    if self.rules.naturals == "peek":  # the positions are conditioned on no dealer natural
+                        played = tuple((_ONE - natural) * x for x in played)
+                    results = settle_deal(self.rules.naturals, is_natural((first, second)), natural, played)
+                    total = _add(total, results, chance)
+        return GameValue(_score(weights, total), total)
+
+    def matrices(self, upcard: int) -> PlayerMatrices:
+        """T, B, R_stand, V and the policy for one up-card.
+
+        States are ordered by hard sum (the total with a soft ace counted as 1), which
+        every card raises, so T is strictly upper triangular.
+        """
+        graph = player_hit_graph()
+        hands = {str(h): h for h in player_states()}
+        order = sorted(hands, key=lambda label: (_hard_sum(hands[label]), hands[label].soft))
+        index = {label: i for i, label in enumerate(order)}
+        p = Shoe.infinite().draw_probabilities()
+        loss = payoffs(self.rules, self.objective)[3]
+        T = [[_ZERO] * len(order) for _ in order]
+        B = [_ZERO] * len(order)
+        for label in order:
+            for _, target, data in graph.out_edges(label, data=True):
+                chance = sum((p[r - 1] for r in data["ranks"]), _ZERO)
+                if target == BUST:
+                    B[index[label]] += loss * chance
+                else:
+                    T[index[label]][index[target]] += chance
+        positions = [self.positions[PlayerState(hands[s].total, hands[s].soft, upcard)] for s in order]
+        return PlayerMatrices(
+            tuple(order),
+            tuple(tuple(row) for row in T),
+            tuple(B),
+            tuple(v.stand for v in positions),
+            tuple(v.value for v in positions),
+            tuple(v.best for v in positions),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_json(bj_pays=True),
+            "objective": self.objective,
+            "states": [
+                {"total": s.total, "soft": s.soft, "upcard": rank_symbol(s.upcard),
+                 "stand": fraction_string(v.stand), "hit": fraction_string(v.hit), "best": v.best}
+                for s, v in self.positions.items()
+            ],
+            "game": self.game.to_json(),
+        }
+
+
+def _solve_positions(
+    hands: list[HandValue],
+    upcard: int,
+    probabilities: Sequence[mpq],
+    stand: Callable[[HandValue], Results],
+    weights: Results,
+) -> dict[HandValue, PositionValues]:
+    """Backward induction over the hit chain for one up-card, infinite deck."""
+    solved: dict[HandValue, PositionValues] = {}
+    for hand in sorted(hands, key=_hard_sum, reverse=True):
+        hit = _NOTHING
+        for rank in RANKS:
+            new = add_card(hand, rank)
+            chance = probabilities[rank - 1]
+            hit = _add(hit, _loss(_ONE) if new.bust else solved[new]._raw_best, chance)
+        solved[hand] = PositionValues(stand(hand), hit, weights)
+    return solved
+
+
+def _stand_against(dealer: Mapping[str, mpq], hand: HandValue) -> Results:
+    return stand_results(hand.total, dealer)
+
+
+@lru_cache(maxsize=32)
+def solve_infinite(rules: Rules, objective: str = "ev") -> InfiniteSolution:
+    """The exact optimal hit/stand values of every infinite-deck state under ``rules``."""
+    if not rules.infinite:
+        raise BjexactError("solve_infinite needs the infinite deck (decks='inf')")
+    weights = payoffs(rules, objective)
+    table = dealer_table(rules)
+    p = Shoe.infinite().draw_probabilities()
+    positions: dict[PlayerState, PositionValues] = {}
+    for upcard in UPCARD_ORDER:
+        dealer = table.rows[upcard]
+        solved = _solve_positions(list(player_states()), upcard, p, partial(_stand_against, dealer), weights)
+        for hand in player_states():
+            positions[PlayerState(hand.total, hand.soft, upcard)] = solved[hand]
+    return InfiniteSolution(rules, objective, positions)
+
+
+# --- finite shoes: composition-dependent -----------------------------------
+
+
+@dataclass(frozen=True)
+class HandDecision:
+    """Stand and hit values of one hand (its cards) against one up-card, composition-dependent."""
+
+    cards: tuple[int, ...]
+    upcard: int
+    position: PositionValues = field(repr=False)
+
+    @property
+    def stand(self) -> mpq | None:
+        return self.position.stand
+
+    @property
+    def hit(self) -> mpq | None:
+        return self.position.hit
+
+    @property
+    def best(self) -> str:
+        return self.position.best
+
+    @property
+    def value(self) -> mpq | None:
+        return self.position.value
+
+    @property
+    def hand(self) -> HandValue:
+        return hand_value(self.cards)
+
+    def to_json(self) -> dict[str, Any]:
+        hand = self.hand
+        return {
+            "cards": [rank_symbol(r) for r in self.cards], "total": hand.total, "soft": hand.soft,
+            "upcard": rank_symbol(self.upcard),
+            "stand": None if self.stand is None else fraction_string(self.stand),
+            "hit": None if self.hit is None else fraction_string(self.hit), "best": self.best,
+        }
+
+
+class _FiniteSolver:
+    """Memoised exact recursion over (player's cards, up-card) for one starting shoe.
+
+    ``shoe`` is the composition before the player's cards and the up-card are
+    dealt. Dealer distributions are computed once per multiset of player cards:
+    for every up-card at once (``one_upcard`` false: whole tables), or only for
+    the up-card asked about, whose part of the dealer graph is far smaller (one
+    decision at a time, as in a game).
+    """
+
+    def __init__(self, rules: Rules, shoe: FiniteShoe, objective: str, *, one_upcard: bool = False):
+        self.rules = rules
+        self.shoe = shoe
+        self.one_upcard = one_upcard
+        self.weights = payoffs(rules, objective)
+        self.peek = rules.naturals == "peek"
+        # Under peek the dealer's natural is kept as an outcome and left out of the results.
+        self.graph = dealer_graph(rules.h17, "separate" if self.peek else rules.naturals, True)
+        self._stand: dict[Any, dict[int, Results]] = {}
+        self._positions: dict[tuple[Counts, int], PositionValues] = {}
+
+    def stand(self, cards: Counts, total: int, upcard: int) -> Results:
+        """The results of standing with ``cards`` (worth ``total``) against ``upcard``.
+
+        One sweep of the dealer graph per multiset of cards serves every up-card; it
+        sums the dealer's outcomes straight into win, push and loss for ``total``.
+        """
+        key = (cards, upcard) if self.one_upcard else cards
+        rows = self._stand.get(key)
+        if rows is None:
+            blackjack_loses = not self.peek
+            results = [_result_of(o, total, blackjack_loses) for o in self.graph.outcomes]
+            slots = list(dict.fromkeys(r for r in results if r is not None))
+            groups = [None if r is None else slots.index(r) for r in results]
+            upcards = [upcard] if self.one_upcard else [
+                u for u in RANKS if self.shoe.counts[u - 1] - cards[u - 1] > 0]
+            vectors = self.graph.solve(ShoeDraws(self.shoe, cards), upcards, groups)
+            rows = self._stand[key] = {u: _stand(dict(zip(slots, v))) for u, v in vectors.items()}
+        return rows[upcard]
+
+    def unseen(self, cards: Counts, upcard: int) -> list[int]:
+        unseen = [s - c for s, c in zip(self.shoe.counts, cards)]
+        unseen[upcard - 1] -= 1
+        return unseen
+
+    def no_natural(self, cards: Counts, upcard: int) -> mpq:
+        """P(the hole card does not make a dealer natural | the player's cards and the up-card)."""
+        return no_natural_chance(tuple(self.unseen(cards, upcard)), upcard)
+
+    def position(self, cards: Counts, upcard: int) -> PositionValues:
+        key = (cards, upcard)
+        found = self._positions.get(key)
+        if found is not None:
+            return found
+        hand = hand_value(r for r in RANKS for _ in range(cards[r - 1]))
+        stand = self.stand(cards, hand.total, upcard)
+        unseen = self.unseen(cards, upcard)
+        total = sum(unseen)
+        hit: Results | None = None
+        if total > 1:  # one unseen card is the dealer's hole card: the player cannot draw it
+            hit = _NOTHING
+            for rank in RANKS:
+                if not unseen[rank - 1]:
+                    continue
+                chance = mpq(unseen[rank - 1], total)
+                new_cards = add_counts(cards, counts_of([rank]))
+                if add_card(hand, rank).bust:
+                    lost = self.no_natural(new_cards, upcard) if self.peek else _ONE
+                    hit = _add(hit, _loss(lost), chance)
+                else:
+                    hit = _add(hit, self.position(new_cards, upcard)._raw_best, chance)
+        scale = self.no_natural(cards, upcard) if self.peek else _ONE
+        found = self._positions[key] = PositionValues(stand, hit, self.weights, scale)
+        return found
+
+
+def _two_card_hands(shoe: FiniteShoe) -> Iterator[tuple[int, int]]:
+    for first in RANKS:
+        for second in RANKS[first - 1:]:
+            if shoe.counts[first - 1] and shoe.counts[second - 1] - (first == second) > 0:
+                yield first, second
+
+
+@dataclass(frozen=True)
+class FiniteSolution:
+    """Composition-dependent values of every two-card hand against every up-card.
+
+    ``hands`` maps (first, second, up-card) with first <= second to a
+    :class:`HandDecision`. ``exceptions`` lists, per (total, soft, up-card), the
+    hands of that total (two or more cards) whose best move differs from the
+    two-card hands' majority.
+    """
+
+    rules: Rules
+    objective: str
+    hands: Mapping[tuple[int, int, int], HandDecision]
+    game: GameValue
+    exceptions: tuple[tuple[PlayerState, str, tuple[tuple[int, ...], ...]], ...]
+
+    @cached_property
+    def two_card_moves(self) -> dict[PlayerState, dict[str, int]]:
+        """Per (total, soft, up-card): how many two-card hands of that total play each move."""
+        return two_card_votes(self.hands, self.rules.naturals)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_json(bj_pays=True),
+            "objective": self.objective,
+            "states": [d.to_json() for d in self.hands.values()],
+            "game": self.game.to_json(),
+            "exceptions": [
+                {"total": s.total, "soft": s.soft, "upcard": rank_symbol(s.upcard), "best": best,
+                 "hands": [[rank_symbol(r) for r in cards] for cards in hands]}
+                for s, best, hands in self.exceptions
+            ],
+        }
+
+
+def solve_finite(rules: Rules, objective: str = "ev", *, progress: bool | None = None) -> FiniteSolution:
+    """Exact composition-dependent hit/stand values for a finite shoe (every two-card hand)."""
+    shoe = rules.finite_shoe("solve_finite")
+    solver = _FiniteSolver(rules, shoe, objective)
+    deals = list(_two_card_hands(shoe))
+    hands: dict[tuple[int, int, int], HandDecision] = {}
+    total_cards = sum(shoe.counts)
+    results = _NOTHING
+    with Progress(len(deals), "two-card hands", enabled=progress) as bar:
+        for first, second in deals:
+            cards = counts_of((first, second))
+            natural = is_natural((first, second))
+            for upcard in UPCARD_ORDER:
+                left = shoe.counts[upcard - 1] - cards[upcard - 1]
+                if left <= 0:
+                    continue
+                position = solver.position(cards, upcard)
+                hands[(first, second, upcard)] = HandDecision((first, second), upcard, position)
+                # P(player gets {first, second} and the dealer shows upcard), dealt in order
+                orderings = 1 if first == second else 2
+                chance = mpq(
+                    orderings * shoe.counts[first - 1] * (shoe.counts[second - 1] - (first == second)) * left,
+                    total_cards * (total_cards - 1) * (total_cards - 2),
+                )
+                dealt = settle_deal(rules.naturals, natural, _ONE - solver.no_natural(cards, upcard),
+                                    position._raw_best)
+                results = _add(results, dealt, chance)
+            bar.advance()
+    game = GameValue(_score(solver.weights, results), results)
+    return FiniteSolution(rules, objective, hands, game, _exceptions(solver, hands))
+
+
+def two_card_votes(
+    hands: Mapping[tuple[int, int, int], HandDecision], naturals: str
+) -> dict[PlayerState, dict[str, int]]:
+    """Per (total, soft, up-card): how many two-card hands of that total play each move.
+
+    A natural is left out under ``separate`` and ``peek``, where it is not played.
+    """
+    votes: dict[PlayerState, dict[str, int]] = {}
+    for (_, _, upcard), decision in hands.items():
+        hand = decision.hand
+        if two_cards_natural(hand) and naturals != "as21":
+            continue
+        tally = votes.setdefault(PlayerState(hand.total, hand.soft, upcard), {})
+        tally[decision.best] = tally.get(decision.best, 0) + 1
+    return votes
+
+
+def majority_move(tally: Mapping[str, int]) -> str:
+    """The move most hands play; a tie goes to standing, as between hitting and standing."""
+    return max(tally, key=lambda move: (tally[move], move == "stand"))
+
+
+def _exceptions(
+    solver: _FiniteSolver, hands: Mapping[tuple[int, int, int], HandDecision]
+) -> tuple[tuple[PlayerState, str, tuple[tuple[int, ...], ...]], ...]:
+    """Hands (two cards or more) whose best move differs from the two-card majority of their total."""
+    majority = {state: majority_move(tally) for state, tally in two_card_votes(hands, solver.rules.naturals).items()}
+    found: dict[tuple[PlayerState, str], list[tuple[int, ...]]] = {}
+    for (cards, upcard), position in solver._positions.items():
+        hand = hand_value(r for r in RANKS for _ in range(cards[r - 1]))
+        state = PlayerState(hand.total, hand.soft, upcard)
+        if state in majority and position.best != majority[state]:
+            ranks = tuple(r for r in RANKS for _ in range(cards[r - 1]))
+            if is_natural(ranks) and solver.rules.naturals != "as21":
+                continue
+            found.setdefault((state, position.best), []).append(ranks)
+    return tuple(
+        (state, best, tuple(sorted(cards, key=lambda c: (len(c), c))))
+        for (state, best), cards in sorted(found.items(), key=lambda item: item[0][0])
+    )
+
+
+def hand_decision(
+    rules: Rules,
+    cards: tuple[int, ...] | list[int],
+    upcard: int,
+    unseen: Counts | None = None,
+    objective: str = "ev",
+) -> HandDecision:
+    """Exact stand and hit values for the player's ``cards`` against ``upcard``.
+
+    Cards are ranks 1..10 (or 11 for an ace) or symbols such as ``"A"``, ``"K"``.
+    ``unseen``: the ten counts A..T of the cards the player has not seen (the
+    cards left in the shoe plus the dealer's hole card); by default the full shoe
+    of ``rules`` less ``cards`` and ``upcard``. For the infinite deck the values
+    depend only on the hand's total and softness. Under ``peek`` the values are
+    conditioned on the dealer having no natural.
+
+    Examples
+    --------
+    >>> hand_decision(Rules(decks="inf"), (10, 6), 10).best
+    'hit'
+    """
+    cards = tuple(as_rank(c) for c in cards)
+    upcard = as_rank(upcard)
+    if len(cards) < 2:
+        raise BjexactError("a hand needs at least two cards")
+    if hand_value(cards).bust:
+        raise BjexactError("the hand is already bust")
+    if rules.infinite and unseen is None:
+        hand = hand_value(cards)
+        position = solve_infinite(rules, objective)[PlayerState(hand.total, hand.soft, upcard)]
+        return HandDecision(cards, upcard, position)
+    if unseen is None:
+        shoe = rules.finite_shoe()  # the starting shoe includes the player's cards and the up-card
+        _check_available(shoe.counts, cards + (upcard,))
+    else:
+        unseen_shoe = Shoe.of_counts(unseen)
+        shoe = FiniteShoe(add_counts(unseen_shoe.counts, counts_of(cards + (upcard,))))
+    return HandDecision(cards, upcard, _finite_solver(rules, shoe, objective).position(counts_of(cards), upcard))
+
+
+@lru_cache(maxsize=8)
+def _finite_solver(rules: Rules, shoe: FiniteShoe, objective: str) -> _FiniteSolver:
+    """Solvers are kept: later decisions of a hand (same cards unseen in all) are then instant."""
+    return _FiniteSolver(rules, shoe, objective, one_upcard=True)
+
+
+def _check_available(counts: Counts, ranks: tuple[int, ...]) -> None:
+    needed = counts_of(ranks)
+    for rank in RANKS:
+        if needed[rank - 1] > counts[rank - 1]:
+            raise BjexactError(f"the shoe does not hold {needed[rank - 1]} of {rank_symbol(rank)}")
+
+
+def solve(rules: Rules, objective: str = "ev", *, progress: bool | None = None) -> InfiniteSolution | FiniteSolution:
+    """:func:`solve_infinite` for the infinite deck, :func:`solve_finite` otherwise."""
+    if objective not in OBJECTIVES:
+        raise BjexactError(f"unknown objective {objective!r} (use ev or win)")
+    if rules.infinite:
+        return solve_infinite(rules, objective)
+    return solve_finite(rules, objective, progress=progress)

@@ -1,0 +1,1 @@
+"""Presentation: tables in every format, diagrams, plots and the reports."""

@@ -1,0 +1,140 @@
+"""The package's import graph: layers import only downwards and there are no cycles.
+
+The graph is read from the source (every ``import`` statement, at module level or inside a
+function), so an import hidden in a function counts as much as one at the top.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+
+PACKAGE = Path(__file__).resolve().parent.parent / "bjexact"
+
+# From the bottom up. A module may import from its own layer and the layers before it.
+LAYERS = ("base", "core", "chain", "dealer", "player", "symbolic", "checks", "render", "apps", "cli")
+# modules directly in bjexact/ that belong to the bottom layer (no imports of other layers)
+BASE = {"bjexact.errors", "bjexact.files", "bjexact.progress"}
+# the top-level modules that re-export a moved module under its old name, and the package itself
+FACADES = {"bjexact", "bjexact.__main__", "bjexact.verify", "bjexact.simcheck", "bjexact.testing"}
+# the layers that must not know about presentation, checking or applications
+DOMAIN = ("core", "chain", "dealer", "player")
+ABOVE_DOMAIN = ("checks", "render", "apps", "cli")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports(path: Path) -> set[str]:
+    """The bjexact modules that ``path`` imports, resolved to module names."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.split(".")[0] == "bjexact")
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] != "bjexact":
+                continue
+            for alias in node.names:  # ``from . import x`` may name a module
+                sub = f"{target}.{alias.name}"
+                found.add(sub if sub in MODULES else target)
+    return found
+
+
+MODULES = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+
+
+def graph() -> nx.DiGraph:
+    g = nx.DiGraph()
+    g.add_nodes_from(MODULES)
+    for name, path in MODULES.items():
+        for target in imports(path):
+            assert target in MODULES, f"{name} imports {target}, which does not exist"
+            if target != name:
+                g.add_edge(name, target)
+    return g
+
+
+def layer(name: str) -> str | None:
+    if name in BASE:
+        return "base"
+    if name in FACADES:
+        return None
+    return name.split(".")[1]
+
+
+def test_every_module_is_in_a_layer():
+    for name in MODULES:
+        assert name in FACADES or layer(name) in LAYERS, f"{name} is in no layer"
+
+
+def test_the_import_graph_has_no_cycles():
+    g = graph()
+    cycles = list(nx.simple_cycles(g))
+    assert not cycles, "import cycles: " + "; ".join(" -> ".join(c + [c[0]]) for c in cycles[:5])
+
+
+def test_domain_layers_do_not_import_presentation_checks_apps_or_the_command_line():
+    bad = [(a, b) for a, b in graph().edges
+           if layer(a) in DOMAIN and layer(b) in ABOVE_DOMAIN]
+    assert not bad, "upward imports: " + ", ".join(f"{a} -> {b}" for a, b in bad)
+
+
+def test_layers_import_only_downwards():
+    bad = [(a, b) for a, b in graph().edges
+           if layer(a) is not None and layer(b) is not None and LAYERS.index(layer(b)) > LAYERS.index(layer(a))]
+    assert not bad, "upward imports: " + ", ".join(f"{a} -> {b}" for a, b in bad)
+
+
+def test_nothing_imports_the_old_module_names():
+    users = [(a, b) for a, b in graph().edges if b in FACADES - {"bjexact"} and a not in FACADES]
+    assert not users, ", ".join(f"{a} -> {b}" for a, b in users)
+
+
+def private_imports() -> list[tuple[str, str, str]]:
+    """(importer, module, name) for every ``_name`` imported from a module of another package."""
+    found = []
+    for name, path in MODULES.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom) or not node.level:
+                continue
+            base = package.split(".")[: len(package.split(".")) - node.level + 1]
+            target = ".".join(base + ([node.module] if node.module else []))
+            target_package = target if MODULES.get(target, Path()).name == "__init__.py" else target.rpartition(".")[0]
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__") and target_package != package:
+                    found.append((name, target, alias.name))
+    return found
+
+
+def test_private_names_stay_inside_their_package():
+    assert not private_imports(), ", ".join(f"{a} imports {b}.{n}" for a, b, n in private_imports())
+
+
+def test_imports_of_the_package_inside_functions_are_only_in_the_command_line():
+    # function-level imports are for optional heavy dependencies (sympy, pydot, matplotlib, gymnasium);
+    # the command line's modules import lazily so that `bjexact --help` stays fast
+    inside = []
+    for name, path in MODULES.items():
+        if name.startswith("bjexact.cli") or name in FACADES:
+            continue
+        tree = ast.parse(path.read_text())
+        for function in ast.walk(tree):
+            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for node in ast.walk(function):
+                    if isinstance(node, ast.ImportFrom) and node.level:
+                        inside.append(f"{name}:{node.lineno}")
+    assert not inside, inside
