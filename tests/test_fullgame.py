@@ -20,13 +20,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bjexact.cards import RANKS, add_counts, counts_of
-from bjexact.dealer import dealer_distributions
-from bjexact.dealer_batch import OUTCOMES, DealerOracle
+from bjexact.core.cards import RANKS, add_counts, counts_of
+from bjexact.core.numbers import mpq
+from bjexact.core.rules import Rules
+from bjexact.dealer.batch import OUTCOMES, DealerOracle
+from bjexact.dealer.distributions import dealer_distributions
 from bjexact.errors import BjexactError
-from bjexact.exact import mpq
-from bjexact.fullgame import GameRules, hand_moves, insurance_value, solve_game
-from bjexact.rules import Rules
+from bjexact.player.game import GameRules, hand_moves, insurance_value, solve_game
 
 
 def fraction(value: mpq) -> Fraction:

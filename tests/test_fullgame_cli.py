@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from clirun import run
 
-from bjexact.fullgame import GameRules, solve_game
+from bjexact.player.game import GameRules, solve_game
 
 
 def test_edge_json_is_exact_and_consistent(capsys):

@@ -42,9 +42,9 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..fullgame import solve_game
-    from ..fullgame_render import chart_json, chart_tables
-    from ..tables import NumberStyle, render
+    from ..player.game import solve_game
+    from ..render.game import chart_json, chart_tables
+    from ..render.tables import NumberStyle, render
 
     rules = game_rules_from_args(args)
     solution = solve_game(rules, with_distribution=False, progress=False if args.quiet else None)

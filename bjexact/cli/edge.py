@@ -39,9 +39,9 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..fullgame import solve_game
-    from ..fullgame_render import edge_headline, edge_json, edge_tables
-    from ..tables import render
+    from ..player.game import solve_game
+    from ..render.game import edge_headline, edge_json, edge_tables
+    from ..render.tables import render
 
     rules = game_rules_from_args(args)
     solution = solve_game(rules, progress=False if args.quiet else None)

@@ -52,9 +52,9 @@ def add_game_rule_options(parser: argparse.ArgumentParser) -> None:
 
 
 def game_rules_from_args(args: argparse.Namespace):
-    """The :class:`bjexact.fullgame.GameRules` the options describe."""
-    from ..exact import parse_fraction
-    from ..fullgame import GameRules
+    """The :class:`bjexact.player.game.GameRules` the options describe."""
+    from ..core.numbers import parse_fraction
+    from ..player.game import GameRules
     from .common import parse_shoe
 
     if args.shoe is not None and args.decks is not None:

@@ -41,11 +41,11 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..cards import ACE, parse_rank
-    from ..fullgame import even_money, hand_moves, insurance_value
-    from ..fullgame_render import even_money_json, even_money_tables, hand_json, hand_tables
-    from ..hand import hand_value
-    from ..tables import render
+    from ..core.cards import ACE, parse_rank
+    from ..core.hand import hand_value
+    from ..player.game import even_money, hand_moves, insurance_value
+    from ..render.game import even_money_json, even_money_tables, hand_json, hand_tables
+    from ..render.tables import render
 
     rules = game_rules_from_args(args)
     cards = [parse_rank(c) for c in args.cards]

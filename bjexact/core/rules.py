@@ -19,14 +19,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from ..errors import BjexactError
 from .cards import Counts, FiniteShoe, InfiniteShoe, Shoe
 from .hand import HandValue
 from .numbers import as_rational, fraction_string, mpq
 
-__all__ = ["Rules", "Naturals", "NATURALS", "INFINITE"]
+__all__ = ["Rules", "Naturals", "NATURALS", "INFINITE", "GameRules", "DOUBLE_RULES", "SURRENDER_RULES",
+           "HOLE_CARD_RULES", "SPLIT_STRATEGIES"]
 
 
 class Naturals(StrEnum):
@@ -185,3 +186,138 @@ class Rules:
         if self.naturals != "as21" and self.bj_pays != mpq(3, 2):
             text += f", blackjack pays {fraction_string(self.bj_pays)}"
         return text
+
+
+# --- the full game ---------------------------------------------------------------
+
+DOUBLE_RULES = ("any", "9-11", "10-11")
+SURRENDER_RULES = ("none", "late", "early")
+HOLE_CARD_RULES = ("peek", "enhc")
+SPLIT_STRATEGIES = ("cdz",)
+
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """The rules of the full game. Defaults: 2 decks, S17, 3:2, double any two cards,
+    DAS, up to 4 hands by splitting, no resplitting aces, one card to each split ace,
+    no surrender, peek, CDZ- post-split strategy."""
+
+    decks: int | float | str | None = None
+    shoe: Counts | None = None
+    h17: bool = False
+    bj_pays: mpq = field(default_factory=lambda: mpq(3, 2))
+    double: Literal["any", "9-11", "10-11"] = "any"
+    double_soft: bool = True
+    das: bool = True
+    split_hands: int = 4
+    rsa: bool = False
+    hit_split_aces: bool = False
+    surrender: Literal["none", "late", "early"] = "none"
+    hole_card: Literal["peek", "enhc"] = "peek"
+    obo: bool = False
+    split_strategy: Literal["cdz"] = "cdz"
+
+    def __post_init__(self) -> None:
+        if self.shoe is not None:
+            if self.decks is not None:
+                raise BjexactError("give a number of decks or a shoe, not both")
+            object.__setattr__(self, "shoe", Shoe.of_counts(self.shoe).counts)
+        else:
+            object.__setattr__(self, "decks", DEFAULT_DECKS if self.decks is None else _parse_decks(self.decks))
+        for name in ("h17", "double_soft", "das", "rsa", "hit_split_aces", "obo"):
+            if not isinstance(getattr(self, name), bool):
+                raise BjexactError(f"{name} must be True or False, not {getattr(self, name)!r}")
+        try:
+            bj_pays = as_rational(self.bj_pays)
+        except (ValueError, TypeError, ZeroDivisionError):
+            raise BjexactError(f"--bj-pays must be an exact fraction such as 3/2, not {self.bj_pays!r}") from None
+        if bj_pays < 0:
+            raise BjexactError(f"--bj-pays must not be negative ({self.bj_pays})")
+        object.__setattr__(self, "bj_pays", bj_pays)
+        _choice("--double", self.double, DOUBLE_RULES)
+        _choice("--surrender", self.surrender, SURRENDER_RULES)
+        _choice("--hole-card", self.hole_card, HOLE_CARD_RULES)
+        _choice("--split-strategy", self.split_strategy, SPLIT_STRATEGIES)
+        if self.split_hands not in (1, 2, 3, 4) or isinstance(self.split_hands, bool):
+            raise BjexactError(f"--split-hands must be 1 (no splitting), 2, 3 or 4, not {self.split_hands!r}")
+        if self.obo and self.hole_card != "enhc":
+            raise BjexactError("--obo (original bets only) applies to --hole-card enhc only")
+        if self.rsa and self.split_hands <= 2:
+            raise BjexactError("--rsa (resplit aces) needs --split-hands 3 or 4")
+        if self.surrender == "late" and self.hole_card == "enhc":
+            raise BjexactError(
+                "late surrender comes after the dealer's peek: with --hole-card enhc use --surrender early")
+
+    @property
+    def infinite(self) -> bool:
+        return self.shoe is None and self.decks == float("inf")
+
+    def make_shoe(self) -> InfiniteShoe | FiniteShoe:
+        """The full shoe; one that cannot deal a round (two cards each) is an error."""
+        if self.shoe is not None:
+            shoe = Shoe.of_counts(self.shoe)
+            if sum(self.shoe) < 4:
+                raise BjexactError(f"the shoe is too small to deal a round: {sum(self.shoe)} cards, "
+                                   "and a round deals 2 to the player and 2 to the dealer")
+            return shoe
+        if self.infinite or not isinstance(self.decks, int):
+            return Shoe.infinite()
+        return Shoe.of_decks(self.decks)
+
+    def dealer_rules(self) -> Rules:
+        """The dealer's rules (for its outcome tables): naturals kept apart."""
+        if self.shoe is not None:
+            return Rules(shoe=self.shoe, h17=self.h17, naturals="separate")
+        return Rules(decks=self.decks, h17=self.h17, naturals="separate")
+
+    @property
+    def excludes_natural(self) -> bool:
+        """Whether a dealer natural costs the original bet only (peek, or enhc with obo)."""
+        return self.hole_card == "peek" or self.obo
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "decks": None if self.shoe is not None else ("inf" if self.infinite else self.decks),
+            "shoe": list(self.shoe) if self.shoe is not None else None,
+            "h17": self.h17,
+            "bj_pays": fraction_string(self.bj_pays),
+            "double": self.double,
+            "double_soft": self.double_soft,
+            "das": self.das,
+            "split_hands": self.split_hands,
+            "rsa": self.rsa,
+            "hit_split_aces": self.hit_split_aces,
+            "surrender": self.surrender,
+            "hole_card": self.hole_card,
+            "obo": self.obo,
+            "split_strategy": self.split_strategy,
+        }
+
+    def describe(self) -> str:
+        if self.shoe is not None:
+            shoe = "shoe " + ",".join(map(str, self.shoe))
+        elif self.infinite:
+            shoe = "infinite deck"
+        else:
+            shoe = f"{self.decks} deck{'s' if self.decks != 1 else ''}"
+        parts = [shoe, "H17" if self.h17 else "S17", f"blackjack pays {fraction_string(self.bj_pays)}"]
+        parts.append("double any two" if self.double == "any" else f"double {self.double}")
+        if not self.double_soft:
+            parts.append("no soft doubling")
+        parts.append("DAS" if self.das else "no DAS")
+        parts.append("no splitting" if self.split_hands == 1 else f"split to {self.split_hands} hands")
+        if self.rsa:
+            parts.append("RSA")
+        if self.hit_split_aces:
+            parts.append("hit split aces")
+        if self.surrender != "none":
+            parts.append(f"{self.surrender} surrender")
+        parts.append("ENHC" + (" OBO" if self.obo else "") if self.hole_card == "enhc" else "peek")
+        parts.append("CDZ-")
+        return ", ".join(parts)
+
+
+def _choice(flag: str, value: str, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise BjexactError(f"{flag} must be one of {', '.join(allowed)}, not {value!r}")

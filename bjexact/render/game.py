@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import rank_symbol
-from .exact import fraction_string, mpq
-from .fullgame import UPCARD_ORDER, GameSolution, MoveValues, chart_code
-from .tables import NumberStyle, Table, _decimal
+from ..core.cards import UPCARD_ORDER, rank_symbol
+from ..core.numbers import fraction_string, mpq
+from ..core.text import decimal_string as _decimal
+from ..player.game import GameSolution, MoveValues, chart_code
+from .tables import NumberStyle, Table
 
 __all__ = ["edge_tables", "edge_json", "edge_headline", "hand_tables", "hand_json", "chart_tables", "chart_json",
            "even_money_tables", "even_money_json", "CHART_LEGEND"]
@@ -41,12 +42,13 @@ def edge_tables(solution: GameSolution, style: NumberStyle) -> list[Table]:
     rows = [[what, p] for what, p in solution.move_chances.items()]
     tables.append(Table(f"How rounds go: {rules}", ["round", "chance"], rows,
                         ["A natural is settled at once; otherwise the chance that the first decision is each move."]))
-    if solution.distribution is not None:
+    variance = solution.variance
+    if solution.distribution is not None and variance is not None:
         rows = [[_result_label(r), p] for r, p in sorted(solution.distribution.items())]
         tables.append(Table(f"Net result of a round: {rules}", ["net result", "chance"], rows,
                             [f"Mean {_decimal(solution.ev, 9, signed=True)}, variance "
-                             f"{_decimal(solution.variance, 9)}, standard deviation "
-                             f"{float(solution.variance) ** 0.5:.6f} units per unit initial bet."]))
+                             f"{_decimal(variance, 9)}, standard deviation "
+                             f"{float(variance) ** 0.5:.6f} units per unit initial bet."]))
     return tables
 
 
@@ -82,7 +84,7 @@ def _two_card_label(cards: tuple[int, int]) -> str:
 
 
 def even_money_tables(values: dict[str, mpq], rules_text: str) -> list[Table]:
-    best = max(values, key=values.get)
+    best = max(values, key=lambda what: values[what])
     rows = [[what, value, "best" if what == best else values[best] - value] for what, value in values.items()]
     return [Table(f"A,T v A: {rules_text}", ["choice", "value", "cost"], rows,
                   ["A natural against an ace: even money is insuring it, a sure 1; without insurance it pays "
@@ -92,7 +94,7 @@ def even_money_tables(values: dict[str, mpq], rules_text: str) -> list[Table]:
 def even_money_json(values: dict[str, mpq], rules: Any) -> dict[str, Any]:
     return {"rules": rules.to_json(), "cards": ["A", "T"], "upcard": "A",
             "moves": {what: fraction_string(v) for what, v in values.items()},
-            "best": max(values, key=values.get)}
+            "best": max(values, key=lambda what: values[what])}
 
 
 def hand_tables(moves: MoveValues, rules_text: str, style: NumberStyle, insurance: mpq | None = None) -> list[Table]:

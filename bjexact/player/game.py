@@ -36,159 +36,41 @@ Splits (CDZ-)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cache
 from math import gcd
 from operator import add
-from typing import Any, Literal
+from typing import Any
 
-from .cards import ACE, RANKS, TEN, Counts, Shoe, as_rank, counts_of, rank_symbol
-from .dealer import dealer_distributions
-from .dealer_batch import OUTCOMES, DealerOracle
-from .errors import BjexactError
-from .exact import as_rational, fraction_string, mpq
-from .hand import HandValue, hand_value, natural_partner
-from .progress import Progress
-from .rules import DEFAULT_DECKS, Rules, _parse_decks
+from ..core.cards import (
+    ACE,
+    RANKS,
+    STANDARD_PROPORTIONS,
+    TEN,
+    UPCARD_ORDER,
+    Counts,
+    FiniteShoe,
+    Shoe,
+    as_rank,
+    counts_of,
+    rank_symbol,
+)
+from ..core.hand import HandValue, hand_value, natural_partner
+from ..core.numbers import fraction_string, mpq
+from ..core.rules import GameRules
+from ..dealer.batch import OUTCOMES, DealerOracle
+from ..dealer.distributions import dealer_distributions
+from ..errors import BjexactError
+from ..progress import Progress
 
 __all__ = ["GameRules", "MOVES", "GameSolution", "MoveValues", "ChartCell", "solve_game", "hand_moves",
            "insurance_value", "even_money", "chart_code", "UPCARD_ORDER"]
 
 MOVES = ("stand", "hit", "double", "split", "surrender")
-UPCARD_ORDER = (2, 3, 4, 5, 6, 7, 8, 9, TEN, ACE)
-DOUBLE_RULES = ("any", "9-11", "10-11")
-SURRENDER_RULES = ("none", "late", "early")
-HOLE_CARD_RULES = ("peek", "enhc")
-SPLIT_STRATEGIES = ("cdz",)
-
 _ZERO = mpq(0)
 _ONE = mpq(1)
 _HALF = mpq(1, 2)
 _NO_CARDS: Counts = (0,) * 10
-
-
-@dataclass(frozen=True)
-class GameRules:
-    """The rules of the full game. Defaults: 2 decks, S17, 3:2, double any two cards,
-    DAS, up to 4 hands by splitting, no resplitting aces, one card to each split ace,
-    no surrender, peek, CDZ- post-split strategy."""
-
-    decks: int | float | str | None = None
-    shoe: Counts | None = None
-    h17: bool = False
-    bj_pays: Any = field(default_factory=lambda: mpq(3, 2))
-    double: Literal["any", "9-11", "10-11"] = "any"
-    double_soft: bool = True
-    das: bool = True
-    split_hands: int = 4
-    rsa: bool = False
-    hit_split_aces: bool = False
-    surrender: Literal["none", "late", "early"] = "none"
-    hole_card: Literal["peek", "enhc"] = "peek"
-    obo: bool = False
-    split_strategy: Literal["cdz"] = "cdz"
-
-    def __post_init__(self) -> None:
-        if self.shoe is not None:
-            if self.decks is not None:
-                raise BjexactError("give a number of decks or a shoe, not both")
-            object.__setattr__(self, "shoe", Shoe.of_counts(self.shoe).counts)
-        else:
-            object.__setattr__(self, "decks", DEFAULT_DECKS if self.decks is None else _parse_decks(self.decks))
-        for name in ("h17", "double_soft", "das", "rsa", "hit_split_aces", "obo"):
-            if not isinstance(getattr(self, name), bool):
-                raise BjexactError(f"{name} must be True or False, not {getattr(self, name)!r}")
-        try:
-            bj_pays = as_rational(self.bj_pays)
-        except (ValueError, TypeError, ZeroDivisionError):
-            raise BjexactError(f"--bj-pays must be an exact fraction such as 3/2, not {self.bj_pays!r}") from None
-        if bj_pays < 0:
-            raise BjexactError(f"--bj-pays must not be negative ({self.bj_pays})")
-        object.__setattr__(self, "bj_pays", bj_pays)
-        _choice("--double", self.double, DOUBLE_RULES)
-        _choice("--surrender", self.surrender, SURRENDER_RULES)
-        _choice("--hole-card", self.hole_card, HOLE_CARD_RULES)
-        _choice("--split-strategy", self.split_strategy, SPLIT_STRATEGIES)
-        if self.split_hands not in (1, 2, 3, 4) or isinstance(self.split_hands, bool):
-            raise BjexactError(f"--split-hands must be 1 (no splitting), 2, 3 or 4, not {self.split_hands!r}")
-        if self.obo and self.hole_card != "enhc":
-            raise BjexactError("--obo (original bets only) applies to --hole-card enhc only")
-        if self.rsa and self.split_hands <= 2:
-            raise BjexactError("--rsa (resplit aces) needs --split-hands 3 or 4")
-        if self.surrender == "late" and self.hole_card == "enhc":
-            raise BjexactError(
-                "late surrender comes after the dealer's peek: with --hole-card enhc use --surrender early")
-
-    @property
-    def infinite(self) -> bool:
-        return self.shoe is None and self.decks == float("inf")
-
-    def make_shoe(self) -> Shoe:
-        """The full shoe; one that cannot deal a round (two cards each) is an error."""
-        if self.shoe is not None:
-            shoe = Shoe.of_counts(self.shoe)
-            if sum(self.shoe) < 4:
-                raise BjexactError(f"the shoe is too small to deal a round: {sum(self.shoe)} cards, "
-                                   "and a round deals 2 to the player and 2 to the dealer")
-            return shoe
-        return Shoe.infinite() if self.infinite else Shoe.of_decks(int(self.decks))
-
-    def dealer_rules(self) -> Rules:
-        """The dealer's rules (for its outcome tables): naturals kept apart."""
-        if self.shoe is not None:
-            return Rules(shoe=self.shoe, h17=self.h17, naturals="separate")
-        return Rules(decks=self.decks, h17=self.h17, naturals="separate")
-
-    @property
-    def excludes_natural(self) -> bool:
-        """Whether a dealer natural costs the original bet only (peek, or enhc with obo)."""
-        return self.hole_card == "peek" or self.obo
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "decks": None if self.shoe is not None else ("inf" if self.infinite else self.decks),
-            "shoe": list(self.shoe) if self.shoe is not None else None,
-            "h17": self.h17,
-            "bj_pays": fraction_string(self.bj_pays),
-            "double": self.double,
-            "double_soft": self.double_soft,
-            "das": self.das,
-            "split_hands": self.split_hands,
-            "rsa": self.rsa,
-            "hit_split_aces": self.hit_split_aces,
-            "surrender": self.surrender,
-            "hole_card": self.hole_card,
-            "obo": self.obo,
-            "split_strategy": self.split_strategy,
-        }
-
-    def describe(self) -> str:
-        if self.shoe is not None:
-            shoe = "shoe " + ",".join(map(str, self.shoe))
-        elif self.infinite:
-            shoe = "infinite deck"
-        else:
-            shoe = f"{self.decks} deck{'s' if self.decks != 1 else ''}"
-        parts = [shoe, "H17" if self.h17 else "S17", f"blackjack pays {fraction_string(self.bj_pays)}"]
-        parts.append("double any two" if self.double == "any" else f"double {self.double}")
-        if not self.double_soft:
-            parts.append("no soft doubling")
-        parts.append("DAS" if self.das else "no DAS")
-        parts.append("no splitting" if self.split_hands == 1 else f"split to {self.split_hands} hands")
-        if self.rsa:
-            parts.append("RSA")
-        if self.hit_split_aces:
-            parts.append("hit split aces")
-        if self.surrender != "none":
-            parts.append(f"{self.surrender} surrender")
-        parts.append("ENHC" + (" OBO" if self.obo else "") if self.hole_card == "enhc" else "peek")
-        parts.append("CDZ-")
-        return ", ".join(parts)
-
-
-def _choice(flag: str, value: str, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise BjexactError(f"{flag} must be one of {', '.join(allowed)}, not {value!r}")
 
 
 # --- card models -------------------------------------------------------------
@@ -224,17 +106,19 @@ class _Cards:
 
     def __init__(self, rules: GameRules):
         self.rules = rules
-        self.shoe = rules.make_shoe()
-        self.infinite = self.shoe.is_infinite
-        self._dealer: dict[Any, tuple[mpq, ...]] = {}
-        self._oracle = None if self.infinite else DealerOracle(self.shoe.counts, rules.h17)
+        self.shoe = shoe = rules.make_shoe()
+        self.infinite = not isinstance(shoe, FiniteShoe)
+        # the counts a finite shoe starts with (the infinite deck never asks for them)
+        self.counts: Counts = shoe.counts if isinstance(shoe, FiniteShoe) else STANDARD_PROPORTIONS
+        self._dealer: dict[Any, tuple[tuple[int, ...], int]] = {}
+        self._oracle = DealerOracle(shoe.counts, rules.h17) if isinstance(shoe, FiniteShoe) else None
         if self.infinite:
             rows = dealer_distributions(rules.dealer_rules())
             self._infinite_rows = {u: _over_common_denominator([rows[u][o] for o in OUTCOMES]) for u in rows}
         self.recording: set[tuple[Counts, tuple[int, int] | None]] | None = None
 
     def unseen(self, removed: Counts, upcard: int) -> list[int]:
-        left = [c - r for c, r in zip(self.shoe.counts, removed)]
+        left = [c - r for c, r in zip(self.counts, removed)]
         left[upcard - 1] -= 1
         return left
 
@@ -276,6 +160,7 @@ class _Cards:
             if (removed, upcard, hidden) not in self._dealer:
                 pair, j = hidden or (0, 0)
                 batches.setdefault(pair, []).append((removed, j))
+        assert self._oracle is not None  # finite shoes only
         for pair, sets in batches.items():
             rows = self._oracle.numerators([r for r, _ in sets], upcard, pair, [j for _, j in sets])
             for (removed, j), row in zip(sets, rows):
@@ -641,10 +526,21 @@ class _Solver:
         """
         if self.cards.infinite:
             return
-        shoe = self.cards.shoe.counts
+        shoe = self.cards.counts
         self.cards.prefetch([(hand, None) for hand in _hands_up_to_21(shoe, upcard)], upcard)
         pairs = [p for p in RANKS if self.rules.split_hands >= 2 and shoe[p - 1] - (p == upcard) >= 2]
         self.prefetch_splits(pairs, upcard)
+
+    def prefetch_hand(self, cards: tuple[int, ...], upcard: int) -> None:
+        """Batch the dealer's distributions one hand can ask about: every hand holding its
+        cards and, for a pair that may be split, every hand a split hand can become."""
+        if self.cards.infinite:
+            return
+        pair = len(cards) == 2 and cards[0] == cards[1] and self.rules.split_hands >= 2
+        hands = _hands_up_to_21(self.cards.counts, upcard, start=cards[:1] if pair else cards)
+        self.cards.prefetch([(hand, None) for hand in hands], upcard)
+        if pair:
+            self.prefetch_splits([cards[0]], upcard)
 
     def prefetch_splits(self, pairs: list[int], upcard: int) -> None:
         """Batch the dealer's distributions of the split hands of ``pairs`` where they stand,
@@ -1014,16 +910,12 @@ def _das_codes(solution: GameSolution, pairs: Mapping[str, Mapping[int, ChartCel
     """Ph / Pd for the pair cells whose split is best only with doubling after splitting."""
     without = _Solver(replace(solution.rules, das=False))
     codes: dict[tuple[int, int], str] = {}
-    shoe = without.cards.shoe
     for row, cells in pairs.items():
         pair = as_rank(row)
         for upcard, cell in cells.items():
             if cell.best != "split":
                 continue
-            if not shoe.is_infinite:
-                hands = _hands_up_to_21(shoe.counts, upcard, start=(pair,))
-                without.cards.prefetch([(hand, None) for hand in hands], upcard)
-                without.prefetch_splits([pair], upcard)
+            without.prefetch_hand((pair, pair), upcard)
             moves = solution.hands[(pair, pair, upcard)]
             values = {m: moves.unconditional(m) for m in moves.w}
             split = without.split(pair, upcard)
@@ -1048,6 +940,7 @@ def _deal_chances(shoe: Shoe, upcard: int) -> Iterator[tuple[tuple[int, int], mp
             for b in RANKS[a - 1:]:
                 yield (a, b), p[a - 1] * p[b - 1] * (1 if a == b else 2)
         return
+    assert isinstance(shoe, FiniteShoe)
     left = list(shoe.counts)
     left[upcard - 1] -= 1
     n = sum(left)
@@ -1123,17 +1016,11 @@ def hand_moves(rules: GameRules, cards: tuple[int, ...] | list[int | str], upcar
     solver = _Solver(rules)
     hand = counts_of(ranks)
     if not solver.cards.infinite:
-        shoe = solver.cards.shoe.counts
         needed = add_counts(hand, counts_of([up]))
         for rank in RANKS:
-            if needed[rank - 1] > shoe[rank - 1]:
+            if needed[rank - 1] > solver.cards.counts[rank - 1]:
                 raise BjexactError(f"the shoe does not hold {needed[rank - 1]} of {rank_symbol(rank)}")
-        pair = len(ranks) == 2 and ranks[0] == ranks[1] and rules.split_hands >= 2
-        # the hands that can follow; for a pair, every hand a split hand can become
-        hands = _hands_up_to_21(shoe, up, start=ranks[:1] if pair else ranks)
-        solver.cards.prefetch([(hand, None) for hand in hands], up)
-        if pair:
-            solver.prefetch_splits([ranks[0]], up)
+    solver.prefetch_hand(ranks, up)
     if len(ranks) == 2:
         return solver.moves((ranks[0], ranks[1]), up)
     stand, hit = solver.continuation(hand, up)

@@ -27,10 +27,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from .cards import Counts
-from .dealer import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, dealer_graph
-from .errors import BjexactError
-from .exact import mpq
+import networkx as nx
+
+from ..core.cards import Counts, rank_symbol
+from ..core.numbers import mpq
+from ..errors import BjexactError
+from .graph import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, dealer_graph
 
 if TYPE_CHECKING:
     import numpy as np
@@ -65,10 +67,8 @@ class _UpcardWalk:
 
 @cache
 def _walk(h17: bool, upcard: int) -> _UpcardWalk:
-    import networkx as nx
-
     graph = dealer_graph(h17, "separate", True).graph
-    start = RANKS_SYMBOL[upcard - 1]
+    start = rank_symbol(upcard)
     reach = nx.descendants(graph, start) | {start}
     nodes = [n for n in nx.topological_sort(graph.subgraph(reach)) if graph.nodes[n]["kind"] != "absorbing"]
     index = {n: i for i, n in enumerate(nodes)}
@@ -85,9 +85,6 @@ def _walk(h17: bool, upcard: int) -> _UpcardWalk:
     longest = max(depths) + 1
     cards = tuple(graph.nodes[n]["cards"] for n in nodes)
     return _UpcardWalk(depths, cards, tuple(edges), longest)
-
-
-RANKS_SYMBOL = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
 
 
 def _capped(n: int, k: int) -> int:
@@ -259,4 +256,5 @@ def _crt(residues: np.ndarray, primes: list[int], product: int) -> list[list[int
     for i, p in enumerate(primes):
         rest = product // p
         total = total + residues[i].astype(object) * (rest * pow(rest, -1, p))
-    return (total % product).T.tolist()
+    rows: list[list[int]] = (total % product).T.tolist()
+    return rows
