@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from bjexact.cli import main
-from bjexact.core.numbers import RATIONALS, mpq
+from bjexact.core.numbers import RATIONALS, as_rational, mpq
 from bjexact.core.rules import Rules
 from bjexact.dealer import dealer_graph, dealer_table
 from bjexact.errors import BjexactError
@@ -227,7 +227,7 @@ def test_game_derivatives_are_the_linear_coefficients_along_the_line():
     for rank in (1, 10):
         value = fixed_policy_game_value(rules, "ev", policy, LineDraws(rank, False))
         h = value.ring.gens[0]
-        assert mpq(value.coeff(1)) == effects.base and mpq(value.coeff(h)) == effects.effects[rank]
+        assert as_rational(value.coeff(1)) == effects.base and as_rational(value.coeff(h)) == effects.effects[rank]
 
 
 class RationalDraws:

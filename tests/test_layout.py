@@ -138,3 +138,17 @@ def test_imports_of_the_package_inside_functions_are_only_in_the_command_line():
                     if isinstance(node, ast.ImportFrom) and node.level:
                         inside.append(f"{name}:{node.lineno}")
     assert not inside, inside
+
+
+def test_former_module_names_are_the_moved_modules():
+    import importlib
+
+    import bjexact
+
+    for former, new in bjexact._FORMER_NAMES.items():
+        old_module = importlib.import_module(f"bjexact.{former}")
+        assert old_module is importlib.import_module(f"bjexact.{new}")
+        assert old_module.__spec__.name == f"bjexact.{new}"
+    from bjexact.rules import Rules
+
+    assert Rules.__module__ == "bjexact.core.rules"

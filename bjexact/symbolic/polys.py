@@ -20,7 +20,7 @@ def _parts(element: Any) -> tuple[Any, Any | None]:
     if hasattr(element, "numer") and hasattr(element, "denom"):
         numer, denom = element.numer, element.denom
         if denom.is_ground:
-            return numer * denom.ring.domain.convert(1 / mpq(denom.LC)), None
+            return numer * denom.ring.domain.convert(1 / as_rational(denom.LC)), None
         if denom.coeff(1) < 0:  # show 1 - p_T rather than p_T - 1
             numer, denom = -numer, -denom
         return numer, denom
@@ -30,7 +30,7 @@ def _parts(element: Any) -> tuple[Any, Any | None]:
 def _evaluate_poly(poly: Any, point: Sequence[mpq]) -> mpq:
     total = mpq(0)
     for monom, coeff in poly.terms():
-        term = mpq(coeff)
+        term = as_rational(coeff)
         for value, exponent in zip(point, monom, strict=True):
             if exponent:
                 term *= value**exponent

@@ -38,7 +38,7 @@ from ..chain.solve import absorption, compile_chain
 from ..core.cards import RANKS, STANDARD_PROBABILITIES, Counts, counts_of, rank_symbol
 from ..core.hand import hand_value, is_natural, natural_partner
 from ..core.hand import no_natural_chance as hand_no_natural_chance
-from ..core.numbers import fraction_string, mpq
+from ..core.numbers import as_rational, fraction_string, mpq
 from ..core.rules import Rules
 from ..dealer.distributions import average_row, dealer_distributions
 from ..dealer.graph import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, graph_for
@@ -201,7 +201,7 @@ def _value_and_gradient(element: Any, point: tuple[mpq, ...], gens) -> tuple[mpq
     n = evaluate(numer, point)
     n_grad = [evaluate(numer.diff(x), point) for x in numer.ring.gens]
     if denom is None or denom.is_ground:
-        scale = mpq(1) if denom is None else 1 / mpq(denom.LC)
+        scale = mpq(1) if denom is None else 1 / as_rational(denom.LC)
         return n * scale, [g * scale for g in n_grad]
     d = evaluate(denom, point)
     d_grad = [evaluate(denom.diff(x), point) for x in denom.ring.gens]
