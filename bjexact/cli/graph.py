@@ -54,10 +54,10 @@ def run(args: argparse.Namespace) -> int:
     from ..cards import parse_rank
     from ..diagrams import dealer_diagram, diagram_format, player_diagram, render
     from ..errors import BjexactError
-    from .common import write_atomically, write_output
+    from .common import output_path, write_atomically, write_output
 
     rules = rules_from_args(args)
-    fmt = "dot" if args.output == "-" else diagram_format(args.output)
+    fmt = "dot" if args.output == "-" else diagram_format(str(output_path(args.output)))
     upcard = parse_rank(args.upcard) if args.upcard is not None else None
     if args.player:
         if upcard is None:
@@ -72,7 +72,5 @@ def run(args: argparse.Namespace) -> int:
     if args.output == "-":
         write_output(data.decode(), None)
     else:
-        from pathlib import Path
-
-        write_atomically(Path(args.output), data)
+        write_atomically(output_path(args.output), data)
     return 0

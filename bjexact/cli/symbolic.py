@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import BjexactError
-from .common import RULES_HELP, add_rule_options, rules_from_args, write_atomically, write_output
+from .common import RULES_HELP, add_rule_options, output_path, rules_from_args, write_atomically, write_output
 
 DEALER_SYMBOLIC_HELP = """\
 symbolic (infinite deck only; --decks defaults to inf with these options):
@@ -99,9 +99,9 @@ def run_dealer(args: argparse.Namespace) -> int:
     text, full = render_symbolic(table, args.format, number_style(args), max_terms=args.max_terms,
                                  full_name=full_name)
     if args.plot is not None:
-        write_atomically(Path(args.plot), outcome_plot(table, fmt))
+        write_atomically(output_path(args.plot), outcome_plot(table, fmt))
     if full is not None and full_name is not None:
-        write_atomically(Path(full_name), full.encode())
+        write_atomically(output_path(full_name), full.encode())
     write_output(text, args.output)
     return 0
 
