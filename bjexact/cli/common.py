@@ -88,6 +88,13 @@ def rules_from_args(args: argparse.Namespace):
     return Rules(decks=parse_decks(args.decks) if args.decks is not None else 2, **options)
 
 
+def require_a_round(rules) -> None:
+    """The player's game needs a shoe that can deal a round: two cards to the player, two to the dealer."""
+    if rules.shoe is not None and sum(rules.shoe) < 4:
+        raise BjexactError(f"the shoe cannot deal a round: the player and the dealer need two cards each, "
+                           f"the shoe has {sum(rules.shoe)}")
+
+
 def parse_decks(text: str) -> int | str:
     """``--decks``: a whole number from 1 to :data:`MAX_DECKS`, or inf."""
     if text.strip().lower() in ("inf", "infinite", "infinity"):
