@@ -56,6 +56,26 @@ def wants_symbolic(args: argparse.Namespace) -> bool:
     return bool(symbolic or density is not None)
 
 
+def check_variable_name(name: str) -> str:
+    """``--ten-density NAME``: a plain symbol name that sympy parses back as itself (not exp, E, I, pi, lambda)."""
+    import keyword
+    import re
+
+    shown = name if len(name) <= 24 else name[:16] + "..."
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,30}", name) or keyword.iskeyword(name):
+        raise BjexactError(f"--ten-density needs a variable name such as t or x (letters, digits, _), not {shown!r}")
+    import sympy
+
+    try:
+        parsed = sympy.sympify(name)
+    except Exception:  # sympy cannot read it back: refuse it
+        parsed = None
+    if parsed != sympy.Symbol(name):
+        raise BjexactError(f"--ten-density {name}: sympy reads {name!r} as something else than a variable "
+                           "(a function or a constant): choose another name, such as t")
+    return name
+
+
 def _infinite_rules(args: argparse.Namespace):
     if args.shoe is not None:
         raise BjexactError("symbolic results are for the infinite deck: --shoe cannot be combined with them")
@@ -93,7 +113,8 @@ def run_dealer(args: argparse.Namespace) -> int:
         fmt = plot_format(args.plot)
         if not args.ten_density:
             raise BjexactError("--plot draws against the ten density: add --ten-density NAME")
-    model = ten_density_model(args.ten_density) if args.ten_density else per_rank_model()
+    density = args.ten_density
+    model = ten_density_model(check_variable_name(density)) if density is not None else per_rank_model()
     table = symbolic_dealer_table(rules, model)
     full_name = full_path(args.output, args.full)
     text, full = render_symbolic(table, args.format, number_style(args), max_terms=args.max_terms,
@@ -154,6 +175,6 @@ def run_boundaries(args: argparse.Namespace) -> int:
     if not 1 <= args.digits <= 1000:
         raise BjexactError("--digits must be between 1 and 1000")
     result = decision_boundaries(rules, args.total, args.soft, parse_rank(args.upcard),
-                                 variable=args.ten_density, objective=args.objective)
+                                 variable=check_variable_name(args.ten_density), objective=args.objective)
     write_output(render_boundaries(result, args.format, args.digits), args.output)
     return 0
