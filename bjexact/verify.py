@@ -139,6 +139,8 @@ class PrintedNumber:
         return places
 
 
+MAX_NUMBER_CHARS = 100  # longer "numbers" in a table cell are refused before any conversion
+MAX_EXPONENT = 300  # and so are numbers beyond 10^+-300 (floats overflow there)
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _FRACTION = re.compile(r"[+-]?\d+\s*/\s*\d+")
 _DASHES = {"-", "\u2013", "\u2014", "\u2212"}
@@ -159,6 +161,8 @@ def parse_number(text: str, *, decimal_comma: bool = False) -> PrintedNumber | N
         return PrintedNumber(raw.strip(), mpq(0), mpq(0), "fraction", percent)
     if decimal_comma and text.count(",") == 1 and "." not in text:
         text = text.replace(",", ".")
+    if len(text) > MAX_NUMBER_CHARS and (_FRACTION.fullmatch(text) or _NUMBER.fullmatch(text)):
+        raise BjexactError(f"a number of {len(text):,} characters ({text[:12]}...): at most {MAX_NUMBER_CHARS}")
     if _FRACTION.fullmatch(text):
         num, den = (int(p) for p in text.split("/"))
         if den == 0:
@@ -171,6 +175,8 @@ def parse_number(text: str, *, decimal_comma: bool = False) -> PrintedNumber | N
     except InvalidOperation:  # pragma: no cover - the pattern admits only valid decimals
         return None
     sign, digits, exponent = decimal.as_tuple()
+    if decimal and abs(decimal.adjusted()) > MAX_EXPONENT:  # 1e999999999 would take hours to make exact
+        raise BjexactError(f"the number {text} is out of range for a table (10^-{MAX_EXPONENT} to 10^{MAX_EXPONENT})")
     value = mpq(Fraction(decimal))
     unit = mpq(Fraction(10) ** exponent)
     significant = len(digits) if any(digits) else 1
