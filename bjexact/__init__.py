@@ -11,7 +11,12 @@ The names below are imported lazily, so ``import bjexact`` is cheap.
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Any
+
+# Exact numbers are gmpy2's mpq, and sympy's QQ must hold the same elements: with python-flint
+# installed sympy would otherwise pick flint's fmpq. Set before sympy is first imported.
+os.environ.setdefault("SYMPY_GROUND_TYPES", "gmpy")
 
 __version__ = "0.1.0"
 
