@@ -95,8 +95,12 @@ def _main(argv: Sequence[str] | None) -> int:
     except SystemExit:  # --help, --version or a usage error: report a full or closed output
         safety.flush_stdout()
         raise
+    sub = safety.subparser(parser, args.command)
     if extras:
-        safety.subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(extras)}")
+        sub.error(f"unrecognized arguments: {' '.join(extras)}")
+    for action in sub._actions:  # "--decks=--": argparse drops the "--" and leaves an empty list
+        if action.option_strings and action.nargs is None and isinstance(getattr(args, action.dest, None), list):
+            sub.error(f"argument {action.option_strings[-1]}: expected one value, not '--'")
     status = int(args.run(args) or 0)
     safety.flush_stdout()
     return status

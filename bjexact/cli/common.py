@@ -91,7 +91,7 @@ def rules_from_args(args: argparse.Namespace):
 def require_a_round(rules) -> None:
     """The player's game needs a shoe that can deal a round: two cards to the player, two to the dealer."""
     if rules.shoe is not None and sum(rules.shoe) < 4:
-        raise BjexactError(f"the shoe cannot deal a round: the player and the dealer need two cards each, "
+        raise BjexactError(f"the shoe is too small to deal a round: the player and the dealer need two cards each, "
                            f"the shoe has {sum(rules.shoe)}")
 
 
