@@ -164,10 +164,18 @@ def number_style(args: argparse.Namespace, percent: bool = True):
 
 def write_output(text: str, output: str | None) -> None:
     """Print ``text``, or write it to ``output`` atomically (never half-written)."""
-    if output is None or output == "-":
+    if is_stdout(output):
         write_stdout(text)
         return
     write_atomically(output_path(output), text.encode())
+
+
+STDOUT_NAMES = ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+
+
+def is_stdout(output: str | None) -> bool:
+    """Whether ``-o`` names standard output: no -o, '-', or /dev/stdout (written as a stream, not replaced)."""
+    return output is None or output in STDOUT_NAMES
 
 
 def output_path(output: str) -> Path:

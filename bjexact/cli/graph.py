@@ -54,10 +54,10 @@ def run(args: argparse.Namespace) -> int:
     from ..cards import parse_rank
     from ..diagrams import dealer_diagram, diagram_format, player_diagram, render
     from ..errors import BjexactError
-    from .common import output_path, write_atomically, write_output
+    from .common import is_stdout, output_path, write_atomically, write_output
 
     rules = rules_from_args(args)
-    fmt = "dot" if args.output == "-" else diagram_format(str(output_path(args.output)))
+    fmt = "dot" if is_stdout(args.output) else diagram_format(str(output_path(args.output)))
     upcard = parse_rank(args.upcard) if args.upcard is not None else None
     if args.player:
         if upcard is None:
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         graph = dealer_diagram(rules, None if upcard is None else [upcard], decimals=args.decimals,
                                view=args.view, depth=args.depth)
     data = render(graph, fmt)
-    if args.output == "-":
+    if is_stdout(args.output):
         write_output(data.decode(), None)
     else:
         write_atomically(output_path(args.output), data)

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import BjexactError
-from .common import RULES_HELP, add_rule_options, output_path, rules_from_args, write_atomically, write_output
+from .common import RULES_HELP, add_rule_options, is_stdout, output_path, rules_from_args, write_atomically, write_output
 
 DEALER_SYMBOLIC_HELP = """\
 symbolic (infinite deck only; --decks defaults to inf with these options):
@@ -92,7 +92,7 @@ def full_path(output: str | None, full: str | None) -> str | None:
     """Where the long polynomials go: ``--full``, else next to ``-o OUT.EXT`` as ``OUT.full.EXT``."""
     if full is not None:
         return full
-    if output is None or output == "-":
+    if is_stdout(output):
         return None
     path = Path(output)
     return str(path.with_name(f"{path.stem}.full{path.suffix}"))
