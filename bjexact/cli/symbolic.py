@@ -11,7 +11,15 @@ import argparse
 from pathlib import Path
 
 from ..errors import BjexactError
-from .common import RULES_HELP, add_rule_options, is_stdout, output_path, rules_from_args, write_atomically, write_output
+from .common import (
+    RULES_HELP,
+    add_rule_options,
+    is_stdout,
+    output_path,
+    rules_from_args,
+    write_atomically,
+    write_output,
+)
 
 DEALER_SYMBOLIC_HELP = """\
 symbolic (infinite deck only; --decks defaults to inf with these options):
