@@ -280,11 +280,12 @@ def _split(line: str, layout: str) -> list[str]:
             cells = cells[1:]
         if cells and cells[-1] == "":
             cells = cells[:-1]
-        return cells
+        # "Up-Card  | 17     18 ...": a '|' after the first column only, the rest aligned with spaces
+        return [part for c in cells for part in (_split(c, "whitespace") if "  " in c else [c])]
     if layout in ("csv", "semicolon", "tsv"):
         delimiter = {"csv": ",", "semicolon": ";", "tsv": "\t"}[layout]
         return [c.strip() for c in next(csv.reader([line], delimiter=delimiter))]
-    return line.split()
+    return re.sub(r"(\d)\s+%", r"\1%", line).split()  # "13.98 %" is one cell
 
 
 _RULE_LINE = re.compile(r"^[\s|+:=\-]*[-=][\s|+:=\-]*$")

@@ -14,6 +14,7 @@ import contextlib
 import errno
 import io
 import os
+import re
 import signal
 import stat
 import subprocess
@@ -546,3 +547,16 @@ def test_hostile_simulators(tmp_path, name, extra, words):
     assert time.monotonic() - started < 20
     assert_clean(status, out, err)
     assert status == 2 and words in err, err
+
+
+def test_verify_reads_published_layouts(tmp_path):
+    """A space before '%', and a '|' after the first column only (the layout of published tables)."""
+    status, table, err = run("dealer", "--decks", "2", "--decimals", "2")
+    spaced = re.sub(r"(\d+\.\d+)", r"\1 %", table)
+    (tmp_path / "spaced.txt").write_text(spaced)
+    status, out, err = run("verify", str(tmp_path / "spaced.txt"), "--decks", "2")
+    assert status == 0 and "10 rows read" in out, (out, err)
+    piped = "\n".join(line.replace("  ", "  | ", 1) if line[:1].isalnum() else line for line in table.splitlines())
+    (tmp_path / "piped.txt").write_text(piped)
+    status, out, err = run("verify", str(tmp_path / "piped.txt"), "--decks", "2")
+    assert status == 0 and "10 rows read" in out, (piped, out, err)
