@@ -29,7 +29,9 @@ from hypothesis import strategies as st
 from bjexact.cli import main
 
 CASE_SECONDS = 30
-FUZZ = settings(max_examples=25, deadline=None, derandomize=True,
+# BJEXACT_FUZZ_EXAMPLES=500 for a longer, randomised search (the default keeps the suite fast and repeatable)
+EXAMPLES = int(os.environ.get("BJEXACT_FUZZ_EXAMPLES", "0")) or None
+FUZZ = settings(max_examples=EXAMPLES or 25, deadline=None, derandomize=EXAMPLES is None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 
@@ -560,3 +562,64 @@ def test_verify_reads_published_layouts(tmp_path):
     (tmp_path / "piped.txt").write_text(piped)
     status, out, err = run("verify", str(tmp_path / "piped.txt"), "--decks", "2")
     assert status == 0 and "10 rows read" in out, (piped, out, err)
+
+
+# --- every option of every command, from the parsers themselves ----------------------------------------------
+
+DATA = Path(__file__).parent / "data"
+BASES = {  # fast settings that the fuzzed options are added to
+    "dealer": ["--decks", "inf"],
+    "matrix": ["--decks", "inf", "--upcard", "6"],
+    "player": ["--decks", "inf"],
+    "graph": ["--decks", "inf", "--upcard", "5", "-o", "-"],
+    "replay": ["Q", "6", "4", "9", "10"],
+    "verify": [str(DATA / "inf_s17_probabilities.tsv"), "--decks", "inf"],
+    "check-sim": ["bjexact.simcheck:exact_dealer_simulator", "--factory", "--decks", "inf", "--rounds", "2000"],
+    "boundaries": ["--decks", "inf", "--upcard", "T", "--total", "16"],
+    "play": ["--seed", "1"],
+}
+SLOW_OR_ELSEWHERE = {"--decks", "--shoe", "--output", "-o", "--reference", "--game", "--rounds", "--episodes",
+                     "--timeout", "--call-timeout", "--full", "--plot", "--file", "--help", "-h", "--symbolic",
+                     "--ten-density", "--gym", "--identify", "--kind", "--by", "--view", "--depth", "--digits"}
+
+
+def _options(command: str):
+    from bjexact.cli import build_parser
+    from bjexact.cli.safety import subparser
+
+    parser = subparser(build_parser(), command)
+    for action in parser._actions:
+        names = [o for o in action.option_strings if o not in SLOW_OR_ELSEWHERE]
+        if not action.option_strings or len(names) < len(action.option_strings):
+            continue
+        if action.nargs == 0:
+            yield names[0], None
+        else:
+            values = st.sampled_from([*action.choices, "x", ""]) if action.choices else st.one_of(NUMBERS, CARDS)
+            yield names[0], values
+
+
+@st.composite
+def command_lines(draw, command):
+    options = list(_options(command))
+    argv = list(BASES[command])
+    for _ in range(draw(st.integers(0, 3))):
+        flag, values = draw(st.sampled_from(options))
+        if values is None:
+            argv.append(flag)
+        else:
+            value = draw(values)
+            argv += [f"{flag}={value}"] if value.startswith("-") or draw(st.booleans()) else [flag, value]
+    return argv
+
+
+@pytest.mark.parametrize("command", sorted(BASES))
+def test_every_option(command):
+    examples = EXAMPLES or (10 if command in ("boundaries", "check-sim") else 40)
+    @settings(max_examples=examples, deadline=None, derandomize=EXAMPLES is None)
+    @given(argv=command_lines(command))
+    def check(argv):
+        status, out, err = run(command, *argv, stdin="5\ns\nq\n")
+        assert_clean(status, out, err)
+
+    check()

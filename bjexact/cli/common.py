@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 from ..errors import BjexactError
@@ -116,6 +117,9 @@ def check_number_text(text: str, what: str, *, digits: int = 40) -> str:
     """``text`` if it is short enough to be a number: a 5,000-digit value is refused before any conversion."""
     if len(text.strip()) > digits:
         raise BjexactError(f"{what}: {short(text.strip())} is too long (at most {digits} characters)")
+    exponent = re.search(r"[eE]\s*([+-]?\d+)\s*$", text)
+    if exponent and abs(int(exponent.group(1))) > 100:  # 1e999999999 would take hours to make exact
+        raise BjexactError(f"{what}: {text.strip()} is out of range (exponents from -100 to 100)")
     return text
 
 
