@@ -319,13 +319,16 @@ def read_dealer_table(text: str, *, source: str = "<table>", scale: str = "auto"
     header_line, layout, cells = header
     columns = _header_columns(cells, header_line, source)
     decimal_comma = layout != "csv"
-    rows = []
+    rows, keys = [], set()
     for number, line in enumerate(lines[header_line:], start=header_line + 1):
         if _skippable(line):
             continue
         row = _read_row(line, number, layout, columns, decimal_comma, source)
         if row is not None:
             rows.append(row)
+            if _row_key(row) in keys:  # stop at the first repeated row, not after reading a huge file
+                _reject_duplicate_rows(rows, f"{source} lines")
+            keys.add(_row_key(row))
     if not rows:
         raise BjexactError(
             f"{source}: no rows labelled by up-card (2..10, T, J, Q, K, A, Total) after line {header_line}"

@@ -623,3 +623,16 @@ def test_every_option(command):
         assert_clean(status, out, err)
 
     check()
+
+
+@pytest.mark.parametrize("kind", ["repeated-row", "long-line"])
+def test_verify_stops_at_the_first_fatal_problem(tmp_path, kind):
+    """A repeated row, or a line no table has, ends the reading at once: not after the whole file."""
+    filler = "2\t0.1\t0.1\t0.1\t0.1\t0.1\t0.1\n" * 300_000 if kind == "repeated-row" else "|" * 9_000_000
+    path = tmp_path / "table.tsv"
+    path.write_text((DATA / "inf_s17_probabilities.tsv").read_text() + filler)
+    started = time.monotonic()
+    status, out, err = run("verify", str(path), "--decks", "inf")
+    assert time.monotonic() - started < 10
+    assert_clean(status, out, err)
+    assert status == 2 and ("both give" in err or "characters" in err), err

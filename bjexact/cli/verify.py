@@ -35,8 +35,8 @@ with it restrict them (e.g. --identify --decks 6 tries the 6 of six decks).
 A "Total" row is the average of the rows weighted by P(up-card); under --naturals peek
 by P(up-card) * P(no natural | up-card), renormalised: P(outcome | no dealer natural).
 
-Files larger than 10 MB are refused; so are cells of more than 100 characters or beyond
-10^+-300.
+Files larger than 10 MB or with lines over 10,000 characters are refused; so are cells
+of more than 100 characters or beyond 10^+-300.
 
 Exit status: 0 consistent (--identify: some convention fits), 1 inconsistent,
 2 the input cannot be read (the message names the line and the reason).
@@ -96,6 +96,7 @@ def register(subparsers) -> None:
 
 # Tables people print are a few kilobytes; a larger file is refused before it is read.
 MAX_INPUT_BYTES = 10 * 2**20
+MAX_LINE_CHARS = 10_000
 
 
 def read_input(path: str) -> str:
@@ -120,9 +121,14 @@ def read_input(path: str) -> str:
         raise BjexactError(f"cannot read {name}: larger than {MAX_INPUT_BYTES // 2**20} MB, "
                            "far more than any table (give the table alone)")
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise BjexactError(f"cannot read {name}: not UTF-8 text") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if len(line) > MAX_LINE_CHARS:
+            raise BjexactError(f"{name} line {number}: {len(line):,} characters, more than any table's line "
+                               f"(at most {MAX_LINE_CHARS:,})")
+    return text
 
 
 def run(args: argparse.Namespace) -> int:
