@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .errors import BjexactError
 
-__all__ = ["write_atomically", "write_stdout", "os_error_message"]
+__all__ = ["write_atomically", "check_writable", "write_stdout", "os_error_message"]
 
 
 def os_error_message(exc: OSError) -> str:
@@ -30,15 +30,13 @@ def _target(path: Path) -> Path:
     return path
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then rename it: never half-written.
+def check_writable(path: Path) -> None:
+    """Raise :class:`BjexactError` now if :func:`write_atomically` would refuse ``path`` (nothing is written)."""
+    _prepare(Path(path))
 
-    A symbolic link is written through (its target changes, the link stays); a file
-    that is not a regular file (a directory, a FIFO, a device) is refused. A file
-    that exists keeps its permissions; a new one gets those a plain ``open`` would
-    give it (0666 less the umask). Failures raise :class:`BjexactError` in one line,
-    and leave no temporary file behind.
-    """
+
+def _prepare(path: Path) -> tuple[Path, Path, int]:
+    """(the file to replace, its directory, the mode to give it), or a one-line refusal."""
     shown = path
     path = _target(Path(path))
     directory = path.parent if str(path.parent) else Path(".")
@@ -60,6 +58,20 @@ def write_atomically(path: Path, data: bytes) -> None:
             raise BjexactError(f"cannot write {shown}: {_first_file(directory)} is a file, not a directory")
         raise BjexactError(f"cannot write {shown}: the directory {directory} does not exist")
     mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
+    return path, directory, mode
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then rename it: never half-written.
+
+    A symbolic link is written through (its target changes, the link stays); a file
+    that is not a regular file (a directory, a FIFO, a device) is refused. A file
+    that exists keeps its permissions; a new one gets those a plain ``open`` would
+    give it (0666 less the umask). Failures raise :class:`BjexactError` in one line,
+    and leave no temporary file behind.
+    """
+    shown = path
+    path, directory, mode = _prepare(Path(path))
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:

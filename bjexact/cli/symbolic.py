@@ -127,6 +127,11 @@ def run_dealer(args: argparse.Namespace) -> int:
     full_name = full_path(args.output, args.full)
     text, full = render_symbolic(table, args.format, number_style(args), max_terms=args.max_terms,
                                  full_name=full_name)
+    from ..files import check_writable
+
+    for name in (args.plot, full_name if full is not None else None):  # all or none of the files
+        if name is not None:
+            check_writable(output_path(name))
     if args.plot is not None:
         write_atomically(output_path(args.plot), outcome_plot(table, fmt))
     if full is not None and full_name is not None:
