@@ -38,7 +38,10 @@ def check_writable(path: Path) -> None:
 def _prepare(path: Path) -> tuple[Path, Path, int]:
     """(the file to replace, its directory, the mode to give it), or a one-line refusal."""
     shown = path
-    path = _target(Path(path))
+    try:
+        path = _target(Path(path))
+    except OSError as exc:  # a name too long, a loop of links
+        raise BjexactError(f"cannot write {str(shown)[:60]}: {os_error_message(exc)}") from None
     directory = path.parent if str(path.parent) else Path(".")
     try:
         info = os.stat(path)
@@ -47,7 +50,7 @@ def _prepare(path: Path) -> tuple[Path, Path, int]:
     except NotADirectoryError:
         raise BjexactError(f"cannot write {shown}: {_first_file(directory)} is a file, not a directory") from None
     except OSError as exc:
-        raise BjexactError(f"cannot write {shown}: {os_error_message(exc)}") from None
+        raise BjexactError(f"cannot write {str(shown)[:60]}: {os_error_message(exc)}") from None
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise BjexactError(f"cannot write {shown}: it is a directory")
     if info is not None and not stat.S_ISREG(info.st_mode):

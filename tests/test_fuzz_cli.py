@@ -335,7 +335,7 @@ WRITERS = [
     ["dealer", "--decks", "inf"],
     ["matrix", "--decks", "inf", "--upcard", "6"],
     ["replay", "Q", "6", "4", "9", "10"],
-    ["verify", "tests/data/inf_s17_probabilities.tsv", "--decks", "inf"],
+    ["verify", str(Path(__file__).parent / "data" / "inf_s17_probabilities.tsv"), "--decks", "inf"],
     ["graph", "--decks", "inf", "--upcard", "6"],
     ["boundaries", "--upcard", "T", "--total", "16"],
 ]
@@ -636,3 +636,61 @@ def test_verify_stops_at_the_first_fatal_problem(tmp_path, kind):
     assert time.monotonic() - started < 10
     assert_clean(status, out, err)
     assert status == 2 and ("both give" in err or "characters" in err), err
+
+
+SITUATIONS = ["under-a-file", "missing-directory", "fifo", "device", "directory", "empty", "symlink", "link-loop",
+              "long-name", "odd-name", "mode-600", "new"]
+
+
+def _prepare(tmp: Path, situation: str, name: str) -> tuple[str, bool]:
+    """The -o argument for ``situation`` in the empty directory ``tmp``, and whether writing it must succeed."""
+    if situation in ("under-a-file", "missing-directory", "fifo", "device", "directory", "empty"):
+        return _situation(tmp, situation)[0], False
+    if situation == "symlink":
+        (tmp / "target.dot").write_text("old")
+        (tmp / "link.dot").symlink_to("target.dot")
+        return str(tmp / "link.dot"), True
+    if situation == "link-loop":
+        (tmp / "a.dot").symlink_to("b.dot")
+        (tmp / "b.dot").symlink_to("a.dot")
+        return str(tmp / "a.dot"), False
+    if situation == "long-name":
+        return str(tmp / ("x" * 300 + ".dot")), False
+    if situation == "mode-600":
+        (tmp / "out.dot").write_text("old")
+        (tmp / "out.dot").chmod(0o600)
+        return str(tmp / "out.dot"), True
+    if situation == "odd-name":
+        return str(tmp / (name + ".dot")), True
+    return str(tmp / "out.dot"), True
+
+
+ODD_NAMES = st.text(alphabet=st.characters(blacklist_characters="/\x00", blacklist_categories=("Cs",)),
+                    min_size=1, max_size=20).filter(lambda n: n not in (".", ".."))
+
+
+@FUZZ
+@given(situation=st.sampled_from(SITUATIONS), argv=st.sampled_from(WRITERS), name=ODD_NAMES)
+def test_output_situations(tmp_path_factory, situation, argv, name):
+    """Every command that writes a file, in every situation: the file whole, or one line and nothing new."""
+    tmp = tmp_path_factory.mktemp("out")
+    target, succeeds = _prepare(tmp, situation, name)
+    before = {p: (p.is_symlink(), stat.S_IMODE(os.lstat(p).st_mode)) for p in tmp.rglob("*")}
+    status, out, err = run(*argv, "-o", target)
+    assert_clean(status, out, err, output_expected=False)
+    if succeeds:
+        assert status in (0, 1), err
+        written = Path(os.path.realpath(target))
+        assert written.read_text() != "old" and written.stat().st_size > 0
+        assert {p: (p.is_symlink(), stat.S_IMODE(os.lstat(p).st_mode)) for p in before} == before
+        assert not [p for p in tmp.rglob(".*") if p.name.endswith(".tmp")]
+    else:
+        assert status == 2, err
+        assert set(tmp.rglob("*")) == set(before)
+
+
+@pytest.mark.parametrize("argv", [["play"], ["replay", "--file", "-"], ["verify", "-"]])
+def test_closed_standard_input(argv):
+    done = subprocess.run(f"'{sys.executable}' -m bjexact {' '.join(argv)} <&-", shell=True, capture_output=True,
+                          text=True, timeout=CASE_SECONDS)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "closed" in done.stderr, done.stderr

@@ -86,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
     from ..game import Game, GameConfig, exact_advice
     from .common import check_number_text
 
+    if sys.stdin is None:
+        raise BjexactError("standard input is closed: play reads your answers from it")
     try:
         bj_pays = parse_fraction(check_number_text(args.bj_pays, "--bj-pays"))
     except ValueError:

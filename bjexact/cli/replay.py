@@ -64,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
                                    "(an empty argument, '' or \"\", is not a card)")
         results = [replay(" ".join(args.cards), h17=args.h17, ties=args.ties)]
     elif args.file == "-":
+        if sys.stdin is None:
+            raise BjexactError("standard input is closed: give the decks with --file FILE")
         results = replay_lines(sys.stdin, source="stdin", h17=args.h17, ties=args.ties)
     else:
         try:
