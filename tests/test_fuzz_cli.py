@@ -694,3 +694,19 @@ def test_closed_standard_input(argv):
     done = subprocess.run(f"'{sys.executable}' -m bjexact {' '.join(argv)} <&-", shell=True, capture_output=True,
                           text=True, timeout=CASE_SECONDS)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "closed" in done.stderr, done.stderr
+
+
+def test_a_latex_error_keeps_only_its_log(tmp_path, monkeypatch):
+    import bjexact.report
+    from bjexact.errors import BjexactError
+
+    def failing(report, directory, **options):
+        (directory / "report.md").write_text("new")
+        (directory / "report.log").write_text("! Undefined control sequence.")
+        raise BjexactError(f"LaTeX failed on report.tex: Undefined control sequence. (log: {directory / 'report.log'})")
+
+    monkeypatch.setattr(bjexact.report, "write_report", failing)
+    status, out, err = run("report", "-o", str(tmp_path / "out"), "--decks", "inf", "-q")
+    assert_clean(status, out, err)
+    assert status == 2 and f"(log: {tmp_path / 'out' / 'report.log'})" in err, err
+    assert files_in(tmp_path) == {"out", "out/report.log"}
