@@ -1,5 +1,9 @@
 import sys
 
-from .cli import main
+try:
+    from .cli import main
+except KeyboardInterrupt:  # Ctrl-C while the modules load
+    sys.stderr.write("bjexact: interrupted\n")
+    sys.exit(130)
 
 sys.exit(main())

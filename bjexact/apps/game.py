@@ -255,7 +255,9 @@ def parse_stake(text: str, balance: mpq, last: int | None = None) -> int:
     if text.startswith("-") and text[1:].strip().isdigit():
         raise BjexactError("a stake cannot be negative")
     if not text.isascii() or not text.isdigit():
-        raise BjexactError(f"{text!r} is not a whole number of chips")
+        raise BjexactError(f"{text[:20]!r} is not a whole number of chips")
+    if len(text.lstrip("0")) > 30:  # int() of thousands of digits is slow or refused
+        raise BjexactError(f"you have only {chips_text(balance)} chips")
     stake = int(text)
     if stake == 0:
         raise BjexactError("a stake must be at least 1 chip")

@@ -58,6 +58,8 @@ class PrintedNumber:
         return places
 
 
+MAX_NUMBER_CHARS = 100  # longer "numbers" in a table cell are refused before any conversion
+MAX_EXPONENT = 300  # and so are numbers beyond 10^+-300 (floats overflow there)
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _FRACTION = re.compile(r"[+-]?\d+\s*/\s*\d+")
 _DASHES = {"-", "\u2013", "\u2014", "\u2212"}
@@ -78,6 +80,8 @@ def parse_number(text: str, *, decimal_comma: bool = False) -> PrintedNumber | N
         return PrintedNumber(raw.strip(), mpq(0), mpq(0), "fraction", percent)
     if decimal_comma and text.count(",") == 1 and "." not in text:
         text = text.replace(",", ".")
+    if len(text) > MAX_NUMBER_CHARS and (_FRACTION.fullmatch(text) or _NUMBER.fullmatch(text)):
+        raise BjexactError(f"a number of {len(text):,} characters ({text[:12]}...): at most {MAX_NUMBER_CHARS}")
     if _FRACTION.fullmatch(text):
         num, den = (int(p) for p in text.split("/"))
         if den == 0:
@@ -90,6 +94,8 @@ def parse_number(text: str, *, decimal_comma: bool = False) -> PrintedNumber | N
     except InvalidOperation:  # pragma: no cover - the pattern admits only valid decimals
         return None
     sign, digits, exponent = decimal.as_tuple()
+    if decimal and abs(decimal.adjusted()) > MAX_EXPONENT:  # 1e999999999 would take hours to make exact
+        raise BjexactError(f"the number {text} is out of range for a table (10^-{MAX_EXPONENT} to 10^{MAX_EXPONENT})")
     assert isinstance(exponent, int)  # finite: the pattern admits no NaN or infinity
     value = mpq(Fraction(decimal))
     unit = mpq(Fraction(10) ** exponent)
@@ -194,11 +200,12 @@ def _split(line: str, layout: str) -> list[str]:
             cells = cells[1:]
         if cells and cells[-1] == "":
             cells = cells[:-1]
-        return cells
+        # "Up-Card  | 17     18 ...": a '|' after the first column only, the rest aligned with spaces
+        return [part for c in cells for part in (_split(c, "whitespace") if "  " in c else [c])]
     if layout in ("csv", "semicolon", "tsv"):
         delimiter = {"csv": ",", "semicolon": ";", "tsv": "\t"}[layout]
         return [c.strip() for c in next(csv.reader([line], delimiter=delimiter))]
-    return line.split()
+    return re.sub(r"(\d)\s+%", r"\1%", line).split()  # "13.98 %" is one cell
 
 
 _RULE_LINE = re.compile(r"^[\s|+:=\-]*[-=][\s|+:=\-]*$")
@@ -232,13 +239,16 @@ def read_dealer_table(text: str, *, source: str = "<table>", scale: str = "auto"
     header_line, layout, cells = header
     columns = _header_columns(cells, header_line, source)
     decimal_comma = layout != "csv"
-    rows = []
+    rows, keys = [], set()
     for number, line in enumerate(lines[header_line:], start=header_line + 1):
         if _skippable(line):
             continue
         row = _read_row(line, number, layout, columns, decimal_comma, source)
         if row is not None:
             rows.append(row)
+            if _row_key(row) in keys:  # stop at the first repeated row, not after reading a huge file
+                _reject_duplicate_rows(rows, f"{source} lines")
+            keys.add(_row_key(row))
     if not rows:
         raise BjexactError(
             f"{source}: no rows labelled by up-card (2..10, T, J, Q, K, A, Total) after line {header_line}"

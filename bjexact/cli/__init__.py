@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -44,15 +45,70 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run the command; every failure is one line on standard error (exit 2, 130 for Ctrl-C)."""
     try:
-        return int(args.run(args) or 0)
-    except BjexactError as exc:
-        print(f"bjexact: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("bjexact: interrupted", file=sys.stderr)
+        from . import safety
+
+        with safety.interrupt_handler():
+            return _run(argv)
+    except KeyboardInterrupt:  # also a Ctrl-C before the handler is in place
+        if sys.stderr is not None:
+            print("bjexact: interrupted", file=sys.stderr)
         return 130
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    from . import safety
+
+    try:
+        return _main(argv)
+    except BjexactError as exc:
+        return safety.fail(str(exc))
+    except KeyboardInterrupt:
+        raise
     except BrokenPipeError:
+        safety.silence_stdout()
         return 0
+    except RecursionError:
+        return safety.fail("the input is nested too deeply to be read")
+    except MemoryError:
+        return safety.fail("out of memory: the input is too large")
+    except OSError as exc:
+        return safety.fail(safety.describe_os_error(exc))
+    except Exception as exc:  # a bug, not bad input: still one line, and saying so
+        if os.environ.get("BJEXACT_DEBUG"):
+            raise
+        return safety.fail(f"internal error: {type(exc).__name__}: {safety.one_line(exc)} "
+                           "(please report it; BJEXACT_DEBUG=1 shows the traceback)")
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    from . import safety
+
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0].startswith("-") and not safety.is_top_level_option(parser, argv[0]):
+        parser.error(f"unrecognized option {argv[0]!r}: options come after the command, "
+                     "e.g. 'bjexact dealer --decks 6'")
+    argv = safety.join_dash_values(parser, argv)
+    try:
+        args, extras = parser.parse_known_args(argv)
+    except SystemExit:  # --help, --version or a usage error: report a full or closed output
+        safety.flush_stdout()
+        raise
+    sub = safety.subparser(parser, args.command)
+    if extras:
+        sub.error(f"unrecognized arguments: {' '.join(extras)}")
+    for action in sub._actions:  # "--decks=--": argparse drops the "--" and leaves an empty list
+        if action.option_strings and action.nargs is None and isinstance(getattr(args, action.dest, None), list):
+            sub.error(f"argument {action.option_strings[-1]}: expected one value, not '--'")
+    output = getattr(args, "output", None)
+    if args.command != "report" and output is not None:  # refuse an unwritable -o before any work
+        from ..files import check_writable
+        from .common import is_stdout, output_path
+
+        if not is_stdout(output):
+            check_writable(output_path(output))
+    status = int(args.run(args) or 0)
+    safety.flush_stdout()
+    return status

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from .common import RULES_HELP, add_rule_options, rules_from_args, write_output
+from .common import RULES_HELP, add_rule_options, bounded_int, rules_from_args, write_output
+
+MAX_ROUNDS = 10**9
+DEFAULT_CALL_TIMEOUT = 10.0
+DEFAULT_TIMEOUT = 1800.0
 
 EXAMPLES = """\
 examples:
@@ -31,6 +35,10 @@ An up-card whose expected counts are all below 5 cannot be tested (no degree of
 freedom is left): the verdict is then NOT TESTED, never a pass, and names the rounds
 a test needs. --gym counts episodes (--episodes), not --rounds.
 
+Time limits: each call of the simulator must answer within --call-timeout seconds
+(default 10) and the whole run end within --timeout seconds (default 1800); --rounds
+is at most 1,000,000,000. A progress bar is drawn on a terminal.
+
 Exit status: 0 pass, 1 fail or too few rounds to test, 2 bad input (a simulator that
 cannot be imported, raises an exception, or answers something that is not an outcome).
 """
@@ -52,15 +60,22 @@ def register(subparsers) -> None:
                      help="the environment's natural option (default: as registered)")
     gym.add_argument("--sab", action=argparse.BooleanOptionalAction, default=None,
                      help="the environment's sab option (default: as registered, True)")
-    gym.add_argument("--episodes", type=int, default=None, metavar="N", help="episodes (default: 20000)")
+    gym.add_argument("--episodes", type=bounded_int(0, MAX_ROUNDS), default=None, metavar="N",
+                     help="episodes (default: 20000)")
     parser.add_argument("--factory", action="store_true", help="NAME takes the rules and returns the simulator")
     add_rule_options(parser)
     group = parser.add_argument_group("test")
-    group.add_argument("--rounds", type=int, default=None, metavar="N", help="rounds in all (default: 200000)")
-    group.add_argument("--seed", type=int, default=0, help="seed of the random numbers (default: 0)")
+    group.add_argument("--rounds", type=bounded_int(1, MAX_ROUNDS), default=None, metavar="N",
+                       help="rounds in all (default: 200000)")
+    group.add_argument("--seed", type=bounded_int(-(2**63), 2**63 - 1, signed=True), default=0,
+                       help="seed of the random numbers (default: 0)")
     group.add_argument("--alpha", type=float, default=None, help="significance level (default: 0.01)")
     group.add_argument("--bias", type=float, default=0.005, metavar="P",
                        help="report the rounds that detect a probability shift P (default: 0.005)")
+    group.add_argument("--call-timeout", type=float, default=DEFAULT_CALL_TIMEOUT, metavar="S",
+                       help=f"seconds one call of the simulator may take (default: {DEFAULT_CALL_TIMEOUT:g})")
+    group.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
+                       help=f"seconds the whole run may take (default: {DEFAULT_TIMEOUT:g})")
     out = parser.add_argument_group("output")
     out.add_argument("--format", choices=("text", "json"), default="text", help="report format (default: text)")
     out.add_argument("-o", "--output", default=None, metavar="FILE", help="write the report to FILE")
@@ -76,6 +91,7 @@ def load_callable(spec: str):
     from pathlib import Path
 
     from ..errors import BjexactError
+    from . import safety
 
     module_name, sep, attr = spec.rpartition(":")
     if not sep or not module_name or not attr:
@@ -94,12 +110,20 @@ def load_callable(spec: str):
             module = importlib.import_module(module_name)
     except BjexactError:
         raise
-    except Exception as exc:  # the user's module failed to import: say so in one line
-        raise BjexactError(f"cannot import {module_name}: {type(exc).__name__}: {exc}") from None
+    except KeyboardInterrupt:
+        if safety.user_interrupted():
+            raise
+        raise BjexactError(f"cannot import {module_name}: it raised KeyboardInterrupt") from None
+    except SystemExit as exc:
+        raise BjexactError(f"cannot import {module_name}: it called sys.exit({safety.safe_repr(exc.code)})") from None
+    except BaseException as exc:  # the user's module failed to import: say so in one line
+        raise BjexactError(f"cannot import {module_name}: {type(exc).__name__}: {safety.one_line(exc)}") from None
     try:
-        target = getattr(module, attr)
-    except AttributeError:
-        raise BjexactError(f"{module_name} has no attribute {attr!r}") from None
+        target = safety.call_user_code(getattr, module, attr, what=f"getting {attr!r} from {module_name}")
+    except safety.Abort as exc:
+        if "AttributeError" in str(exc):
+            raise BjexactError(f"{module_name} has no attribute {attr!r}") from None
+        raise BjexactError(str(exc)) from None
     if not callable(target):
         raise BjexactError(f"{spec} is not callable")
     return target
@@ -110,6 +134,8 @@ def run(args: argparse.Namespace) -> int:
 
     from ..checks import simcheck
     from ..errors import BjexactError
+    from ..progress import Progress
+    from . import safety
 
     if args.gym:
         return _run_gym(args)
@@ -118,20 +144,56 @@ def run(args: argparse.Namespace) -> int:
     if args.episodes is not None or args.policy is not None or args.natural is not None or args.sab is not None:
         raise BjexactError("--episodes, --policy, --natural and --sab are for --gym; a simulator runs --rounds")
     rules = rules_from_args(args)
-    simulator = load_callable(args.simulator)
-    if args.factory:
-        simulator = simulator(rules)
-        if not callable(simulator):
-            raise BjexactError(f"{args.simulator}(rules) did not return a callable")
     rounds = simcheck.DEFAULT_ROUNDS if args.rounds is None else args.rounds
     alpha = simcheck.DEFAULT_ALPHA if args.alpha is None else args.alpha
-    check = simcheck.check_dealer_simulator(simulator, rules, rounds=rounds, seed=args.seed, alpha=alpha)
+    _check_test_options(args, rules, alpha)
+    simulator = load_callable(args.simulator)
+    if args.factory:
+        try:
+            simulator = safety.call_user_code(simulator, rules, what=f"the factory {args.simulator}")
+        except safety.Abort as exc:
+            raise BjexactError(str(exc)) from None
+        if not callable(simulator):
+            raise BjexactError(f"{args.simulator}(rules) did not return a callable")
+    try:
+        with Progress(rounds, "check-sim") as bar, safety.GuardedSimulator(
+                simulator, call_timeout=args.call_timeout, timeout=args.timeout, rounds=rounds,
+                progress=bar) as guarded:
+            check = simcheck.check_dealer_simulator(guarded, rules, rounds=rounds, seed=args.seed, alpha=alpha)
+    except safety.Abort as exc:
+        raise BjexactError(str(exc)) from None
     if args.format == "json":
         report = json.dumps(check.to_json(), indent=2) + "\n"
     else:
         report = simcheck.format_simulator_check(check, shift=args.bias or None)
     write_output(report, args.output)
     return 0 if check.passed else 1
+
+
+def _check_test_options(args: argparse.Namespace, rules, alpha: float) -> None:
+    """--alpha, --bias and the time limits, checked before any round runs."""
+    import math
+
+    from .. import simcheck
+    from ..errors import BjexactError
+
+    if not 0 < alpha < 1:
+        raise BjexactError(f"--alpha must be between 0 and 1, not {alpha!r}")
+    for flag, value in (("--call-timeout", args.call_timeout), ("--timeout", args.timeout)):
+        if not math.isfinite(value) or value <= 0:
+            raise BjexactError(f"{flag} must be a number of seconds > 0, not {value!r}")
+    if not math.isfinite(args.bias) or not 0 <= args.bias < 1:
+        raise BjexactError(f"--bias must be a probability shift from 0 (no power report) to below 1, "
+                           f"not {args.bias!r}")
+    if args.bias:
+        rows = simcheck._exact_rows(rules)
+        for row in rows.values():
+            if sum(1 for p in row.values() if p) < 2:
+                continue
+            try:
+                simcheck.rounds_to_detect_shift(row, args.bias, alpha=alpha, tests=len(rows))
+            except BjexactError as exc:
+                raise BjexactError(f"--bias {args.bias:g}: {exc}") from None
 
 
 def _run_gym(args: argparse.Namespace) -> int:

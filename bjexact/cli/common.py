@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
+import re
 from pathlib import Path
 
 from ..errors import BjexactError
-from ..files import write_atomically
+from ..files import write_atomically, write_stdout
 
 RULES_HELP = """\
 rules (defaults: 2 decks, dealer stands on soft 17, naturals as21):
@@ -36,14 +36,35 @@ def add_bj_pays_option(parser: argparse.ArgumentParser) -> None:
                         help="what a player's natural pays with --naturals separate or peek (default: 3/2)")
 
 
+# The largest number of decks or of cards of one rank: beyond it the exact numbers only grow, slowly.
+MAX_DECKS = 10**6
+
+
+def short(text: str, limit: int = 24) -> str:
+    """``text`` for a message: cut to ``limit`` characters, saying how long it was."""
+    return text if len(text) <= limit else f"{text[:limit - 8]}... ({len(text):,} characters)"
+
+
+def whole_number(text: str, what: str, *, maximum: int) -> int:
+    """A whole number written with ASCII digits (not '²', not 5,000 digits), from 0 to ``maximum``."""
+    text = text.strip()
+    if not text.isascii() or not text.isdigit():
+        raise BjexactError(f"{what} must be a whole number, not {short(text)!r}")
+    if len(text.lstrip("0")) > len(str(maximum)) or int(text) > maximum:
+        raise BjexactError(f"{what} is too large: at most {maximum:,}, not {short(text)}")
+    return int(text)
+
+
 def parse_shoe(text: str) -> tuple[int, ...]:
     parts = [p.strip() for p in text.replace(";", ",").split(",")]
+    if len(parts) > 10 and not any(parts[10:]):
+        raise BjexactError(f"--shoe {text!r} ends with a comma: give exactly 10 counts A,2,3,4,5,6,7,8,9,T")
+    for position, part in enumerate(parts[:10]):
+        if not part:
+            raise BjexactError(f"--shoe: count {position + 1} of {text!r} is empty: give 10 counts A,2,...,9,T")
     counts = []
     for symbol, part in zip("A23456789T", parts):
-        try:
-            counts.append(int(part))
-        except ValueError:
-            raise BjexactError(f"--shoe: the count of {symbol} must be a whole number, not {part!r}") from None
+        counts.append(whole_number(part, f"--shoe: the count of {symbol}", maximum=16 * MAX_DECKS))
     if len(parts) != 10:
         raise BjexactError(f"--shoe needs 10 counts (A,2,3,4,5,6,7,8,9,T), got {len(parts)}")
     return tuple(counts)
@@ -60,12 +81,63 @@ def rules_from_args(args: argparse.Namespace):
     bj_pays = getattr(args, "bj_pays", None)
     if bj_pays is not None:
         try:
-            options["bj_pays"] = parse_fraction(bj_pays)
+            options["bj_pays"] = parse_fraction(check_number_text(bj_pays, "--bj-pays"))
         except ValueError:
-            raise BjexactError(f"--bj-pays must be a fraction such as 3/2, not {bj_pays!r}") from None
+            raise BjexactError(f"--bj-pays must be a fraction such as 3/2, not {short(bj_pays)!r}") from None
     if args.shoe is not None:
         return Rules(shoe=parse_shoe(args.shoe), **options)
-    return Rules(decks=args.decks if args.decks is not None else 2, **options)
+    return Rules(decks=parse_decks(args.decks) if args.decks is not None else 2, **options)
+
+
+def require_a_round(rules) -> None:
+    """The player's game needs a shoe that can deal a round: two cards to the player, two to the dealer."""
+    if rules.shoe is not None and sum(rules.shoe) < 4:
+        raise BjexactError(f"the shoe is too small to deal a round: the player and the dealer need two cards each, "
+                           f"the shoe has {sum(rules.shoe)}")
+
+
+def parse_decks(text: str) -> int | str:
+    """``--decks``: a whole number from 1 to :data:`MAX_DECKS`, or inf."""
+    if text.strip().lower() in ("inf", "infinite", "infinity"):
+        return "inf"
+    if text.strip().lstrip("+-").lower() in ("inf", "infinite", "infinity"):
+        raise BjexactError(f"--decks must be a whole number >= 1 or 'inf', not {text!r}")
+    try:
+        decks = whole_number(text, "--decks", maximum=MAX_DECKS)
+    except BjexactError as exc:
+        if "too large" in str(exc):
+            raise
+        raise BjexactError(f"--decks must be a whole number >= 1 or 'inf', not {short(text.strip())!r}") from None
+    if decks < 1:
+        raise BjexactError(f"--decks must be a whole number >= 1 or 'inf', not {text!r}")
+    return decks
+
+
+def check_number_text(text: str, what: str, *, digits: int = 40) -> str:
+    """``text`` if it is short enough to be a number: a 5,000-digit value is refused before any conversion."""
+    if len(text.strip()) > digits:
+        raise BjexactError(f"{what}: {short(text.strip())} is too long (at most {digits} characters)")
+    exponent = re.search(r"[eE]\s*([+-]?\d+)\s*$", text)
+    if exponent and abs(int(exponent.group(1))) > 100:  # 1e999999999 would take hours to make exact
+        raise BjexactError(f"{what}: {text.strip()} is out of range (exponents from -100 to 100)")
+    return text
+
+
+def bounded_int(low: int, high: int, *, signed: bool = False):
+    """An argparse type: a whole number from ``low`` to ``high`` (no 5,000-digit values, no '²')."""
+
+    def convert(text: str) -> int:
+        body = text.strip()
+        sign = -1 if signed and body.startswith("-") else 1
+        body = body[1:] if body[:1] in "+-" and (signed or body[:1] == "+") else body
+        if not body.isascii() or not body.isdigit():
+            raise argparse.ArgumentTypeError(f"a whole number is needed, not {short(text)!r}")
+        if len(body.lstrip("0")) > max(len(str(abs(low))), len(str(abs(high)))) or not low <= sign * int(body) <= high:
+            raise argparse.ArgumentTypeError(f"must be between {low:,} and {high:,}, not {short(text)}")
+        return sign * int(body)
+
+    convert.__name__ = "whole number"
+    return convert
 
 
 def decimal_places(text: str) -> int:
@@ -96,7 +168,22 @@ def number_style(args: argparse.Namespace, percent: bool = True):
 
 def write_output(text: str, output: str | None) -> None:
     """Print ``text``, or write it to ``output`` atomically (never half-written)."""
-    if output is None or output == "-":
-        sys.stdout.write(text)
+    if is_stdout(output):
+        write_stdout(text)
         return
-    write_atomically(Path(output), text.encode())
+    write_atomically(output_path(output), text.encode())
+
+
+STDOUT_NAMES = ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+
+
+def is_stdout(output: str | None) -> bool:
+    """Whether ``-o`` names standard output: no -o, '-', or /dev/stdout (written as a stream, not replaced)."""
+    return output is None or output in STDOUT_NAMES
+
+
+def output_path(output: str) -> Path:
+    """The path of ``-o FILE``; an empty name is refused (``Path("")`` would be the current directory)."""
+    if not output.strip():
+        raise BjexactError("no output file named: give a file name after -o (or '-' for standard output)")
+    return Path(output)

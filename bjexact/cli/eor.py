@@ -10,6 +10,7 @@ from .common import (
     add_output_options,
     add_rule_options,
     number_style,
+    require_a_round,
     rules_from_args,
     write_output,
 )
@@ -74,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         from ..render.removal import game_tables
         from ..symbolic.removal import game_removal_effects
 
+        require_a_round(rules)
         if upcard is not None or args.partials:
             raise BjexactError("--game is the value from the deal: --upcard and --partials do not apply")
         game = game_removal_effects(rules, args.objective)

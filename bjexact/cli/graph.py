@@ -54,10 +54,10 @@ def run(args: argparse.Namespace) -> int:
     from ..core.cards import parse_rank
     from ..errors import BjexactError
     from ..render.diagrams import dealer_diagram, diagram_format, player_diagram, render
-    from .common import write_atomically, write_output
+    from .common import is_stdout, output_path, write_atomically, write_output
 
     rules = rules_from_args(args)
-    fmt = "dot" if args.output == "-" else diagram_format(args.output)
+    fmt = "dot" if is_stdout(args.output) else diagram_format(str(output_path(args.output)))
     upcard = parse_rank(args.upcard) if args.upcard is not None else None
     if args.player:
         if upcard is None:
@@ -69,10 +69,8 @@ def run(args: argparse.Namespace) -> int:
         graph = dealer_diagram(rules, None if upcard is None else [upcard], decimals=args.decimals,
                                view=args.view, depth=args.depth)
     data = render(graph, fmt)
-    if args.output == "-":
+    if is_stdout(args.output):
         write_output(data.decode(), None)
     else:
-        from pathlib import Path
-
-        write_atomically(Path(args.output), data)
+        write_atomically(output_path(args.output), data)
     return 0

@@ -31,10 +31,13 @@ def register(subparsers) -> None:
         description="Play blackjack against the dealer, with exact expected values at every decision.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--decks", type=int, default=1, metavar="N",
+    from .common import bounded_int
+
+    parser.add_argument("--decks", type=bounded_int(-10**6, 10**6, signed=True), default=1, metavar="N",
                         help="decks in the shoe, 1 to 8 (default: 1)")
-    parser.add_argument("--chips", type=int, default=100, metavar="N", help="starting chips (default: 100)")
-    parser.add_argument("--seed", type=int, default=None, metavar="N",
+    parser.add_argument("--chips", type=bounded_int(-10**12, 10**12, signed=True), default=100, metavar="N",
+                        help="starting chips (default: 100)")
+    parser.add_argument("--seed", type=bounded_int(-(2**63), 2**63 - 1, signed=True), default=None, metavar="N",
                         help="seed the shuffles (reproducible games)")
     parser.add_argument("--bj-pays", default="3/2", metavar="P/Q",
                         help="what a player's blackjack pays per chip, e.g. 3/2 or 1 (default: 3/2)")
@@ -81,9 +84,12 @@ def run(args: argparse.Namespace) -> int:
     from ..apps.game import Game, GameConfig, exact_advice
     from ..core.numbers import parse_fraction
     from ..errors import BjexactError
+    from .common import check_number_text
 
+    if sys.stdin is None:
+        raise BjexactError("standard input is closed: play reads your answers from it")
     try:
-        bj_pays = parse_fraction(args.bj_pays)
+        bj_pays = parse_fraction(check_number_text(args.bj_pays, "--bj-pays"))
     except ValueError:
         raise BjexactError(f"--bj-pays must be a fraction such as 3/2 or 1, not {args.bj_pays!r}") from None
     config = GameConfig(decks=args.decks, chips=args.chips, seed=args.seed, bj_pays=bj_pays,

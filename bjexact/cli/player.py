@@ -10,6 +10,7 @@ from .common import (
     add_output_options,
     add_rule_options,
     number_style,
+    require_a_round,
     rules_from_args,
     write_output,
 )
@@ -57,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from ..render.tables import game_lines, player_tables, render
 
     rules = rules_from_args(args)
+    require_a_round(rules)
     style = number_style(args, percent=False)
     solution = solve(rules, args.objective, progress=False if args.quiet else None)
     views = ["hands" if args.by == "hand" else "policy"] + (["values"] if args.values else [])

@@ -58,8 +58,14 @@ def run(args: argparse.Namespace) -> int:
     if args.file is None:
         if not args.cards:
             raise BjexactError("give a deck, e.g. 'bjexact replay Q 6 4 9 10', or --file FILE")
+        for position, card in enumerate(args.cards, start=1):
+            if not card.strip():
+                raise BjexactError(f"card {position} is empty: give a card such as Q, 10 or 4 "
+                                   "(an empty argument, '' or \"\", is not a card)")
         results = [replay(" ".join(args.cards), h17=args.h17, ties=args.ties)]
     elif args.file == "-":
+        if sys.stdin is None:
+            raise BjexactError("standard input is closed: give the decks with --file FILE")
         results = replay_lines(sys.stdin, source="stdin", h17=args.h17, ties=args.ties)
     else:
         try:
@@ -70,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
         except UnicodeDecodeError:
             raise BjexactError(f"cannot read {args.file}: not UTF-8 text") from None
         results = replay_lines(lines, source=args.file, h17=args.h17, ties=args.ties)
+    if args.file is not None and not results:
+        raise BjexactError(f"{'standard input' if args.file == '-' else args.file} holds no deck: "
+                           "one deck per line, such as 'Q 6 4 9 10' (blank lines and # comments are skipped)")
     if args.format == "json":
         text = "".join(json.dumps(r.to_json()) + "\n" for r in results)
     else:

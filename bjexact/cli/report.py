@@ -45,24 +45,142 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..errors import BjexactError
-    from ..render.report import build_report, write_reference, write_report
+    from ..render.report import REFERENCE_SETS, build_report, write_reference, write_report
 
     progress = False if args.quiet else None
+    named = args.reference if args.reference is not None else args.output
+    if not named.strip():
+        raise BjexactError("no report directory named: give one after -o")
+    target = Path(named)
     if args.reference is not None:
         default_rules = (args.decks is None and args.shoe is None and not args.h17 and args.naturals == "as21"
                          and args.objective == "ev" and args.bj_pays == "3/2")
         if not default_rules:
             raise BjexactError("--reference regenerates the fixed reference rule sets: give no rule options")
         announce = None if args.quiet else (lambda text: print(text, file=sys.stderr))
-        written = write_reference(Path(args.reference), compile_pdf=not args.no_pdf, quiet=args.quiet,
-                                  progress=progress, announce=announce)
+        _check_target(target, {"index.md": False, **{slug: True for slug, _ in REFERENCE_SETS}})
+        written = write_staged(target, lambda into: write_reference(
+            into, compile_pdf=not args.no_pdf, quiet=args.quiet, progress=progress, announce=announce))
     else:
         rules = rules_from_args(args)
         if rules.shoe is not None and sum(rules.shoe) < 20:
             raise BjexactError("a report needs a shoe of at least 20 cards")
+        _check_target(target, REPORT_ENTRIES)
         report = build_report(rules, args.objective, progress=progress)
-        written = write_report(report, Path(args.output), compile_pdf=not args.no_pdf, quiet=args.quiet)
+        written = write_staged(target, lambda into: write_report(
+            report, into, compile_pdf=not args.no_pdf, quiet=args.quiet), stale=REPORT_ENTRIES)
     if not args.quiet:
         shown = [p for p in written if p.name.startswith("report.") or p.name == "index.md"]
         print("wrote " + ", ".join(str(p) for p in shown), file=sys.stderr)
     return 0
+
+
+# What a report directory holds (True: a directory); a new report replaces all of them, so that no old
+# report.pdf of other rules is left beside a new report.md.
+REPORT_ENTRIES = {"report.md": False, "report.tex": False, "report.pdf": False, "report.log": False,
+                  "figures": True}
+
+
+def _check_target(target, entries: dict[str, bool]) -> None:
+    """Refuse a target that is a file, or holds a file where the report puts a directory (or the reverse)."""
+    from ..errors import BjexactError
+
+    if target.exists() and not target.is_dir():
+        raise BjexactError(f"cannot write the report into {target}: it is a file, not a directory")
+    for name, directory in entries.items():
+        path = target / name
+        if path.exists() and path.is_dir() != directory:
+            what = "a directory" if path.is_dir() else "a file"
+            raise BjexactError(f"cannot write the report into {target}: {path} is {what}, "
+                               f"where the report writes {'a directory' if directory else 'a file'}")
+
+
+def write_staged(target, write, stale=()) -> list:
+    """``write(directory)`` into a temporary directory beside ``target``, then move the result into place.
+
+    A failed or interrupted run leaves ``target`` as it was (and no temporary directory);
+    a LaTeX log that an error message names is kept. Entries of ``target`` named in
+    ``stale`` are replaced even when the new report has no such file.
+    """
+    import os
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from ..errors import BjexactError
+    from ..files import os_error_message
+
+    created = [p for p in (target, *target.parents) if not p.exists()]
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name or 'report'}.", suffix=".tmp", dir=target.parent))
+    except OSError as exc:
+        _remove_empty(created)
+        blocking = next((p for p in reversed(target.parents) if p.exists() and not p.is_dir()), None)
+        reason = f"{blocking} is a file, not a directory" if blocking is not None else os_error_message(exc)
+        raise BjexactError(f"cannot write the report into {target}: {reason}") from None
+    try:
+        try:
+            written = write(staging)
+        except BjexactError as exc:
+            message = _keep_logs(staging, target, str(exc))
+            raise BjexactError(message) from None
+        _move_into_place(staging, target, stale)
+    except OSError as exc:
+        raise BjexactError(f"cannot write the report into {target}: {os_error_message(exc)}") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        if not target.exists():
+            _remove_empty(created)
+    if target in created:  # mkdtemp made it private
+        os.chmod(target, 0o777 & ~_umask())
+    return [target / Path(p).relative_to(staging) for p in written]
+
+
+def _move_into_place(staging, target, stale) -> None:
+    import os
+
+    entries = sorted(p.name for p in staging.iterdir())
+    if not target.exists():
+        os.rename(staging, target)
+        staging.mkdir()  # for the caller's clean-up
+        return
+    replaced = staging / ".replaced"
+    replaced.mkdir()
+    for name in sorted(set(entries) | set(stale)):
+        if os.path.lexists(target / name):
+            os.rename(target / name, replaced / name)
+    for name in entries:
+        os.rename(staging / name, target / name)
+
+
+def _keep_logs(staging, target, message: str) -> str:
+    """Move the LaTeX logs that ``message`` names from ``staging`` into ``target``; the message names them there."""
+    import shutil
+
+    for log in staging.rglob("*.log"):
+        if str(log) in message:
+            kept = target / log.relative_to(staging)
+            try:
+                kept.parent.mkdir(parents=True, exist_ok=True)
+                shutil.move(str(log), str(kept))
+            except OSError:
+                continue
+            message = message.replace(str(log), str(kept))
+    return message
+
+
+def _remove_empty(directories) -> None:
+    for directory in directories:
+        try:
+            directory.rmdir()
+        except OSError:
+            pass
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -11,7 +11,15 @@ import argparse
 from pathlib import Path
 
 from ..errors import BjexactError
-from .common import RULES_HELP, add_rule_options, rules_from_args, write_atomically, write_output
+from .common import (
+    RULES_HELP,
+    add_rule_options,
+    is_stdout,
+    output_path,
+    rules_from_args,
+    write_atomically,
+    write_output,
+)
 
 DEALER_SYMBOLIC_HELP = """\
 symbolic (infinite deck only; --decks defaults to inf with these options):
@@ -56,6 +64,26 @@ def wants_symbolic(args: argparse.Namespace) -> bool:
     return bool(symbolic or density is not None)
 
 
+def check_variable_name(name: str) -> str:
+    """``--ten-density NAME``: a plain symbol name that sympy parses back as itself (not exp, E, I, pi, lambda)."""
+    import keyword
+    import re
+
+    shown = name if len(name) <= 24 else name[:16] + "..."
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,30}", name) or keyword.iskeyword(name):
+        raise BjexactError(f"--ten-density needs a variable name such as t or x (letters, digits, _), not {shown!r}")
+    import sympy
+
+    try:
+        parsed = sympy.sympify(name)
+    except Exception:  # sympy cannot read it back: refuse it
+        parsed = None
+    if parsed != sympy.Symbol(name):
+        raise BjexactError(f"--ten-density {name}: sympy reads {name!r} as something else than a variable "
+                           "(a function or a constant): choose another name, such as t")
+    return name
+
+
 def _infinite_rules(args: argparse.Namespace):
     if args.shoe is not None:
         raise BjexactError("symbolic results are for the infinite deck: --shoe cannot be combined with them")
@@ -72,7 +100,7 @@ def full_path(output: str | None, full: str | None) -> str | None:
     """Where the long polynomials go: ``--full``, else next to ``-o OUT.EXT`` as ``OUT.full.EXT``."""
     if full is not None:
         return full
-    if output is None or output == "-":
+    if is_stdout(output):
         return None
     path = Path(output)
     return str(path.with_name(f"{path.stem}.full{path.suffix}"))
@@ -95,15 +123,21 @@ def run_dealer(args: argparse.Namespace) -> int:
         fmt = plot_format(args.plot)
         if not args.ten_density:
             raise BjexactError("--plot draws against the ten density: add --ten-density NAME")
-    model = ten_density_model(args.ten_density) if args.ten_density else per_rank_model()
+    density = args.ten_density
+    model = ten_density_model(check_variable_name(density)) if density is not None else per_rank_model()
     table = symbolic_dealer_table(rules, model)
     full_name = full_path(args.output, args.full)
     text, full = render_symbolic(table, args.format, number_style(args), max_terms=args.max_terms,
                                  full_name=full_name)
+    from ..files import check_writable
+
+    for name in (args.plot, full_name if full is not None else None):  # all or none of the files
+        if name is not None:
+            check_writable(output_path(name))
     if args.plot is not None:
-        write_atomically(Path(args.plot), outcome_plot(table, fmt))
+        write_atomically(output_path(args.plot), outcome_plot(table, fmt))
     if full is not None and full_name is not None:
-        write_atomically(Path(full_name), full.encode())
+        write_atomically(output_path(full_name), full.encode())
     write_output(text, args.output)
     return 0
 
@@ -157,6 +191,6 @@ def run_boundaries(args: argparse.Namespace) -> int:
     if not 1 <= args.digits <= 1000:
         raise BjexactError("--digits must be between 1 and 1000")
     result = decision_boundaries(rules, args.total, args.soft, parse_rank(args.upcard),
-                                 variable=args.ten_density, objective=args.objective)
+                                 variable=check_variable_name(args.ten_density), objective=args.objective)
     write_output(render_boundaries(result, args.format, args.digits), args.output)
     return 0

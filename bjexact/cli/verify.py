@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import RULES_HELP, add_bj_pays_option, add_rule_options, rules_from_args, write_output
+from .common import (
+    RULES_HELP,
+    add_bj_pays_option,
+    add_rule_options,
+    require_a_round,
+    rules_from_args,
+    write_output,
+)
 
 EXAMPLES = """\
 examples:
@@ -27,6 +34,9 @@ long floats (15+ digits) are compared with --rtol/--atol or --max-ulps.
 with it restrict them (e.g. --identify --decks 6 tries the 6 of six decks).
 A "Total" row is the average of the rows weighted by P(up-card); under --naturals peek
 by P(up-card) * P(no natural | up-card), renormalised: P(outcome | no dealer natural).
+
+Files larger than 10 MB or with lines over 10,000 characters are refused; so are cells
+of more than 100 characters or beyond 10^+-300.
 
 Exit status: 0 consistent (--identify: some convention fits), 1 inconsistent,
 2 the input cannot be read (the message names the line and the reason).
@@ -84,18 +94,41 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
+# Tables people print are a few kilobytes; a larger file is refused before it is read.
+MAX_INPUT_BYTES = 10 * 2**20
+MAX_LINE_CHARS = 10_000
+
+
 def read_input(path: str) -> str:
+    """The text of ``path`` ('-': standard input), at most :data:`MAX_INPUT_BYTES` of UTF-8."""
     from ..errors import BjexactError
 
-    if path == "-":
-        return sys.stdin.read()
+    name = "standard input" if path == "-" else path
     try:
-        with open(path, encoding="utf-8-sig") as handle:
-            return handle.read()
+        if path == "-":
+            if sys.stdin is None:
+                raise BjexactError("standard input is closed: give a FILE")
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1) if hasattr(sys.stdin, "buffer") else None
+            if data is None:
+                text = sys.stdin.read(MAX_INPUT_BYTES + 1)
+                data = text.encode("utf-8", "surrogateescape")
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
-        raise BjexactError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise BjexactError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise BjexactError(f"cannot read {name}: larger than {MAX_INPUT_BYTES // 2**20} MB, "
+                           "far more than any table (give the table alone)")
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise BjexactError(f"cannot read {path}: not UTF-8 text") from None
+        raise BjexactError(f"cannot read {name}: not UTF-8 text") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if len(line) > MAX_LINE_CHARS:
+            raise BjexactError(f"{name} line {number}: {len(line):,} characters, more than any table's line "
+                               f"(at most {MAX_LINE_CHARS:,})")
+    return text
 
 
 def run(args: argparse.Namespace) -> int:
@@ -146,5 +179,6 @@ def _run_player(args, text: str, source: str, tolerance) -> int:
     table = verify.read_player_table(text, args.kind, source=source, blocks=blocks,
                                      scale="percent" if args.scale == "percent" else "auto")
     rules = rules_from_args(args)
+    require_a_round(rules)
     check = verify.check_player_table(table, rules, objective=args.objective, tolerance=tolerance)
     return _emit(args, check, lambda: verify.format_player_check(check, show_all=args.all), check.consistent)

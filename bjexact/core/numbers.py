@@ -8,6 +8,7 @@ sympy ``Domain`` gets ``QQ`` or a polynomial ring over it.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -60,7 +61,13 @@ def fraction_string(value: Any) -> str:
 
 
 def parse_fraction(text: str) -> mpq:
-    """Parse ``"p/q"``, ``"p"`` or a finite decimal such as ``"0.25"`` exactly."""
+    """Parse ``"p/q"``, ``"p"`` or a finite decimal such as ``"0.25"`` exactly.
+
+    Text of more than 100 characters, or with an exponent of four digits or more
+    (``1e999999999`` would take hours), is refused before converting.
+    """
+    if len(text) > 100 or re.search(r"[eE]\s*[+-]?\d{4}", text):
+        raise ValueError(f"not an exact fraction of a sensible size: {text[:20]!r}")
     try:
         return mpq(Fraction(text.strip()))
     except (ValueError, ZeroDivisionError) as exc:

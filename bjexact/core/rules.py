@@ -69,10 +69,10 @@ def _parse_decks(decks: Any) -> int | float | None:
         text = decks.strip().lower()
         if text in ("inf", "infinite", "infinity"):
             return INFINITE
-        if text.isdigit():
+        if text.isascii() and text.isdigit() and len(text) <= 7:  # not '²', not 5,000 digits
             decks = int(text)
         else:
-            raise BjexactError(f"--decks must be a whole number >= 1 or 'inf', not {decks!r}")
+            raise BjexactError(f"--decks must be a whole number >= 1 or 'inf', not {decks[:20]!r}")
     if decks == INFINITE:
         return INFINITE
     if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:

@@ -132,12 +132,18 @@ _NATURALS = {
 }
 
 
+def _shoe_words(rules: Rules) -> str:
+    if rules.shoe is None:
+        return f"{rules.describe().split(',')[0]} of 52 cards"
+    return f"A shoe of {sum(rules.shoe)} cards (A,2,...,9,T: {','.join(map(str, rules.shoe))})"
+
+
 def _conventions(rules: Rules, objective: str) -> list[str]:
     if rules.infinite:
         shoe = ("The infinite deck: every card is drawn with replacement, so aces and 2 to 9 each have "
                 "probability 1/13 and ten-valued cards 4/13, whatever has been dealt.")
     else:
-        shoe = (f"{rules.describe().split(',')[0]} of 52 cards, drawn without replacement. A dealer row is "
+        shoe = (f"{_shoe_words(rules)}, drawn without replacement. A dealer row is "
                 "conditioned on the up-card alone (it has left the shoe). The player's values are "
                 "composition-dependent: the player's cards and the up-card have left the shoe, and the "
                 "dealer's hole card is one of the unseen cards.")

@@ -1,0 +1,273 @@
+"""Keeping the command line's promises in a hostile world: one-line errors, Ctrl-C, closed or full output.
+
+Shared by every command: the SIGINT handler (which also tells the user's Ctrl-C from
+a ``KeyboardInterrupt`` raised by code the user gave us), standard output that is
+closed, full or a broken pipe, values starting with '-' (``--decks -inf``), and
+unknown options named with the command whose ``--help`` lists the valid ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import errno
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+
+from ..files import os_error_message
+
+_interrupted = False
+
+
+def user_interrupted() -> bool:
+    """Whether the user pressed Ctrl-C (SIGINT) during this run, as opposed to code raising KeyboardInterrupt."""
+    return _interrupted
+
+
+def _on_sigint(signum, frame) -> None:
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def interrupt_handler() -> Iterator[None]:
+    """Ctrl-C raises ``KeyboardInterrupt`` and is remembered (:func:`user_interrupted`) while inside."""
+    global _interrupted
+    _interrupted = False
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def one_line(message: object) -> str:
+    """``message`` as one line: whitespace runs (newlines too) become one space; a failing ``str`` is named."""
+    try:
+        text = str(message)
+    except Exception:  # an exception whose __str__ fails
+        text = f"<{type(message).__name__} whose message cannot be shown>"
+    return " ".join(text.split())
+
+
+def fail(message: str) -> int:
+    """Print ``bjexact: error: MESSAGE`` on one line of standard error; the exit status 2."""
+    stream = sys.stderr
+    if stream is not None:
+        with contextlib.suppress(OSError, ValueError):
+            stream.write(f"bjexact: error: {one_line(message)}\n")
+            stream.flush()
+    return 2
+
+
+def describe_os_error(exc: OSError) -> str:
+    """An ``OSError`` that no command turned into a message: its reason and file, in one line."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        what = f"cannot write {exc.filename}" if exc.filename else "cannot write"
+        return f"{what}: {os_error_message(exc)}"
+    where = f" ({exc.filename})" if exc.filename else ""
+    return f"{os_error_message(exc)}{where}"
+
+
+def flush_stdout() -> None:
+    """Flush standard output now, so that a full or closed one is reported (and not at interpreter exit)."""
+    if sys.stdout is None:
+        return
+    from ..files import write_stdout
+
+    write_stdout("")
+
+
+def silence_stdout() -> None:
+    """After a broken pipe: point standard output at /dev/null so that the exit's flush stays quiet."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    with contextlib.suppress(OSError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+
+
+def is_top_level_option(parser: argparse.ArgumentParser, token: str) -> bool:
+    """Whether ``token`` is (an abbreviation of) one of ``bjexact``'s own options (--help, --version)."""
+    if token in ("-", "--"):
+        return False
+    name = token.split("=", 1)[0]
+    options = parser._option_string_actions
+    return name in options or (name.startswith("--") and any(o.startswith(name) for o in options))
+
+
+def subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of ``command`` (whose errors point to ``bjexact COMMAND --help``)."""
+    for action in parser._subparsers._group_actions:  # type: ignore[union-attr]
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            return action.choices[command]
+    return parser
+
+
+def join_dash_values(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """``--decks -inf`` as ``--decks=-inf``: a value that starts with '-' and is no option of the command.
+
+    argparse would say "expected one argument"; joined, the value reaches the command,
+    which says what is wrong with it (or takes it: ``--output -x.txt``).
+    """
+    command = next((i for i, token in enumerate(argv) if not token.startswith("-")), None)
+    if command is None:
+        return argv
+    sub = subparser(parser, argv[command])
+    if sub is parser:
+        return argv
+    options = sub._option_string_actions
+    out = argv[:command + 1]
+    i = command + 1
+    while i < len(argv):
+        token = argv[i]
+        if token == "--":
+            out += argv[i:]
+            break
+        action = options.get(token)
+        following = argv[i + 1] if i + 1 < len(argv) else None
+        if (action is not None and token.startswith("--") and action.nargs is None and following is not None
+                and len(following) > 1 and following.startswith("-") and not following.startswith("--")
+                and following not in options):
+            out.append(f"{token}={following}")
+            i += 2
+            continue
+        out.append(token)
+        i += 1
+    return out
+
+
+# --- running code the user gave us (check-sim) ------------------------------------------------------------
+
+
+class Abort(BaseException):
+    """Stop the run with a one-line message: passes through handlers of ``Exception`` in the library."""
+
+
+def safe_repr(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters; a ``repr`` that fails is named, not raised."""
+    try:
+        text = repr(value)
+    except BaseException:  # noqa: BLE001 - the user's __repr__ may do anything
+        text = f"<{type(value).__name__} object whose repr fails>"
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def callable_name(function: object) -> str:
+    """``module.qualname`` of a user's callable, for messages."""
+    try:
+        name = getattr(function, "__qualname__", None) or type(function).__name__
+        module = getattr(function, "__module__", None)
+    except BaseException:  # noqa: BLE001
+        return type(function).__name__
+    if not isinstance(name, str):
+        name = type(function).__name__
+    return f"{module}.{name}" if isinstance(module, str) and module not in ("__main__", "builtins") else name
+
+
+def call_user_code(function, *args, what: str):
+    """``function(*args)``; whatever it raises (``sys.exit`` and ``KeyboardInterrupt`` too) is one line.
+
+    The user's own Ctrl-C (SIGINT) still interrupts the run.
+    """
+    try:
+        return function(*args)
+    except Abort:
+        raise
+    except KeyboardInterrupt:
+        if user_interrupted():
+            raise
+        raise Abort(f"{what} raised KeyboardInterrupt (not a Ctrl-C)") from None
+    except SystemExit as exc:
+        raise Abort(f"{what} called sys.exit({safe_repr(exc.code)}): it must return, not end the program") from None
+    except BaseException as exc:  # noqa: BLE001 - the user's code failed: say so in one line
+        raise Abort(f"{what} raised {type(exc).__name__}: {one_line(exc)}") from None
+
+
+class GuardedSimulator:
+    """A user's ``dealer_outcome(upcard, rng)`` with time limits, a progress bar and answers made safe.
+
+    Each call must answer within ``call_timeout`` seconds and the whole run end within
+    ``timeout`` seconds (SIGALRM, in the main thread). Exceptions, ``sys.exit``, a
+    ``KeyboardInterrupt`` that is not the user's Ctrl-C, and answers that are not an
+    outcome (or whose ``repr`` fails) stop the run with one line naming the up-card.
+    """
+
+    def __init__(self, simulator, *, call_timeout: float, timeout: float, rounds: int, progress=None):
+        import time
+
+        self.simulator = simulator
+        self.name = callable_name(simulator)
+        self.__qualname__ = self.name
+        self.__module__ = "__main__"
+        self.call_timeout = call_timeout
+        self.timeout = timeout
+        self.deadline = time.monotonic() + timeout
+        self.progress = progress
+        self._clock = time.monotonic
+        self._alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+    def __enter__(self) -> GuardedSimulator:
+        if self._alarm:
+            self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._previous)
+
+    def _on_alarm(self, signum, frame) -> None:
+        if self._clock() >= self.deadline:
+            raise Abort(f"check-sim took longer than --timeout {self.timeout:g} s in all "
+                        f"(the simulator {self.name} is too slow for the rounds asked; lower --rounds)")
+        raise Abort(f"the simulator {self.name} gave no answer within --call-timeout {self.call_timeout:g} s "
+                    f"for up-card {self._upcard}")
+
+    def __call__(self, upcard: int, rng):
+        from ..cards import rank_symbol
+
+        self._upcard = rank_symbol(upcard)
+        remaining = self.deadline - self._clock()
+        if remaining <= 0:
+            self._on_alarm(None, None)
+        what = f"the simulator {self.name} for up-card {self._upcard}"
+        if self._alarm:
+            signal.setitimer(signal.ITIMER_REAL, max(min(self.call_timeout, remaining), 1e-3))
+        try:
+            answer = call_user_code(self.simulator, upcard, rng, what=what)
+        finally:
+            if self._alarm:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        if self.progress is not None:
+            self.progress.advance()
+        return _plain_answer(answer, what)
+
+
+def _plain_answer(answer, what: str):
+    """A str or int with no surprises (subclasses, numpy integers), or a one-line refusal."""
+    import operator
+
+    if isinstance(answer, bool):
+        return answer
+    if isinstance(answer, str):
+        text = str.__str__(answer)
+        if len(text) <= 20:
+            return text
+    elif isinstance(answer, int) or (hasattr(type(answer), "__index__") and not isinstance(answer, str)):
+        try:
+            return int.__index__(operator.index(answer))
+        except BaseException:  # noqa: BLE001 - a user's __index__ may do anything
+            pass
+    raise Abort(f"{what} answered {safe_repr(answer)}, not an outcome (17..21, bust, blackjack, or a total)")

@@ -1,0 +1,714 @@
+"""Hostile input and broken environments: every command answers, or says what is wrong in one line.
+
+The contract, checked on generated input: exit 0 or 1 with output, or exit 2 with exactly
+one line on standard error (``bjexact...: error: ...``); never a traceback, never an
+"internal error", never a hang (each case has a time limit), and no file left behind
+by a failed run. Command lines run in-process where they can (fast); what needs a real
+process (a closed or full standard output, a broken pipe, Ctrl-C, user code that sleeps
+or exits) runs as one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import os
+import re
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bjexact.cli import main
+
+CASE_SECONDS = 30
+# BJEXACT_FUZZ_EXAMPLES=500 for a longer, randomised search (the default keeps the suite fast and repeatable)
+EXAMPLES = int(os.environ.get("BJEXACT_FUZZ_EXAMPLES", "0")) or None
+FUZZ = settings(max_examples=EXAMPLES or 25, deadline=None, derandomize=EXAMPLES is None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+
+
+class CaseTimeout(BaseException):
+    """A case ran over its time limit (a BaseException: the command line must not swallow it)."""
+
+
+def _on_alarm(signum, frame):
+    raise CaseTimeout(f"no answer within {CASE_SECONDS} s")
+
+
+def run(*argv: str, stdin: str = "", seconds: float = CASE_SECONDS):
+    """Run ``bjexact ARGV`` in-process with a time limit: (status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    old_stdin = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = main(list(argv))
+            except SystemExit as exc:  # argparse: usage errors, --help
+                status = exc.code
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        sys.stdin = old_stdin
+    return status, out.getvalue(), err.getvalue()
+
+
+def run_process(*argv: str, seconds: float = CASE_SECONDS, **options):
+    """Run ``python -m bjexact ARGV`` as a process: (status, stdout, stderr) as text."""
+    done = subprocess.run([sys.executable, "-m", "bjexact", *argv], capture_output=True, text=True,
+                          timeout=seconds, **options)
+    return done.returncode, done.stdout, done.stderr
+
+
+def assert_clean(status, out: str, err: str, *, output_expected: bool = True) -> None:
+    """Exit 0/1 with output, or exit 2 with one line on standard error; no traceback, no internal error."""
+    assert "Traceback" not in err, err
+    assert "internal error" not in err, err
+    if status == 2:
+        lines = err.splitlines()
+        assert len(lines) == 1, err
+        assert lines[0].startswith("bjexact") and ": error: " in lines[0], err
+    else:
+        assert status in (0, 1), (status, err)
+        if output_expected:
+            assert out, err
+
+
+def files_in(directory: Path) -> set[str]:
+    return {str(p.relative_to(directory)) for p in directory.rglob("*")}
+
+
+# --- strategies -----------------------------------------------------------------------------------------
+
+CARDS = st.one_of(
+    st.sampled_from(["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "T", "J", "Q", "K", "a", "q", "QS", "10h",
+                     "1", "11", "0", "-1", "", " ", "x", "²", "🂡", "Ace", "10,", "#", "--", "-"]),
+    st.text(max_size=4),
+)
+NUMBERS = st.one_of(
+    st.integers(-3, 12).map(str),
+    st.integers(-10**30, 10**30).map(str),
+    st.sampled_from(["inf", "-inf", "+inf", "INF", "infinity", "nan", "1e400", "1e999999999", "²", "٣", "9" * 5000,
+                     "", " ", "0x10", "1_000", "3/2", "-3/2", "1/0", "0.5", "1e3", "+2", "-0", "1000001",
+                     "3\n", "--", "-", "2 decks"]),
+    st.text(max_size=6),
+)
+SHOES = st.one_of(
+    st.lists(st.integers(0, 5), min_size=0, max_size=12).map(lambda c: ",".join(map(str, c))),
+    st.lists(st.integers(0, 4), min_size=10, max_size=10).map(lambda c: ",".join(map(str, c)) + ","),
+    st.lists(NUMBERS, min_size=10, max_size=10).map(",".join),
+    st.sampled_from(["4,4,4,4,4,4,4,4,4,16,", ",4,4,4,4,4,4,4,4,4,16", "4;4;4;4;4;4;4;4;4;16", "0,0,0,0,0,0,0,0,0,0",
+                     "0,1,0,0,0,0,0,0,0,1", "4,4,4,4,4,4,4,4,4," + "9" * 5000, "", ",,,,,,,,,"]),
+)
+CELLS = st.one_of(
+    st.decimals(0, 100, places=4, allow_nan=False).map(str),
+    st.sampled_from(["13.98", "13.98%", "13.98 %", "0.1398", "-", "1e400", "1e999999999", "1e-400", "9" * 5000,
+                     "1/" + "7" * 5000, "nan", "inf", "", "x", "1/0", "1,5", "½", "**13.98**", "|"]),
+    st.text(max_size=5),
+)
+HEADERS = st.sampled_from([
+    ["up", "17", "18", "19", "20", "21", "bust"],
+    ["Up-Card", "17", "18", "19", "20", "21", "Bust"],
+    ["dealer", "17", "18", "19", "20", "21", "bust", "blackjack"],
+    ["", "17", "17", "bust"],
+    ["up"],
+])
+UPCARDS = st.lists(st.sampled_from(["2", "3", "4", "5", "6", "7", "8", "9", "10", "T", "J", "A", "Ace", "11", "Total",
+                                    "1", "", "x"]), min_size=0, max_size=12)
+TEXT_LINES = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=200)
+
+
+@st.composite
+def tables(draw):
+    header = draw(HEADERS)
+    separator = draw(st.sampled_from([",", "\t", " | ", "  ", ";"]))
+    lines = [separator.join(header)]
+    for upcard in draw(UPCARDS):
+        lines.append(separator.join([upcard] + [draw(CELLS) for _ in header[1:]]))
+    if draw(st.booleans()):
+        lines.insert(draw(st.integers(0, len(lines))), draw(TEXT_LINES))
+    return "\n".join(lines) + draw(st.sampled_from(["\n", "", "\r\n"]))
+
+
+# --- numbers, shoes, cards, flags -------------------------------------------------------------------------
+
+
+@FUZZ
+@given(decks=NUMBERS, command=st.sampled_from(["dealer", "player", "eor", "report"]))
+def test_decks_values(decks, command):
+    if command in ("player", "eor") and decks.strip().isdigit() and 0 < len(decks.strip()) < 30:
+        decks = "inf"  # finite shoes take seconds to solve; their numbers are the point here, not the game
+    if command == "report":  # only the refusals: a report takes seconds
+        status, out, err = run(command, "--decks", decks, "-o", "", "--no-pdf", "-q")
+        assert status == 2
+        assert_clean(status, out, err)
+        return
+    status, out, err = run(command, f"--decks={decks}")
+    assert_clean(status, out, err)
+    if status == 0:
+        assert decks.strip().lower() in ("inf", "infinite", "infinity") or decks.strip().lstrip("+").isdigit()
+
+
+@FUZZ
+@given(shoe=SHOES)
+def test_shoes(shoe):
+    status, out, err = run("dealer", "--shoe", shoe)
+    assert_clean(status, out, err)
+    if status == 0:
+        counts = [int(c) for c in shoe.replace(";", ",").split(",")]
+        assert len(counts) == 10 and sum(counts) > 0
+
+
+@FUZZ
+@given(shoe=st.lists(st.integers(0, 1), min_size=10, max_size=10))
+def test_player_shoes_deal_a_round_or_are_refused(shoe):
+    status, out, err = run("player", "--shoe", ",".join(map(str, shoe)), "--quiet")
+    assert_clean(status, out, err)
+    if 0 < sum(shoe) < 4:
+        assert status == 2 and "too small to deal a round" in err, err
+
+
+@FUZZ
+@given(pays=NUMBERS, spelled=st.booleans())
+def test_bj_pays_values(pays, spelled):
+    argv = ["--bj-pays=" + pays] if spelled else ["--bj-pays", pays]
+    status, out, err = run("matrix", "--player", "--decks", "inf", "--upcard", "T", "--naturals", "separate", *argv)
+    assert_clean(status, out, err)
+
+
+@FUZZ
+@given(cards=st.lists(CARDS, min_size=0, max_size=9))
+def test_replay_cards(cards):
+    status, out, err = run("replay", *cards)
+    assert_clean(status, out, err)
+    if status == 0:
+        assert all(card.strip() for card in cards)
+
+
+@FUZZ
+@given(text=st.one_of(TEXT_LINES, st.lists(st.lists(CARDS, max_size=8).map(" ".join), max_size=4).map("\n".join)))
+def test_replay_files(tmp_path_factory, text):
+    path = tmp_path_factory.mktemp("replay") / "decks.txt"
+    path.write_text(text, encoding="utf-8")
+    status, out, err = run("replay", "--file", str(path))
+    assert_clean(status, out, err)
+    status, out, err = run("replay", "--file", "-", stdin=text)
+    assert_clean(status, out, err)
+
+
+@FUZZ
+@given(table=tables(), kind=st.sampled_from(["dealer", "identify", "policy"]))
+def test_verify_tables(tmp_path_factory, table, kind):
+    path = tmp_path_factory.mktemp("verify") / "table.txt"
+    path.write_text(table, encoding="utf-8")
+    options = {"dealer": ["--decks", "inf"], "identify": ["--identify", "--decks", "inf"],
+               "policy": ["--kind", "policy", "--decks", "inf"]}[kind]
+    started = time.monotonic()
+    status, out, err = run("verify", str(path), *options)
+    assert_clean(status, out, err)
+    assert time.monotonic() - started < 20
+
+
+@FUZZ
+@given(name=st.one_of(st.sampled_from(["t", "x", "exp", "sin", "log", "E", "I", "pi", "N", "S", "Symbol", "lambda",
+                                       "", " ", "t t", "p_A", "t**2", "__import__", "1t"]), st.text(max_size=5)))
+def test_ten_density_names(name):
+    status, out, err = run("dealer", "--ten-density", name, "--format", "json", "--max-terms", "1")
+    assert_clean(status, out, err)
+    if status == 0:
+        import json
+
+        import sympy
+
+        document = json.loads(out)
+        cell = next(iter(next(iter(document["table"].values())).values()))
+        assert sympy.sympify(cell).free_symbols <= {sympy.Symbol(name)}
+
+
+FLAG_VALUES = {
+    "--decks": NUMBERS, "--shoe": SHOES, "--naturals": st.sampled_from(["as21", "peek", "separate", "x", ""]),
+    "--format": st.sampled_from(["text", "json", "csv", "md", "latex", "yaml"]), "--decimals": NUMBERS,
+    "--rows": st.sampled_from(["cards", "ranks", "x"]), "--upcard": CARDS, "--max-terms": NUMBERS,
+}
+BARE_FLAGS = ["--h17", "--exact", "--frobnicate", "-x", "--", "-", "--help-me", "--dec", "--h"]
+
+
+@st.composite
+def dealer_argvs(draw):
+    argv = []
+    for _ in range(draw(st.integers(0, 4))):
+        if draw(st.booleans()):
+            argv.append(draw(st.sampled_from(BARE_FLAGS)))
+        else:
+            flag = draw(st.sampled_from(sorted(FLAG_VALUES)))
+            value = draw(FLAG_VALUES[flag])
+            argv += [f"{flag}={value}"] if draw(st.booleans()) else [flag, value]
+    return argv
+
+
+@FUZZ
+@given(command=st.sampled_from(["dealer", "matrix", "eor"]), argv=dealer_argvs())
+def test_flags(command, argv):
+    if any(a.startswith("--decks") for a in argv) and not any(a.startswith("--shoe") for a in argv):
+        argv = argv + ["--shoe", "1,1,1,1,1,1,1,1,1,4"]  # keep cases fast: a conflict or a small shoe
+    status, out, err = run(command, *argv)
+    assert_clean(status, out, err, output_expected=not any(a.startswith("-h") for a in argv))
+
+
+def test_unknown_options_are_named_with_their_command():
+    status, out, err = run("--frobnicate")
+    assert status == 2 and "--frobnicate" in err and len(err.splitlines()) == 1
+    status, out, err = run("dealer", "--frobnicate")
+    assert status == 2 and "--frobnicate" in err and "bjexact dealer --help" in err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["dealer", "--decks", "-inf"], "--decks must be a whole number >= 1"),
+    (["player", "--decks", "inf", "--naturals", "separate", "--bj-pays", "-3/2"], "must not be negative"),
+    (["dealer", "--decks", "²"], "--decks must be a whole number"),
+    (["dealer", "--decks", "9" * 5000], "too large"),
+    (["dealer", "--shoe", "4,4,4,4,4,4,4,4,4,16,"], "ends with a comma"),
+    (["player", "--shoe", "0,1,0,0,0,0,0,0,0,1"], "too small to deal a round"),
+    (["replay", "Q", "6", "", "9"], "card 3 is empty"),
+    (["dealer", "--ten-density", "exp"], "exp"),
+    (["play", "--chips", "9" * 5000], "--chips"),
+])
+def test_messages_name_the_problem(argv, words):
+    status, out, err = run(*argv)
+    assert_clean(status, out, err)
+    assert status == 2 and words in err, err
+
+
+def test_replay_file_with_no_deck_is_an_error(tmp_path):
+    for text in ("", "# only a comment\n\n   \n"):
+        path = tmp_path / "decks.txt"
+        path.write_text(text)
+        status, out, err = run("replay", "--file", str(path))
+        assert status == 2 and "no deck" in err and out == ""
+
+
+def test_play_refuses_a_stake_of_5000_digits():
+    status, out, err = run("play", "--seed", "1", stdin="9" * 5000 + "\nq\n")
+    assert_clean(status, out, err)
+    assert status == 0 and "you have only 100 chips" in out
+
+
+# --- verify: huge numbers and files ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cell", ["1e400", "1e999999999", "9" * 5000, "1/" + "3" * 5000, "1e-999999999"])
+def test_verify_refuses_huge_numbers_fast(tmp_path, cell):
+    path = tmp_path / "table.csv"
+    path.write_text("up,17,18,19,20,21,bust\n2," + cell + ",1,1,1,1,1\n")
+    started = time.monotonic()
+    status, out, err = run("verify", str(path), "--decks", "inf")
+    assert time.monotonic() - started < 5
+    assert_clean(status, out, err)
+    assert status == 2
+
+
+def test_verify_refuses_files_over_the_documented_size(tmp_path):
+    from bjexact.cli.verify import MAX_INPUT_BYTES
+
+    path = tmp_path / "big.csv"
+    with path.open("w") as handle:
+        handle.write("up,17,18,19,20,21,bust\n")
+        line = "2,0.1,0.1,0.1,0.1,0.1,0.1\n"
+        handle.write(line * (MAX_INPUT_BYTES // len(line) + 1))
+    status, out, err = run("verify", str(path), "--decks", "inf")
+    assert status == 2 and "larger than 10 MB" in err
+
+
+# --- output files ---------------------------------------------------------------------------------------
+
+WRITERS = [
+    ["dealer", "--decks", "inf"],
+    ["matrix", "--decks", "inf", "--upcard", "6"],
+    ["replay", "Q", "6", "4", "9", "10"],
+    ["verify", str(Path(__file__).parent / "data" / "inf_s17_probabilities.tsv"), "--decks", "inf"],
+    ["graph", "--decks", "inf", "--upcard", "6"],
+    ["boundaries", "--upcard", "T", "--total", "16"],
+]
+
+
+def _situation(tmp_path: Path, name: str) -> tuple[str, str | None]:
+    """Prepare a file-system situation in ``tmp_path``: (the -o argument, what the error must say or None)."""
+    if name == "under-a-file":
+        (tmp_path / "file.txt").write_text("x")
+        return str(tmp_path / "file.txt" / "out.dot"), "not a directory"
+    if name == "missing-directory":
+        return str(tmp_path / "nowhere" / "out.dot"), "does not exist"
+    if name == "fifo":
+        os.mkfifo(tmp_path / "fifo.dot")
+        return str(tmp_path / "fifo.dot"), "not a regular file"
+    if name == "device":
+        return "/dev/full", "not a regular file"
+    if name == "directory":
+        (tmp_path / "directory.dot").mkdir()
+        return str(tmp_path / "directory.dot"), "directory"
+    if name == "empty":
+        return "", "no output file named"
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("situation", ["under-a-file", "missing-directory", "fifo", "device", "directory", "empty"])
+@pytest.mark.parametrize("argv", WRITERS, ids=lambda argv: argv[0])
+def test_unwritable_outputs(tmp_path, situation, argv):
+    target, words = _situation(tmp_path, situation)
+    before = files_in(tmp_path)
+    status, out, err = run(*argv, "-o", target)
+    assert_clean(status, out, err)
+    assert status == 2, err
+    if not (argv[0] == "graph" and situation == "device"):  # graph first says: .dot, .svg, .png or .pdf
+        assert words in err, err
+    assert files_in(tmp_path) == before
+    if situation == "device":
+        assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+
+
+@pytest.mark.parametrize("failure", [errno.EACCES, errno.ENOSPC, errno.EROFS])
+def test_a_failing_file_system_is_one_line_and_leaves_nothing(tmp_path, monkeypatch, failure):
+    """A read-only directory (which root could write anyway) or a full disk, made to fail on purpose."""
+    import bjexact.files
+
+    real_fdopen = os.fdopen
+
+    class Failing(io.RawIOBase):
+        def writable(self):
+            return True
+
+        def write(self, data):
+            raise OSError(failure, os.strerror(failure))
+
+    def fdopen(fd, *args, **kwargs):
+        real_fdopen(fd, "wb").close()
+        return io.BufferedWriter(Failing())
+
+    if failure == errno.EACCES:
+        def mkstemp(*args, **kwargs):
+            raise PermissionError(failure, os.strerror(failure))
+
+        monkeypatch.setattr(bjexact.files.tempfile, "mkstemp", mkstemp)
+    else:
+        monkeypatch.setattr(bjexact.files.os, "fdopen", fdopen)
+    status, out, err = run("dealer", "--decks", "inf", "-o", str(tmp_path / "out.txt"))
+    assert_clean(status, out, err)
+    assert status == 2 and os.strerror(failure) in err
+    assert files_in(tmp_path) == set()
+
+
+def test_a_symbolic_link_is_written_through(tmp_path):
+    (tmp_path / "target.txt").write_text("old")
+    (tmp_path / "link.txt").symlink_to("target.txt")
+    status, out, err = run("dealer", "--decks", "inf", "-o", str(tmp_path / "link.txt"))
+    assert status == 0 and err == ""
+    assert (tmp_path / "link.txt").is_symlink()
+    assert (tmp_path / "target.txt").read_text().startswith("Dealer's final outcome")
+    assert files_in(tmp_path) == {"target.txt", "link.txt"}
+
+
+def test_an_existing_file_keeps_its_mode(tmp_path):
+    path = tmp_path / "out.txt"
+    path.write_text("old")
+    path.chmod(0o600)
+    status, out, err = run("dealer", "--decks", "inf", "-o", str(path))
+    assert status == 0
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert path.read_text().startswith("Dealer's final outcome")
+
+
+# --- report: whole or not at all --------------------------------------------------------------------------
+
+
+def test_report_targets_that_cannot_hold_a_report(tmp_path):
+    (tmp_path / "file.txt").write_text("x")
+    (tmp_path / "rep").mkdir()
+    (tmp_path / "rep" / "figures").write_text("not a directory")
+    before = files_in(tmp_path)
+    for target in (tmp_path / "file.txt", tmp_path / "file.txt" / "sub", tmp_path / "rep"):
+        status, out, err = run("report", "-o", str(target), "--decks", "inf", "--no-pdf", "-q")
+        assert_clean(status, out, err)
+        assert status == 2
+    assert files_in(tmp_path) == before
+
+
+def test_an_interrupted_report_leaves_the_old_one(tmp_path, monkeypatch):
+    import bjexact.report
+
+    old = tmp_path / "out"
+    old.mkdir()
+    for name in ("report.md", "report.pdf", "notes.txt"):
+        (old / name).write_text(f"old {name}")
+    before = {p: p.read_text() for p in old.iterdir()}
+    real = bjexact.report.write_report
+
+    def interrupted(report, directory, **options):
+        real(report, directory, compile_pdf=False, quiet=True)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bjexact.report, "write_report", interrupted)
+    status, out, err = run("report", "-o", str(old), "--decks", "inf", "--no-pdf", "-q")
+    assert status == 130
+    assert {p: p.read_text() for p in old.iterdir()} == before
+    assert files_in(tmp_path) == {"out", *(f"out/{p.name}" for p in old.iterdir())}
+
+    monkeypatch.setattr(bjexact.report, "write_report", real)
+    status, out, err = run("report", "-o", str(old), "--decks", "inf", "--no-pdf", "-q")
+    assert status == 0
+    assert (old / "notes.txt").read_text() == "old notes.txt"
+    assert not (old / "report.pdf").exists()  # the old PDF was of an older report
+    assert (old / "report.md").read_text().startswith("# Exact blackjack analysis")
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+# --- standard output and signals, as processes -------------------------------------------------------------
+
+
+def test_closed_standard_output():
+    done = subprocess.run(f"'{sys.executable}' -m bjexact replay Q 6 4 9 10 >&-", shell=True, capture_output=True,
+                          text=True, timeout=CASE_SECONDS)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "closed" in done.stderr, done.stderr
+
+
+def test_full_standard_output():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "bjexact", "replay", "Q", "6", "4", "9", "10"], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=CASE_SECONDS)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "No space left" in done.stderr, done.stderr
+
+
+def test_broken_pipe_is_quiet():
+    done = subprocess.run(f"'{sys.executable}' -m bjexact matrix --decks inf --upcard 6 | head -1", shell=True,
+                          capture_output=True, text=True, timeout=CASE_SECONDS)
+    assert done.stdout.strip() and done.stderr == "", done.stderr
+
+
+@pytest.mark.parametrize("delay", [0.002, 0.01, 0.03, 0.1, 0.4])
+def test_ctrl_c_at_any_moment_is_one_line(delay):
+    """From the moment ``python -m bjexact`` runs its ``__main__`` (Python's own start-up comes before)."""
+    start = ("import sys, bjexact; code = compile(open(bjexact.__path__[0] + '/__main__.py').read(), "
+             "'__main__.py', 'exec'); sys.argv = ['bjexact', 'eor', '--decks', 'inf']; print('ready', flush=True); "
+             "exec(code, {'__name__': '__main__', '__package__': 'bjexact'})")
+    process = subprocess.Popen([sys.executable, "-c", start], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    assert process.stdout.readline() == "ready\n"
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=CASE_SECONDS)
+    if "Traceback" in err and "__main__.py" not in err and "bjexact/" not in err:
+        return  # the signal came in the few instructions of this test's own start-up line, before bjexact's
+    assert "Traceback" not in err, err
+    assert process.returncode in (130, -signal.SIGINT, 0), (process.returncode, err)
+    assert err.count("\n") <= 1, err
+
+
+# --- check-sim: code the user gave us ---------------------------------------------------------------------
+
+SIMULATORS = '''
+import sys, time
+def sleepy(upcard, rng): time.sleep(1000)
+def exits(upcard, rng): sys.exit(0)
+def interrupts(upcard, rng): raise KeyboardInterrupt
+def raises(upcard, rng): raise ValueError("two\\nlines")
+class Unprintable:
+    def __repr__(self): raise RuntimeError("no repr")
+def unprintable(upcard, rng): return Unprintable()
+class Silent(Exception):
+    def __str__(self): raise RuntimeError
+def silent(upcard, rng): raise Silent()
+def factory(rules): raise RuntimeError("the factory is down")
+def fine(upcard, rng): return "bust"
+'''
+
+
+@pytest.mark.parametrize("name, extra, words", [
+    ("sleepy", [], "--call-timeout"),
+    ("exits", [], "sys.exit(0)"),
+    ("interrupts", [], "KeyboardInterrupt"),
+    ("raises", [], "ValueError: two lines"),
+    ("unprintable", [], "repr fails"),
+    ("silent", [], "Silent"),
+    ("factory", ["--factory"], "the factory is down"),
+    ("fine", ["--bias", "5"], "--bias"),
+    ("fine", ["--rounds", "1000000000000"], "--rounds"),
+    ("fine", ["--rounds", "100000000", "--timeout", "0.5"], "--timeout"),
+])
+def test_hostile_simulators(tmp_path, name, extra, words):
+    (tmp_path / "sims.py").write_text(SIMULATORS)
+    started = time.monotonic()
+    status, out, err = run_process("check-sim", f"{tmp_path / 'sims.py'}:{name}", "--decks", "inf",
+                                   "--call-timeout", "0.5", "--rounds", "1000", *extra)
+    assert time.monotonic() - started < 20
+    assert_clean(status, out, err)
+    assert status == 2 and words in err, err
+
+
+def test_verify_reads_published_layouts(tmp_path):
+    """A space before '%', and a '|' after the first column only (the layout of published tables)."""
+    status, table, err = run("dealer", "--decks", "2", "--decimals", "2")
+    spaced = re.sub(r"(\d+\.\d+)", r"\1 %", table)
+    (tmp_path / "spaced.txt").write_text(spaced)
+    status, out, err = run("verify", str(tmp_path / "spaced.txt"), "--decks", "2")
+    assert status == 0 and "10 rows read" in out, (out, err)
+    piped = "\n".join(line.replace("  ", "  | ", 1) if line[:1].isalnum() else line for line in table.splitlines())
+    (tmp_path / "piped.txt").write_text(piped)
+    status, out, err = run("verify", str(tmp_path / "piped.txt"), "--decks", "2")
+    assert status == 0 and "10 rows read" in out, (piped, out, err)
+
+
+# --- every option of every command, from the parsers themselves ----------------------------------------------
+
+DATA = Path(__file__).parent / "data"
+BASES = {  # fast settings that the fuzzed options are added to
+    "dealer": ["--decks", "inf"],
+    "matrix": ["--decks", "inf", "--upcard", "6"],
+    "player": ["--decks", "inf"],
+    "graph": ["--decks", "inf", "--upcard", "5", "-o", "-"],
+    "replay": ["Q", "6", "4", "9", "10"],
+    "verify": [str(DATA / "inf_s17_probabilities.tsv"), "--decks", "inf"],
+    "check-sim": ["bjexact.simcheck:exact_dealer_simulator", "--factory", "--decks", "inf", "--rounds", "2000"],
+    "boundaries": ["--decks", "inf", "--upcard", "T", "--total", "16"],
+    "play": ["--seed", "1"],
+}
+SLOW_OR_ELSEWHERE = {"--decks", "--shoe", "--output", "-o", "--reference", "--game", "--rounds", "--episodes",
+                     "--timeout", "--call-timeout", "--full", "--plot", "--file", "--help", "-h", "--symbolic",
+                     "--ten-density", "--gym", "--identify", "--kind", "--by", "--view", "--depth", "--digits"}
+
+
+def _options(command: str):
+    from bjexact.cli import build_parser
+    from bjexact.cli.safety import subparser
+
+    parser = subparser(build_parser(), command)
+    for action in parser._actions:
+        names = [o for o in action.option_strings if o not in SLOW_OR_ELSEWHERE]
+        if not action.option_strings or len(names) < len(action.option_strings):
+            continue
+        if action.nargs == 0:
+            yield names[0], None
+        else:
+            values = st.sampled_from([*action.choices, "x", ""]) if action.choices else st.one_of(NUMBERS, CARDS)
+            yield names[0], values
+
+
+@st.composite
+def command_lines(draw, command):
+    options = list(_options(command))
+    argv = list(BASES[command])
+    for _ in range(draw(st.integers(0, 3))):
+        flag, values = draw(st.sampled_from(options))
+        if values is None:
+            argv.append(flag)
+        else:
+            value = draw(values)
+            argv += [f"{flag}={value}"] if value.startswith("-") or draw(st.booleans()) else [flag, value]
+    return argv
+
+
+@pytest.mark.parametrize("command", sorted(BASES))
+def test_every_option(command):
+    examples = EXAMPLES or (10 if command in ("boundaries", "check-sim") else 40)
+    @settings(max_examples=examples, deadline=None, derandomize=EXAMPLES is None)
+    @given(argv=command_lines(command))
+    def check(argv):
+        status, out, err = run(command, *argv, stdin="5\ns\nq\n")
+        assert_clean(status, out, err)
+
+    check()
+
+
+@pytest.mark.parametrize("kind", ["repeated-row", "long-line"])
+def test_verify_stops_at_the_first_fatal_problem(tmp_path, kind):
+    """A repeated row, or a line no table has, ends the reading at once: not after the whole file."""
+    filler = "2\t0.1\t0.1\t0.1\t0.1\t0.1\t0.1\n" * 300_000 if kind == "repeated-row" else "|" * 9_000_000
+    path = tmp_path / "table.tsv"
+    path.write_text((DATA / "inf_s17_probabilities.tsv").read_text() + filler)
+    started = time.monotonic()
+    status, out, err = run("verify", str(path), "--decks", "inf")
+    assert time.monotonic() - started < 10
+    assert_clean(status, out, err)
+    assert status == 2 and ("both give" in err or "characters" in err), err
+
+
+SITUATIONS = ["under-a-file", "missing-directory", "fifo", "device", "directory", "empty", "symlink", "link-loop",
+              "long-name", "odd-name", "mode-600", "new"]
+
+
+def _prepare(tmp: Path, situation: str, name: str) -> tuple[str, bool]:
+    """The -o argument for ``situation`` in the empty directory ``tmp``, and whether writing it must succeed."""
+    if situation in ("under-a-file", "missing-directory", "fifo", "device", "directory", "empty"):
+        return _situation(tmp, situation)[0], False
+    if situation == "symlink":
+        (tmp / "target.dot").write_text("old")
+        (tmp / "link.dot").symlink_to("target.dot")
+        return str(tmp / "link.dot"), True
+    if situation == "link-loop":
+        (tmp / "a.dot").symlink_to("b.dot")
+        (tmp / "b.dot").symlink_to("a.dot")
+        return str(tmp / "a.dot"), False
+    if situation == "long-name":
+        return str(tmp / ("x" * 300 + ".dot")), False
+    if situation == "mode-600":
+        (tmp / "out.dot").write_text("old")
+        (tmp / "out.dot").chmod(0o600)
+        return str(tmp / "out.dot"), True
+    if situation == "odd-name":
+        return str(tmp / (name + ".dot")), True
+    return str(tmp / "out.dot"), True
+
+
+ODD_NAMES = st.text(alphabet=st.characters(blacklist_characters="/\x00", blacklist_categories=("Cs",)),
+                    min_size=1, max_size=20).filter(lambda n: n not in (".", ".."))
+
+
+@FUZZ
+@given(situation=st.sampled_from(SITUATIONS), argv=st.sampled_from(WRITERS), name=ODD_NAMES)
+def test_output_situations(tmp_path_factory, situation, argv, name):
+    """Every command that writes a file, in every situation: the file whole, or one line and nothing new."""
+    tmp = tmp_path_factory.mktemp("out")
+    target, succeeds = _prepare(tmp, situation, name)
+    before = {p: (p.is_symlink(), stat.S_IMODE(os.lstat(p).st_mode)) for p in tmp.rglob("*")}
+    status, out, err = run(*argv, "-o", target)
+    assert_clean(status, out, err, output_expected=False)
+    if succeeds:
+        assert status in (0, 1), err
+        written = Path(os.path.realpath(target))
+        assert written.read_text() != "old" and written.stat().st_size > 0
+        assert {p: (p.is_symlink(), stat.S_IMODE(os.lstat(p).st_mode)) for p in before} == before
+        assert not [p for p in tmp.rglob(".*") if p.name.endswith(".tmp")]
+    else:
+        assert status == 2, err
+        assert set(tmp.rglob("*")) == set(before)
+
+
+@pytest.mark.parametrize("argv", [["play"], ["replay", "--file", "-"], ["verify", "-"]])
+def test_closed_standard_input(argv):
+    done = subprocess.run(f"'{sys.executable}' -m bjexact {' '.join(argv)} <&-", shell=True, capture_output=True,
+                          text=True, timeout=CASE_SECONDS)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "closed" in done.stderr, done.stderr
+
+
+def test_a_latex_error_keeps_only_its_log(tmp_path, monkeypatch):
+    import bjexact.report
+    from bjexact.errors import BjexactError
+
+    def failing(report, directory, **options):
+        (directory / "report.md").write_text("new")
+        (directory / "report.log").write_text("! Undefined control sequence.")
+        raise BjexactError(f"LaTeX failed on report.tex: Undefined control sequence. (log: {directory / 'report.log'})")
+
+    monkeypatch.setattr(bjexact.report, "write_report", failing)
+    status, out, err = run("report", "-o", str(tmp_path / "out"), "--decks", "inf", "-q")
+    assert_clean(status, out, err)
+    assert status == 2 and f"(log: {tmp_path / 'out' / 'report.log'})" in err, err
+    assert files_in(tmp_path) == {"out", "out/report.log"}
