@@ -443,26 +443,26 @@ def test_report_targets_that_cannot_hold_a_report(tmp_path):
 
 
 def test_an_interrupted_report_leaves_the_old_one(tmp_path, monkeypatch):
-    import bjexact.report
+    import bjexact.render.report
 
     old = tmp_path / "out"
     old.mkdir()
     for name in ("report.md", "report.pdf", "notes.txt"):
         (old / name).write_text(f"old {name}")
     before = {p: p.read_text() for p in old.iterdir()}
-    real = bjexact.report.write_report
+    real = bjexact.render.report.write_report
 
     def interrupted(report, directory, **options):
         real(report, directory, compile_pdf=False, quiet=True)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(bjexact.report, "write_report", interrupted)
+    monkeypatch.setattr(bjexact.render.report, "write_report", interrupted)
     status, out, err = run("report", "-o", str(old), "--decks", "inf", "--no-pdf", "-q")
     assert status == 130
     assert {p: p.read_text() for p in old.iterdir()} == before
     assert files_in(tmp_path) == {"out", *(f"out/{p.name}" for p in old.iterdir())}
 
-    monkeypatch.setattr(bjexact.report, "write_report", real)
+    monkeypatch.setattr(bjexact.render.report, "write_report", real)
     status, out, err = run("report", "-o", str(old), "--decks", "inf", "--no-pdf", "-q")
     assert status == 0
     assert (old / "notes.txt").read_text() == "old notes.txt"
@@ -699,7 +699,7 @@ def test_closed_standard_input(argv):
 
 
 def test_a_latex_error_keeps_only_its_log(tmp_path, monkeypatch):
-    import bjexact.report
+    import bjexact.render.report
     from bjexact.errors import BjexactError
 
     def failing(report, directory, **options):
@@ -707,7 +707,7 @@ def test_a_latex_error_keeps_only_its_log(tmp_path, monkeypatch):
         (directory / "report.log").write_text("! Undefined control sequence.")
         raise BjexactError(f"LaTeX failed on report.tex: Undefined control sequence. (log: {directory / 'report.log'})")
 
-    monkeypatch.setattr(bjexact.report, "write_report", failing)
+    monkeypatch.setattr(bjexact.render.report, "write_report", failing)
     status, out, err = run("report", "-o", str(tmp_path / "out"), "--decks", "inf", "-q")
     assert_clean(status, out, err)
     assert status == 2 and f"(log: {tmp_path / 'out' / 'report.log'})" in err, err

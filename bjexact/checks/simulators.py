@@ -25,6 +25,7 @@ __all__ = [
     "DEFAULT_ROUNDS", "DEFAULT_ALPHA", "UPCARDS", "outcome_label", "goodness_of_fit", "rounds_for_a_test",
     "UpcardTest", "SimulatorCheck", "check_dealer_simulator", "required_noncentrality", "rounds_to_detect",
     "rounds_to_detect_shift", "exact_dealer_simulator", "slipped_dealer_simulator", "format_simulator_check",
+    "exact_rows",
 ]
 
 
@@ -175,7 +176,8 @@ class SimulatorCheck:
         }
 
 
-def _exact_rows(rules: Rules) -> dict[int, dict[str, mpq]]:
+def exact_rows(rules: Rules) -> dict[int, dict[str, mpq]]:
+    """The exact dealer rows a simulator of ``rules`` is tested against, by up-card."""
     table = cached_dealer_table(rules)
     return {u: dict(row) for u, row in table.rows.items()}
 
@@ -263,8 +265,8 @@ def check_dealer_simulator(
         raise BjexactError(f"the number of rounds must be a whole number >= 1, not {rounds!r}")
     if not 0 < alpha < 1:
         raise BjexactError(f"alpha must be between 0 and 1, not {alpha!r}")
-    exact_rows = _exact_rows(rules)
-    chosen = [u for u in (UPCARDS if upcards is None else tuple(upcards)) if u in exact_rows]
+    rows_by_upcard = exact_rows(rules)
+    chosen = [u for u in (UPCARDS if upcards is None else tuple(upcards)) if u in rows_by_upcard]
     if not chosen:
         raise BjexactError("no up-card to test: the shoe holds none of those asked")
     per_upcard = rounds // len(chosen)
@@ -283,7 +285,7 @@ def check_dealer_simulator(
                 discarded += 1
                 continue
             counts[label] += 1
-        exact = exact_rows[upcard]
+        exact = rows_by_upcard[upcard]
         statistic, df, impossible = goodness_of_fit(counts, exact)
         p = 0.0 if impossible else chi2_sf(statistic, df)
         n = sum(counts.values())

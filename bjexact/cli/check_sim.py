@@ -186,7 +186,7 @@ def _check_test_options(args: argparse.Namespace, rules, alpha: float) -> None:
         raise BjexactError(f"--bias must be a probability shift from 0 (no power report) to below 1, "
                            f"not {args.bias!r}")
     if args.bias:
-        rows = simcheck._exact_rows(rules)
+        rows = simcheck.exact_rows(rules)
         for row in rows.values():
             if sum(1 for p in row.values() if p) < 2:
                 continue
