@@ -63,7 +63,7 @@ def main() -> None:
         print("    " + "".join(f"{float(v / scale * 100):+8.4f}" for v in game.effects.values())
               + ("   (D_r V / 52)" if decks == "inf" else "   (exact change)"))
     if "--game" not in sys.argv:
-        print("    (finite shoes: python benchmarks/symbolic.py --game; one exact solve per rank, minutes)")
+        print("    (finite shoes: python benchmarks/symbolic.py --game; one exact solve per rank, about 15 s a deck)")
 
     print("\nDecision boundaries in t (S17, as21)")
     for total, upcard in ((16, 10), (12, 2), (12, 4)):

@@ -174,7 +174,7 @@ def _check_test_options(args: argparse.Namespace, rules, alpha: float) -> None:
     """--alpha, --bias and the time limits, checked before any round runs."""
     import math
 
-    from .. import simcheck
+    from ..checks import simcheck
     from ..errors import BjexactError
 
     if not 0 < alpha < 1:

@@ -23,7 +23,7 @@ examples:
   bjexact eor --decks inf                    # infinite deck: derivatives D_r f instead
   bjexact eor --decks inf --partials         # ... or the raw partial derivatives df/dp_r
   bjexact eor --decks inf --game --naturals peek   # the hit/stand game's value: D_r V
-  bjexact eor --decks 1 --game               # exact, one full solve per rank (about 70 s)
+  bjexact eor --decks 1 --game               # exact, one full solve per rank (about 15 s)
 
 Without --upcard the probabilities are those before the up-card is seen (each
 up-card weighted by its chance; under --naturals peek by its chance and its chance of
@@ -46,7 +46,7 @@ def register(subparsers) -> None:
                         help="infinite deck: raw partial derivatives df/dp_r instead of D_r f")
     parser.add_argument("--game", action="store_true",
                         help="the value of the hit/stand game instead of the dealer's outcomes "
-                             "(finite shoes: one exact solve per rank and one of the full shoe, about 70 s "
+                             "(finite shoes: one exact solve per rank and one of the full shoe, about 15 s "
                              "in all for one deck)")
     parser.add_argument("--objective", choices=("ev", "win"), default="ev",
                         help="--game: ev (+1/0/-1) or win (1, 1/2 for a push, 0: a chance of winning, "

@@ -236,7 +236,7 @@ class GuardedSimulator:
                     f"for up-card {self._upcard}")
 
     def __call__(self, upcard: int, rng):
-        from ..cards import rank_symbol
+        from ..core.cards import rank_symbol
 
         self._upcard = rank_symbol(upcard)
         remaining = self.deadline - self._clock()

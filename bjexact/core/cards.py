@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import add
 
 from ..errors import BjexactError
 from .numbers import mpq
@@ -123,7 +124,7 @@ def counts_of(ranks: Iterable[int]) -> Counts:
 
 
 def add_counts(a: Counts, b: Counts) -> Counts:
-    return tuple(x + y for x, y in zip(a, b))
+    return tuple(map(add, a, b))
 
 
 class Shoe:

@@ -62,6 +62,7 @@ from ..dealer.batch import OUTCOMES, DealerOracle
 from ..dealer.distributions import dealer_distributions
 from ..errors import BjexactError
 from ..progress import Progress
+from .states import hands_up_to_21
 
 __all__ = ["GameRules", "MOVES", "GameSolution", "MoveValues", "ChartCell", "solve_game", "hand_moves",
            "insurance_value", "even_money", "chart_code", "UPCARD_ORDER"]
@@ -527,7 +528,7 @@ class _Solver:
         if self.cards.infinite:
             return
         shoe = self.cards.counts
-        self.cards.prefetch([(hand, None) for hand in _hands_up_to_21(shoe, upcard)], upcard)
+        self.cards.prefetch([(hand, None) for hand in hands_up_to_21(shoe, upcard)], upcard)
         pairs = [p for p in RANKS if self.rules.split_hands >= 2 and shoe[p - 1] - (p == upcard) >= 2]
         self.prefetch_splits(pairs, upcard)
 
@@ -537,7 +538,7 @@ class _Solver:
         if self.cards.infinite:
             return
         pair = len(cards) == 2 and cards[0] == cards[1] and self.rules.split_hands >= 2
-        hands = _hands_up_to_21(self.cards.counts, upcard, start=cards[:1] if pair else cards)
+        hands = hands_up_to_21(self.cards.counts, upcard, start=cards[:1] if pair else cards)
         self.cards.prefetch([(hand, None) for hand in hands], upcard)
         if pair:
             self.prefetch_splits([cards[0]], upcard)
@@ -558,35 +559,6 @@ class _Solver:
 def _best(values: tuple[mpq, mpq | None]) -> mpq:
     stand, hit = values
     return stand if hit is None or stand >= hit else hit
-
-
-def _hands_up_to_21(
-    shoe: Counts, upcard: int, start: tuple[int, ...] = (), extra: Counts = _NO_CARDS
-) -> Iterator[Counts]:
-    """Every multiset of two or more cards (containing ``start``) with a hard total of 21 or less
-    that the shoe, less the up-card and ``extra``, can hold."""
-    available = list(shoe)
-    available[upcard - 1] -= 1
-    for r in RANKS:
-        available[r - 1] -= extra[r - 1]
-    counts = [0] * 10
-    for r in start:
-        counts[r - 1] += 1
-    if any(counts[i] > available[i] for i in range(10)):
-        return
-
-    def extend(rank_from: int, total: int) -> Iterator[Counts]:
-        if sum(counts) >= 2:
-            yield tuple(counts)
-        for r in range(rank_from, 11):
-            if total + r > 21:
-                break
-            if counts[r - 1] < available[r - 1]:
-                counts[r - 1] += 1
-                yield from extend(r, total + r)
-                counts[r - 1] -= 1
-
-    yield from extend(1, sum(start))  # cards added in rank order: each multiset once
 
 
 # --- the distribution of the round's net result ---------------------------------

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache, partial
+from functools import cache, cached_property, lru_cache, partial
 from typing import Any
 
 from ..core.cards import RANKS, UPCARD_ORDER, Counts, FiniteShoe, Shoe, add_counts, as_rank, counts_of, rank_symbol
@@ -64,8 +64,9 @@ from ..core.hand import (
 )
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
+from ..dealer.batch import OUTCOMES, DealerOracle
 from ..dealer.distributions import dealer_table
-from ..dealer.graph import BUST, ShoeDraws, dealer_graph
+from ..dealer.graph import BLACKJACK, BUST, ShoeDraws, dealer_graph
 from ..errors import BjexactError
 from ..progress import Progress
 from .outcomes import (
@@ -84,7 +85,12 @@ from .outcomes import (
     settle_deal,
     stand_results,
 )
-from .states import PlayerState, _hard_sum, player_hit_graph, player_states
+from .states import PlayerState, _hard_sum, hands_up_to_21, player_hit_graph, player_states
+
+# From this many cards on no round can run the shoe out (a player's hand of 21 holds at most
+# 11 cards, the dealer draws at most 10 more besides the up-card); smaller custom shoes keep the
+# per-hand solve, which reports a dealer that can run out.
+_BATCH_MIN_CARDS = 30
 
 __all__ = [
     "PositionValues", "GameValue", "PlayerMatrices", "InfiniteSolution", "HandDecision", "FiniteSolution",
@@ -123,7 +129,7 @@ class PositionValues:
         """Value of hitting once and then playing optimally; ``None`` when no card can be drawn."""
         return self._value(self.hit_results)
 
-    @property
+    @cached_property
     def best(self) -> str:
         """``"hit"`` when hitting is strictly better, else ``"stand"``.
 
@@ -146,7 +152,7 @@ class PositionValues:
             return None
         return tuple(x / self.scale for x in self._raw_best)
 
-    @property
+    @cached_property
     def _raw_best(self) -> Results:
         return self.hit_results if self.best == "hit" else self.stand_results  # type: ignore[return-value]
 
@@ -394,6 +400,35 @@ class _FiniteSolver:
         self.graph = dealer_graph(rules.h17, "separate" if self.peek else rules.naturals, True)
         self._stand: dict[Any, dict[int, Results]] = {}
         self._positions: dict[tuple[Counts, int], PositionValues] = {}
+        self._rows: dict[tuple[Counts, int], tuple[tuple[int, ...], int]] = {}
+
+    def batch(self) -> None:
+        """The dealer's outcomes for every hand the player can hold, against every up-card, in one
+        walk of the dealer graph per up-card (:class:`~bjexact.dealer.batch.DealerOracle`).
+
+        Shoes too small to be sure the dealer cannot run out keep the per-hand solve, which says so.
+        """
+        counts = self.shoe.counts
+        if sum(counts) < _BATCH_MIN_CARDS:
+            return
+        oracle = DealerOracle(counts, self.rules.h17)
+        for upcard in RANKS:
+            if counts[upcard - 1]:
+                hands = list(hands_up_to_21(counts, upcard))
+                for cards, row in zip(hands, oracle.numerators(hands, upcard)):
+                    self._rows[(cards, upcard)] = row
+
+    def _batched_stand(self, row: tuple[tuple[int, ...], int], total: int) -> Results:
+        """:meth:`stand` from a batched row (:data:`~bjexact.dealer.batch.OUTCOMES`)."""
+        numerators, denominator = row
+        sums: dict[str, mpq] = {}
+        for outcome, n in zip(OUTCOMES, numerators):
+            if outcome == BLACKJACK and self.rules.naturals == "as21":
+                outcome = "21"  # under as21 a dealer natural is simply a final 21
+            result = _result_of(outcome, total, not self.peek)
+            if result is not None and n:
+                sums[result] = sums.get(result, _ZERO) + mpq(n, denominator)
+        return _stand(sums)
 
     def stand(self, cards: Counts, total: int, upcard: int) -> Results:
         """The results of standing with ``cards`` (worth ``total``) against ``upcard``.
@@ -401,6 +436,9 @@ class _FiniteSolver:
         One sweep of the dealer graph per multiset of cards serves every up-card; it
         sums the dealer's outcomes straight into win, push and loss for ``total``.
         """
+        batched = self._rows.get((cards, upcard))
+        if batched is not None:
+            return self._batched_stand(batched, total)
         key = (cards, upcard) if self.one_upcard else cards
         rows = self._stand.get(key)
         if rows is None:
@@ -428,26 +466,37 @@ class _FiniteSolver:
         found = self._positions.get(key)
         if found is not None:
             return found
-        hand = hand_value(r for r in RANKS for _ in range(cards[r - 1]))
+        hand = _counts_value(cards)
         stand = self.stand(cards, hand.total, upcard)
         unseen = self.unseen(cards, upcard)
         total = sum(unseen)
         hit: Results | None = None
         if total > 1:  # one unseen card is the dealer's hole card: the player cannot draw it
-            hit = _NOTHING
+            # sums of (cards of the rank) x (results after drawing it), divided by ``total`` once
+            natural, win, push, loss = _ZERO, _ZERO, _ZERO, _ZERO
             for rank in RANKS:
-                if not unseen[rank - 1]:
+                ways = unseen[rank - 1]
+                if not ways:
                     continue
-                chance = mpq(unseen[rank - 1], total)
-                new_cards = add_counts(cards, counts_of([rank]))
+                new_cards = cards[: rank - 1] + (cards[rank - 1] + 1,) + cards[rank:]
                 if add_card(hand, rank).bust:
-                    lost = self.no_natural(new_cards, upcard) if self.peek else _ONE
-                    hit = _add(hit, _loss(lost), chance)
+                    loss += ways * (self.no_natural(new_cards, upcard) if self.peek else _ONE)
                 else:
-                    hit = _add(hit, self.position(new_cards, upcard)._raw_best, chance)
+                    after = self.position(new_cards, upcard)._raw_best
+                    natural += ways * after[0]
+                    win += ways * after[1]
+                    push += ways * after[2]
+                    loss += ways * after[3]
+            hit = (natural / total, win / total, push / total, loss / total)
         scale = self.no_natural(cards, upcard) if self.peek else _ONE
         found = self._positions[key] = PositionValues(stand, hit, self.weights, scale)
         return found
+
+
+@cache
+def _counts_value(cards: Counts) -> HandValue:
+    """The value of a hand given by its ten counts."""
+    return hand_value(r for r in RANKS for _ in range(cards[r - 1]))
 
 
 def _two_card_hands(shoe: FiniteShoe) -> Iterator[tuple[int, int]]:
@@ -496,6 +545,7 @@ def solve_finite(rules: Rules, objective: str = "ev", *, progress: bool | None =
     """Exact composition-dependent hit/stand values for a finite shoe (every two-card hand)."""
     shoe = rules.finite_shoe("solve_finite")
     solver = _FiniteSolver(rules, shoe, objective)
+    solver.batch()
     deals = list(_two_card_hands(shoe))
     hands: dict[tuple[int, int, int], HandDecision] = {}
     total_cards = sum(shoe.counts)

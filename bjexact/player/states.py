@@ -3,16 +3,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
 import networkx as nx
 
-from ..core.cards import RANKS, rank_symbol
+from ..core.cards import RANKS, Counts, rank_symbol
 from ..core.hand import HandValue, add_card
 from ..dealer.graph import BUST
 
-__all__ = ["PlayerState", "player_states", "player_hit_graph"]
+__all__ = ["PlayerState", "player_states", "player_hit_graph", "hands_up_to_21"]
 
 _HARD_TOTALS = range(4, 22)
 _SOFT_TOTALS = range(12, 22)
@@ -63,3 +64,33 @@ def player_hit_graph() -> nx.DiGraph:
             else:
                 graph.add_edge(str(hand), target, ranks=(rank,))
     return graph
+
+
+def hands_up_to_21(
+    shoe: Counts, upcard: int, start: tuple[int, ...] = (), extra: Counts = (0,) * 10
+) -> Iterator[Counts]:
+    """Every composition of a player's hand the ``shoe`` (ten counts), less the up-card and the
+    ``extra`` cards, can hold: multisets of two or more cards, containing ``start``, with a hard
+    total of 21 or less (every hand the player may stand on or hit)."""
+    available = list(shoe)
+    available[upcard - 1] -= 1
+    for r in RANKS:
+        available[r - 1] -= extra[r - 1]
+    counts = [0] * 10
+    for r in start:
+        counts[r - 1] += 1
+    if any(counts[i] > available[i] for i in range(10)):
+        return
+
+    def extend(rank_from: int, total: int) -> Iterator[Counts]:
+        if sum(counts) >= 2:
+            yield tuple(counts)
+        for r in range(rank_from, 11):
+            if total + r > 21:
+                break
+            if counts[r - 1] < available[r - 1]:
+                counts[r - 1] += 1
+                yield from extend(r, total + r)
+                counts[r - 1] -= 1
+
+    yield from extend(1, sum(start))  # cards added in rank order: each multiset once
