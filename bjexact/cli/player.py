@@ -17,7 +17,7 @@ from .common import (
 
 EXAMPLES = """\
 examples:
-  bjexact player                                   # 2 decks, S17: composition-dependent (~15 s)
+  bjexact player                                   # 2 decks, S17: composition-dependent (~3 s)
   bjexact player --decks inf                       # the classic hit/stand policy tables, exactly
   bjexact player --decks inf --values              # and the values of standing and hitting
   bjexact player --decks inf --h17 --objective win # chance of winning, a push = 1/2
