@@ -58,6 +58,11 @@ _EXPORTS = {
     "identify": "checks.verify",
     "check_dealer_simulator": "checks.simcheck",
     "check_gym_blackjack": "checks.simcheck",
+    "GameRules": "core.rules",
+    "solve_game": "player.game",
+    "hand_moves": "player.game",
+    "solve": "player.solver",
+    "hand_decision": "player.solver",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
