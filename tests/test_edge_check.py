@@ -6,7 +6,14 @@ import pytest
 
 from bjexact import BjexactError
 from bjexact.chart_check import chart_rule_sets
-from bjexact.edge_check import check_edge, fit_edge, format_edge_check
+from bjexact.edge_check import (
+    check_edge,
+    check_edge_file,
+    fit_edge,
+    format_edge_check,
+    format_edge_file_check,
+    rules_of_text,
+)
 from bjexact.exact import mpq
 from bjexact.fullgame import GameRules
 
@@ -58,3 +65,27 @@ def test_the_published_six_deck_edge():
 def test_unreadable_edges():
     with pytest.raises(BjexactError, match="cannot read 'about half a percent'"):
         check_edge("about half a percent", INF)
+
+
+def test_a_file_of_rule_sets_and_edges():
+    text = ("# published edges, infinite deck\n"
+            "infinite deck, S17, DAS, split once, 3:2: -0.57%\n"
+            "inf decks, S17, DAS, late surrender, split to 2 hands = 0.48%\n"
+            "infinite deck, H17, no DAS, split once: 0.50%\n")
+    check = check_edge_file(text, source="edges.txt")
+    assert [e.check.consistent for e in check.lines] == [True, True, False]
+    assert [e.line for e in check.lines] == [2, 3, 4]
+    assert check.lines[1].check.rules == GameRules(decks="inf", split_hands=2, surrender="late")
+    assert check.lines[2].check.rules == GameRules(decks="inf", split_hands=2, h17=True, das=False)
+    assert not check.consistent and "NOT CONSISTENT: 1 of 3" in format_edge_file_check(check)
+    assert check.to_json()["lines"][2]["line"] == 4
+
+
+def test_rule_descriptions():
+    rules, unread = rules_of_text("6 decks, H17, no DAS, early surrender, ENHC, 6:5, RSA, double 10-11 only, "
+                                  "wonky")
+    assert rules == GameRules(decks=6, h17=True, das=False, surrender="early", hole_card="enhc",
+                              bj_pays=mpq(6, 5), rsa=True, split_hands=4, double="10-11")
+    assert unread == ["wonky"]
+    with pytest.raises(BjexactError, match="line 1: no house edge"):
+        check_edge_file("6 decks, S17\n")

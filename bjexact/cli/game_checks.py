@@ -25,6 +25,8 @@ full game (verify --kind chart|edge, check-sim --game): the rules of `bjexact ed
                              (--decks restricts; split to 2 hands unless --split-hands is given), best first.
   verify --kind edge -- -0.46%   a published edge (player expectation or house edge, to its printed
                              precision); --identify: which rule sets it fits. --scale probability: 0.0046.
+                             FILE of lines 'RULES  EDGE' ("6 decks, H17, DAS, late surrender: 0.42%"):
+                             each line's rules read from its words, the others from the options.
   check-sim --game MODULE:NAME  play_round(rng) -> net result per unit bet, against the exact
                              distribution (infinite deck, or no splitting); the reference simulator is
                              bjexact.round_check:exact_round_simulator with --factory.
@@ -101,11 +103,16 @@ def run_verify_game(args: argparse.Namespace, text_of_file) -> int:
 
     if args.kind == "edge":
         printed = args.file
-        try:
-            edge_check.parse_edge(printed)
-        except BjexactError:
-            printed = text_of_file(args.file).strip()
         scale = "fraction" if args.scale == "probability" else "auto"
+        if not _is_edge(printed):
+            printed = text_of_file(args.file).strip()
+            if not _is_edge(printed):  # a file of lines 'RULES  EDGE'
+                if args.identify:
+                    raise BjexactError("--identify takes one house edge, not a file of rule sets and edges")
+                source = "<stdin>" if args.file == "-" else args.file
+                checks = edge_check.check_edge_file(printed, game_rules(args), source=source, scale=scale,
+                                                    progress=None)
+                return _emit(args, checks, edge_check.format_edge_file_check(checks), checks.consistent)
         if args.identify:
             fit = edge_check.fit_edge(printed, _candidates(args), scale=scale, progress=None)
             best = fit.checks[0]
@@ -120,6 +127,16 @@ def run_verify_game(args: argparse.Namespace, text_of_file) -> int:
                      bool(identification.matches))
     check = chart_check.check_chart(chart, game_rules(args), chart_check.cached_solution(game_rules(args), None))
     return _emit(args, check, chart_check.format_chart_check(check, show_all=args.all), check.consistent)
+
+
+def _is_edge(text: str) -> bool:
+    from ..edge_check import parse_edge
+
+    try:
+        parse_edge(text)
+    except BjexactError:
+        return False
+    return True
 
 
 def run_check_sim_game(args: argparse.Namespace, load_callable) -> int:
