@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .errors import BjexactError
+from .round_check import assert_round_simulator_matches
 from .rules import Rules
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "assert_values_match",
     "assert_simulator_matches",
     "assert_gym_blackjack_matches",
+    "assert_round_simulator_matches",
 ]
 
 MAX_LISTED = 20
