@@ -217,3 +217,10 @@ def test_the_report_names_what_was_read_in_plain_english():
     values = format_player_check(check_player_table(read_player_table(rendered("values", "text"), "values"), INF))
     policy = format_player_check(check_player_table(read_player_table(rendered("policy", "text"), "policy"), INF))
     assert "560 cells of value tables read" in values and "cells of a policy grid read" in policy
+
+
+def test_a_finite_shoe_policy_cell_is_judged_by_its_two_card_hands():
+    # every two-card 16 hits against a ten with 6 decks; three-card 16s that stand do not excuse an S
+    table = read_player_table("player 2 3 4 5 6 7 8 9 T A\nhard 16 S S S S S H H H S H\n", "policy")
+    check = check_player_table(table, Rules(decks=6))
+    assert [(c.cell.upcard, c.exact_move) for c in check.cells if not c.consistent] == [(10, "hit")]

@@ -331,19 +331,14 @@ def check_player_table(
 
 @cache
 def _finite_moves(rules: Rules, objective: str) -> dict[tuple[int, bool, int], dict[str, int]]:
-    """Per (total, soft, up-card): how many hands of that total play each move, composition-dependently.
+    """Per (total, soft, up-card): how many two-card hands of that total play each move.
 
-    The two-card hands vote (a natural is not played under separate/peek); hands of
-    three or more cards that play against their total's majority are added from the
-    solution's exceptions.
+    A chart cell is a decision for the two-card hands of its total (a natural is not played
+    under separate/peek); hands of three or more cards do not vote, or a total such as hard 16,
+    which every two-card hand hits against a ten on 6 decks, would pass for either move.
     """
-
     solution = solve_finite(rules, objective, progress=False)
-    tally = {(s.total, s.soft, s.upcard): dict(votes) for s, votes in solution.two_card_moves.items()}
-    for state, best, hands in solution.exceptions:
-        moves = tally.setdefault((state.total, state.soft, state.upcard), {})
-        moves[best] = moves.get(best, 0) + sum(1 for cards in hands if len(cards) > 2)
-    return tally
+    return {(s.total, s.soft, s.upcard): dict(votes) for s, votes in solution.two_card_moves.items()}
 
 
 def _check_finite_policy(table: PrintedPlayerTable, rules: Rules, objective: str) -> PlayerCheck:

@@ -32,6 +32,7 @@ from .dealer_tables import Tolerance, check_dealer_table
 from .messages import format_cell
 from .player_tables import _MOVES, VALUE_BLOCKS, PlayerCell, PrintedPlayerTable, check_player_table, read_player_table
 from .printed import dealer_table_from_values, float_number, parse_number, read_dealer_table
+from .rounds import assert_round_simulator_matches
 
 __all__ = [
     "assert_dealer_table_matches",
@@ -39,6 +40,7 @@ __all__ = [
     "assert_values_match",
     "assert_simulator_matches",
     "assert_gym_blackjack_matches",
+    "assert_round_simulator_matches",
 ]
 
 MAX_LISTED = 20

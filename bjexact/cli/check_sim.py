@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .common import RULES_HELP, add_rule_options, bounded_int, rules_from_args, write_output
+from .game_checks import GAME_CHECKS_HELP, add_game_check_options, run_check_sim_game
 
 MAX_ROUNDS = 10**9
 DEFAULT_CALL_TIMEOUT = 10.0
@@ -48,7 +49,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "check-sim", help="test a dealer simulator statistically against the exact distribution",
         description="Run a dealer simulator and test its outcomes against the exact probabilities.",
-        epilog=RULES_HELP + "\n" + EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=RULES_HELP + "\n" + EXAMPLES + "\n" + GAME_CHECKS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("simulator", metavar="MODULE:NAME", nargs="?",
                         help="the simulator: an importable module (or a .py file) and a callable in it")
@@ -79,6 +81,7 @@ def register(subparsers) -> None:
     out = parser.add_argument_group("output")
     out.add_argument("--format", choices=("text", "json"), default="text", help="report format (default: text)")
     out.add_argument("-o", "--output", default=None, metavar="FILE", help="write the report to FILE")
+    add_game_check_options(parser, simulator=True)
     parser.set_defaults(run=run)
 
 
@@ -137,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
     from ..progress import Progress
     from . import safety
 
+    if args.game:
+        return run_check_sim_game(args, load_callable)
     if args.gym:
         return _run_gym(args)
     if args.simulator is None:

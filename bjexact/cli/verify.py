@@ -13,6 +13,7 @@ from .common import (
     rules_from_args,
     write_output,
 )
+from .game_checks import GAME_CHECKS_HELP, add_game_check_options, run_verify_game
 
 EXAMPLES = """\
 examples:
@@ -62,10 +63,11 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "verify", help="check a printed table against the exact values (or --identify its conventions)",
         description="Check a dealer table (or a player table) printed elsewhere against the exact values.",
-        epilog=RULES_HELP + "\n" + EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=RULES_HELP + "\n" + EXAMPLES + "\n" + GAME_CHECKS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", metavar="FILE", help="the table to check ('-' for standard input)")
-    parser.add_argument("--kind", choices=("dealer", "policy", "values"), default="dealer",
+    parser.add_argument("--kind", choices=("dealer", "policy", "values", "chart", "edge"), default="dealer",
                         help="what the table holds (default: dealer)")
     parser.add_argument("--identify", action="store_true",
                         help="try every convention (decks inf/1/2/3/4/6/8, S17/H17, naturals) instead of one; "
@@ -91,6 +93,7 @@ def register(subparsers) -> None:
                      help="report format (default: text)")
     out.add_argument("--all", action="store_true", help="list every cell, not only the inconsistent ones")
     out.add_argument("-o", "--output", default=None, metavar="FILE", help="write the report to FILE")
+    add_game_check_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -142,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
             raise BjexactError(f"{flag} must be a finite number >= 0, not {value}")
     if args.max_ulps is not None and args.max_ulps < 0:
         raise BjexactError(f"--max-ulps must be a whole number >= 0, not {args.max_ulps}")
+    if args.kind in ("chart", "edge"):
+        return run_verify_game(args, read_input)
     if args.identify and args.kind != "dealer":
         raise BjexactError("--identify works on dealer tables only")
     restrict_naturals = args.naturals

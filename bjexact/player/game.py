@@ -64,7 +64,7 @@ from ..errors import BjexactError
 from ..progress import Progress
 from .states import hands_up_to_21
 
-__all__ = ["GameRules", "MOVES", "GameSolution", "MoveValues", "ChartCell", "solve_game", "hand_moves",
+__all__ = ["GameRules", "MOVES", "Strategy", "GameSolution", "MoveValues", "ChartCell", "solve_game", "hand_moves",
            "insurance_value", "even_money", "chart_code", "UPCARD_ORDER"]
 
 MOVES = ("stand", "hit", "double", "split", "surrender")
@@ -555,6 +555,26 @@ class _Solver:
             self.cards.recording = None
             self._split_cont.clear()
         self.cards.prefetch(sorted(needed, key=lambda item: (item[1] or (0, 0), item[0])), upcard)
+
+class Strategy:
+    """The solved play of a rule set, move by move, for code that plays rounds (simulators):
+    the moves the exact values choose, split hands' included (CDZ-)."""
+
+    def __init__(self, rules: GameRules):
+        self._solver = _Solver(rules)
+
+    def split_limit(self, pair: int) -> int:
+        """The most hands splitting ``pair`` can make."""
+        return self._solver.split_limit(pair)
+
+    def split_move(self, hand: Counts, upcard: int, pair: int) -> str:
+        """The move of a split hand of ``pair`` holding ``hand`` (counts) once it has two cards."""
+        return self._solver.split_move(hand, upcard, pair)
+
+    def continues_hitting(self, hand: Counts, upcard: int) -> bool:
+        """Whether a hand (counts) that may only stand or hit hits."""
+        return self._solver.continues_hitting(hand, upcard)
+
 
 def _best(values: tuple[mpq, mpq | None]) -> mpq:
     stand, hit = values

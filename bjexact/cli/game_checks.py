@@ -1,0 +1,160 @@
+"""The full game's checks on the command line: ``verify --kind chart|edge`` and ``check-sim --game``.
+
+``verify`` and ``check-sim`` call :func:`add_game_check_options` when they build their parsers and
+hand over to :func:`run_verify_game` / :func:`run_check_sim_game`; only the options they lack are
+added (``--decks``, ``--shoe``, ``--h17`` are theirs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..errors import BjexactError
+from .common import write_output
+
+GAME_CHECKS_HELP = """\
+full game (verify --kind chart|edge, check-sim --game): the rules of `bjexact edge`
+(--double, --no-double-soft, --das/--no-das, --split-hands, --rsa, --hit-split-aces,
+--surrender, --hole-card, --obo, --bj-pays).
+  verify --kind chart FILE   a basic strategy chart (hard, soft, pairs; H S D Dh Ds P Ph Pd R Rh Rs Rp,
+                             Hit/Stand/Dbl/SP/Sur); each wrong cell with its exact cost per 100 units bet;
+                             cells whose two-card hands disagree are 'depends on composition', not wrong.
+                             --identify: decks 1/2/4/6/8/inf x S17/H17 x DAS x surrender x hole card
+                             (--decks restricts; split to 2 hands unless --split-hands is given), best first.
+  verify --kind edge -- -0.46%   a published edge (player expectation or house edge, to its printed
+                             precision); --identify: which rule sets it fits. --scale probability: 0.0046.
+                             FILE of lines 'RULES  EDGE' ("6 decks, H17, DAS, late surrender: 0.42%"):
+                             each line's rules read from its words, the others from the options.
+  check-sim --game MODULE:NAME  play_round(rng) -> net result per unit bet, against the exact
+                             distribution (infinite deck, or no splitting); the reference simulator is
+                             bjexact.checks.rounds:exact_round_simulator with --factory.
+"""
+
+
+def _has(parser: argparse.ArgumentParser, flag: str) -> bool:
+    return flag in parser._option_string_actions
+
+
+def add_game_check_options(parser: argparse.ArgumentParser, *, simulator: bool = False) -> None:
+    """Add the full game's rule options ``parser`` lacks (and ``--game`` for check-sim)."""
+    group = parser.add_argument_group("full game rules (--kind chart|edge, --game)")
+    if simulator:
+        group.add_argument("--game", action="store_true",
+                           help="MODULE:NAME plays whole rounds: play_round(rng) -> net result per unit bet")
+    if not _has(parser, "--bj-pays"):
+        group.add_argument("--bj-pays", default="3/2", metavar="P/Q", help="what a natural pays (default: 3/2)")
+    group.add_argument("--double", choices=("any", "9-11", "10-11"), default="any",
+                       help="which first-two-card totals may double (default: any)")
+    group.add_argument("--no-double-soft", dest="double_soft", action="store_false", help="no doubling on soft totals")
+    group.add_argument("--das", dest="das", action="store_true", default=True, help="double after splitting (default)")
+    group.add_argument("--no-das", dest="das", action="store_false", help="no doubling after splitting")
+    group.add_argument("--split-hands", type=int, choices=(1, 2, 3, 4), default=None, metavar="1|2|3|4",
+                       help="the most hands splitting can make (default: 4; with --identify 2)")
+    group.add_argument("--rsa", action="store_true", help="aces may be resplit")
+    group.add_argument("--hit-split-aces", action="store_true", help="split aces may be hit")
+    group.add_argument("--surrender", choices=("none", "late", "early"), default="none", help="(default: none)")
+    group.add_argument("--hole-card", choices=("peek", "enhc"), default="peek", help="(default: peek)")
+    group.add_argument("--obo", action="store_true", help="with enhc: a dealer natural takes the original bet only")
+
+
+def game_rules(args: argparse.Namespace, *, identify: bool = False):
+    """The :class:`bjexact.fullgame.GameRules` of the options."""
+    from ..core.numbers import parse_fraction
+    from ..core.rules import GameRules
+    from .common import parse_shoe
+
+    if args.shoe is not None and args.decks is not None:
+        raise BjexactError("--decks and --shoe conflict: give one of them")
+    try:
+        bj_pays = parse_fraction(args.bj_pays)
+    except ValueError:
+        raise BjexactError(f"--bj-pays must be a fraction such as 3/2, not {args.bj_pays!r}") from None
+    split_hands = args.split_hands if args.split_hands is not None else (2 if identify else 4)
+    options: dict[str, Any] = dict(
+        h17=args.h17, bj_pays=bj_pays, double=args.double, double_soft=args.double_soft, das=args.das,
+        split_hands=split_hands, rsa=args.rsa, hit_split_aces=args.hit_split_aces, surrender=args.surrender,
+        hole_card=args.hole_card, obo=args.obo,
+    )
+    if args.shoe is not None:
+        return GameRules(shoe=parse_shoe(args.shoe), **options)
+    return GameRules(decks=args.decks if args.decks is not None else 2, **options)
+
+
+def _candidates(args: argparse.Namespace):
+    from ..checks.charts import chart_rule_sets
+
+    base = game_rules(args, identify=True)
+    decks = [base.decks] if args.decks is not None else None
+    if args.shoe is not None:
+        raise BjexactError("--identify tries numbers of decks: give --decks N or nothing, not --shoe")
+    return chart_rule_sets(base, decks=decks, h17=(True,) if args.h17 else (False, True))
+
+
+def _emit(args, result, text: str, consistent: bool) -> int:
+    write_output(json.dumps(result.to_json(), indent=2) + "\n" if args.format == "json" else text, args.output)
+    return 0 if consistent else 1
+
+
+def run_verify_game(args: argparse.Namespace, text_of_file) -> int:
+    """``verify --kind chart|edge``; ``text_of_file(path)`` reads FILE ('-': standard input)."""
+    from ..checks import charts as chart_check
+    from ..checks import edges as edge_check
+
+    if args.kind == "edge":
+        printed = args.file
+        scale = "fraction" if args.scale == "probability" else "auto"
+        if not _is_edge(printed):
+            printed = text_of_file(args.file).strip()
+            if not _is_edge(printed):  # a file of lines 'RULES  EDGE'
+                if args.identify:
+                    raise BjexactError("--identify takes one house edge, not a file of rule sets and edges")
+                source = "<stdin>" if args.file == "-" else args.file
+                checks = edge_check.check_edge_file(printed, game_rules(args), source=source, scale=scale,
+                                                    progress=None)
+                return _emit(args, checks, edge_check.format_edge_file_check(checks), checks.consistent)
+        if args.identify:
+            fit = edge_check.fit_edge(printed, _candidates(args), scale=scale, progress=None)
+            best = fit.checks[0]
+            return _emit(args, fit, edge_check.format_edge_check(best, fit), bool(fit.matches))
+        check = edge_check.check_edge(printed, game_rules(args), scale=scale, progress=None)
+        return _emit(args, check, edge_check.format_edge_check(check), check.consistent)
+    source = "<stdin>" if args.file == "-" else args.file
+    chart = chart_check.read_chart(text_of_file(args.file), source=source)
+    if args.identify:
+        identification = chart_check.identify_chart(chart, _candidates(args), progress=None)
+        return _emit(args, identification, chart_check.format_chart_identification(identification),
+                     bool(identification.matches))
+    check = chart_check.check_chart(chart, game_rules(args), chart_check.cached_solution(game_rules(args), None))
+    return _emit(args, check, chart_check.format_chart_check(check, show_all=args.all), check.consistent)
+
+
+def _is_edge(text: str) -> bool:
+    from ..checks.edges import parse_edge
+
+    try:
+        parse_edge(text)
+    except BjexactError:
+        return False
+    return True
+
+
+def run_check_sim_game(args: argparse.Namespace, load_callable) -> int:
+    """``check-sim --game MODULE:NAME``: a whole-round simulator against the exact distribution."""
+    from ..checks import rounds as round_check
+
+    if args.gym:
+        raise BjexactError("--game and --gym are two different checks: give one")
+    if args.simulator is None:
+        raise BjexactError("name the round simulator as MODULE:NAME")
+    rules = game_rules(args)
+    simulator = load_callable(args.simulator)
+    if args.factory:
+        simulator = simulator(rules)
+        if not callable(simulator):
+            raise BjexactError(f"{args.simulator}(rules) did not return a callable")
+    rounds = round_check.DEFAULT_GAME_ROUNDS if args.rounds is None else args.rounds
+    alpha = round_check.DEFAULT_ALPHA if args.alpha is None else args.alpha
+    check = round_check.check_round_simulator(simulator, rules, rounds=rounds, seed=args.seed, alpha=alpha)
+    return _emit(args, check, round_check.format_round_check(check), check.passed)
