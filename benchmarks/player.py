@@ -10,7 +10,8 @@ Measures, in this process:
     against every up-card, with the game value and the composition exceptions
     (objective ev, S17, once each: they take seconds).
 
-Targets: infinite deck, both objectives < 0.3 s; 2 decks < 2 s (the dealer batched over every hand, see bjexact.dealer.batch).
+Targets: infinite deck, both objectives < 0.3 s; 2 decks < 2 s (the dealer batched over every
+hand, see bjexact.dealer.batch).
 """
 
 from __future__ import annotations
