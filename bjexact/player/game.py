@@ -1,8 +1,8 @@
 """The casino game: stand, hit, double, split, surrender, insurance; the exact house edge.
 
-Model (see ``shared`` conventions in the README): the player is dealt two cards,
-the dealer an up-card and a hole card. Every value here is per unit initial bet
-and exact.
+Model (the rules: :class:`~bjexact.core.rules.GameRules`): the player is dealt two
+cards, the dealer an up-card and a hole card. Every value here is per unit initial
+bet and exact.
 
 Composition-dependent play
     A hand's decisions depend on its own cards and the up-card (not on other
@@ -30,7 +30,15 @@ Splits (CDZ-)
     first one: the other hand's cards, drawn by a stopping rule of its own, leave
     the dealer's next cards distributed as if they had not been drawn (a
     uniformly shuffled shoe stays uniform after a stopping time), so hand one is
-    valued with only the other pair card removed.
+    valued with only the other pair card removed. With resplits the hands are seen
+    receiving their second cards first (:meth:`_Solver.split`), which changes no
+    value and leaves each hand depending only on how many of the others' second
+    cards are known not to be pair cards.
+
+Results
+    :func:`solve_game` gives every two-card hand's moves, the round's value by
+    up-card and overall, and the distribution of its net result; :func:`hand_moves`
+    one hand's moves; :meth:`GameSolution.chart` the basic strategy chart.
 """
 
 from __future__ import annotations
