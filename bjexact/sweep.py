@@ -380,7 +380,7 @@ class _dask_client:
             self.own.append(client)
             return client
         workers = self.workers or os.cpu_count() or 1
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                                silence_logs=logging.ERROR)
         self.own.append(cluster)
         client = Client(cluster)
