@@ -16,6 +16,7 @@ import hashlib
 import itertools
 import json
 import os
+import tempfile
 import time
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -25,7 +26,6 @@ from typing import Any
 
 from .errors import BjexactError
 from .exact import fraction_string, mpq, parse_fraction
-from .files import write_atomically
 from .progress import Progress
 
 __all__ = [
@@ -38,6 +38,7 @@ TASK_KIND = "solve_game/1"
 RULE_KEYS = ("decks", "shoe", "h17", "bj_pays", "double", "double_soft", "das", "split_hands", "rsa",
              "hit_split_aces", "surrender", "hole_card", "obo")
 ROW_UPCARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
+RANK_SYMBOLS = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "T"}
 
 
 # --- rule sets as plain data --------------------------------------------------------------------
@@ -179,11 +180,11 @@ def _show(value: Any) -> str:
 # --- the task -----------------------------------------------------------------------------------
 
 
-def task_key(rules: Mapping[str, Any]) -> str:
-    """The content hash of a task: the canonical rules, the kind of task, the bjexact version."""
+def task_key(rules: Mapping[str, Any], kind: str = TASK_KIND) -> str:
+    """The content hash of a task: its data (the canonical rules), the kind of task, the bjexact version."""
     from . import __version__
 
-    text = json.dumps({"kind": TASK_KIND, "version": __version__, "rules": dict(rules)}, sort_keys=True)
+    text = json.dumps({"kind": kind, "version": __version__, "rules": dict(rules)}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -192,15 +193,14 @@ def solve_task(rules: Mapping[str, Any]) -> dict[str, Any]:
 
     A pure function of ``rules`` (a ``GameRules.to_json`` mapping): what a worker runs.
     """
-    from .cards import rank_symbol
     from .fullgame import solve_game
 
     solution = solve_game(rules_from_json(rules), progress=False)
     variance = solution.variance
     return {
         "ev": fraction_string(solution.ev),
-        "by_upcard": {rank_symbol(u): fraction_string(v) for u, v in solution.by_upcard.items()},
-        "upcard_chance": {rank_symbol(u): fraction_string(v) for u, v in solution.upcard_chance.items()},
+        "by_upcard": {RANK_SYMBOLS[u]: fraction_string(v) for u, v in solution.by_upcard.items()},
+        "upcard_chance": {RANK_SYMBOLS[u]: fraction_string(v) for u, v in solution.upcard_chance.items()},
         "variance": None if variance is None else fraction_string(variance),
     }
 
@@ -215,14 +215,15 @@ class ResultStore:
     for (or is unreadable) counts as missing and is computed again.
     """
 
-    def __init__(self, directory: str | Path):
+    def __init__(self, directory: str | Path, kind: str = TASK_KIND):
         self.directory = Path(directory)
+        self.kind = kind
 
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
 
     def get(self, rules: Mapping[str, Any]) -> dict[str, Any] | None:
-        key = task_key(rules)
+        key = task_key(rules, self.kind)
         try:
             document = json.loads(self._path(key).read_text())
         except (OSError, ValueError):
@@ -232,17 +233,29 @@ class ResultStore:
         return document.get("result")
 
     def put(self, rules: Mapping[str, Any], result: Mapping[str, Any], seconds: float | None = None) -> None:
-        key = task_key(rules)
+        key = task_key(rules, self.kind)
         path = self._path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise BjexactError(f"cannot create the results store {self.directory}: {exc}") from None
-        document = {"key": key, "kind": TASK_KIND, "rules": dict(rules), "result": dict(result), "seconds": seconds}
-        write_atomically(path, (json.dumps(document, indent=1) + "\n").encode())
+        document = {"key": key, "kind": self.kind, "rules": dict(rules), "result": dict(result), "seconds": seconds}
+        _write_whole(path, json.dumps(document, indent=1) + "\n")
 
     def __len__(self) -> int:
         return sum(1 for _ in self.directory.glob("??/*.json")) if self.directory.is_dir() else 0
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write a file under a temporary name, then rename it: never half-written."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 # --- execution ----------------------------------------------------------------------------------
@@ -286,6 +299,8 @@ def run_tasks(
     function: Callable[[Mapping[str, Any]], dict[str, Any]] = solve_task,
     on_result: Callable[[int, Any], None] | None = None,
     stats: RunStats | None = None,
+    kind: str = TASK_KIND,
+    label: str = "solving rule sets",
 ) -> list[dict[str, Any]]:
     """The result of every task, in order; stored results are reused, new ones stored as they arrive.
 
@@ -293,6 +308,8 @@ def run_tasks(
     local cluster of ``workers`` processes, one thread each) or ``"serial"`` (this process).
     ``on_result(done, client)`` is called after each computed result (tests use it to kill a worker).
     """
+    if store is not None and store.kind != kind:
+        raise ValueError(f"a store of {store.kind} results cannot hold {kind} results")
     tasks = [dict(t) for t in tasks]
     stats = stats if stats is not None else RunStats()
     start = time.monotonic()
@@ -304,7 +321,7 @@ def run_tasks(
             results[i] = found
             stats.stored += 1
         else:
-            todo.setdefault(task_key(rules), []).append(i)
+            todo.setdefault(task_key(rules, kind), []).append(i)
 
     def finish(key: str, result: dict[str, Any], seconds: float | None) -> None:
         first = todo[key][0]
@@ -314,7 +331,7 @@ def run_tasks(
             results[i] = result
         stats.computed += 1
 
-    with _Bar(len(todo), "solving rule sets", enabled=progress if todo else False) as bar:
+    with _Bar(len(todo), label, enabled=progress if todo else False) as bar:
         if todo and executor == "serial":
             stats.workers = 1
             for key, indices in todo.items():
