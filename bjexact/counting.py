@@ -267,7 +267,7 @@ def analyse(system: CountSystem, full: Sequence[int], rounds: Sequence[Round],
     basics = [parse_fraction(r["ev_basic"]) for r in results]
     groups: dict[int, list[int]] = {}
     for i, tc in enumerate(counts):
-        groups.setdefault(floor(tc), []).append(i)
+        groups.setdefault(int(floor(tc)), []).append(i)
     bins = [Bin(tc, len(ix), sum((evs[i] for i in ix), mpq(0)) / len(ix),
                 sum((basics[i] for i in ix), mpq(0)) / len(ix)) for tc, ix in sorted(groups.items())]
     indices = [_index(name, counts, results) for name in DECISIONS]
@@ -297,7 +297,7 @@ def _correlation(xs: Sequence[mpq], ys: Sequence[mpq]) -> float | None:
 def _threshold(counts: Sequence[mpq], gains: Sequence[mpq], best_alt: Sequence[bool]):
     """The threshold and direction that maximise the summed exact gain of playing the alternative."""
     n = len(counts)
-    candidates = sorted({floor(c) for c in counts})
+    candidates = sorted({int(floor(c)) for c in counts})
     best = (mpq(0), None, "+")
     for t in candidates:
         for direction in ("+", "-"):
