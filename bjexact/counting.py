@@ -348,3 +348,38 @@ def _insurance_index(counts: Sequence[mpq], results: Sequence[Mapping[str, Any]]
     best_alt = [parse_fraction(d["value"]) > 0 for _, d in seen]
     t, direction, gain, agreement = _threshold([tc for tc, _ in seen], gains, best_alt)
     return Index("insurance", "no insurance", "insure", t, direction, len(seen), gain / len(counts), agreement)
+
+
+def plot_by_true_count(analysis: CountAnalysis, path: str | Path) -> None:
+    """Draw the mean exact value at each true count (optimal and basic), over the share of rounds at each count.
+
+    The format follows the file's suffix (.svg, .pdf, .png); needs matplotlib (``bjexact[plot]``).
+    """
+    path = Path(path)
+    if path.suffix not in (".svg", ".pdf", ".png"):
+        raise BjexactError(f"a plot file must end in .svg, .pdf or .png, not {str(path)!r}")
+    try:
+        import matplotlib
+    except ImportError:
+        raise BjexactError("plots need matplotlib: pip install 'bjexact[plot]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    counts = [b.true_count for b in analysis.bins]
+    figure, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(7, 5), height_ratios=(3, 1))
+    top.plot(counts, [float(b.ev) * 100 for b in analysis.bins], "o-", label="optimal for the cards unseen")
+    top.plot(counts, [float(b.ev_basic) * 100 for b in analysis.bins], "s--", label="basic strategy")
+    top.axhline(0, color="grey", linewidth=0.8)
+    top.set_ylabel("expected result (%)")
+    top.set_title(f"{analysis.system.name}: exact value of the round by true count ({analysis.rounds} rounds)")
+    top.legend()
+    bottom.bar(counts, [100 * b.rounds / analysis.rounds for b in analysis.bins], color="#888888")
+    bottom.set_ylabel("rounds (%)")
+    bottom.set_xlabel("true count (floored)")
+    figure.tight_layout()
+    try:
+        figure.savefig(path)
+    except OSError as exc:
+        raise BjexactError(f"cannot write {path}: {exc}") from None
+    finally:
+        plt.close(figure)

@@ -112,14 +112,17 @@ def test_count_command_dask_equals_serial(tmp_path, capsys):
     assert json.loads(out) == serial
     assert serial["rounds"] >= 4 and {i["decision"] for i in serial["indices"]} <= set(DECISIONS) | {"insurance"}
     # resumed: every round from the store
-    status, out, err = run(capsys, *common[:-3], "--serial", "--store", str(tmp_path / "a"))
+    plot = tmp_path / "count.svg"
+    status, out, err = run(capsys, *common[:-3], "--serial", "--store", str(tmp_path / "a"), "--plot", str(plot))
     assert status == 0 and "0 solved on 0 worker(s)" in out and "Index numbers" in out
+    assert "<svg" in plot.read_text()
 
 
 @pytest.mark.parametrize("args, message", [
     (["--decks", "inf"], "counting needs a finite shoe"),
     (["--penetration", "1.5"], "--penetration must be more than 0"),
     (["--system", "nope"], "unknown count system"),
+    (["--plot", "x.gif"], "must end in .svg, .pdf or .png"),
 ])
 def test_count_command_errors(capsys, args, message):
     status, out, err = run(capsys, "count", "--serial", *args)

@@ -15,6 +15,7 @@ examples:
   bjexact count --system ko --decks 1 --shoes 50 --workers 2
   bjexact count --system my-count.toml --decks 2 --scheduler tcp://10.0.0.5:8786
   bjexact count --system hi-opt-2 --decks 1 --shoes 5 --serial --format json
+  bjexact count --decks 1 --shoes 20 --plot hi-lo.svg    # needs matplotlib: pip install 'bjexact[plot]'
 
 Shoes are shuffled from --seed (shoe i is always the same shoe) and dealt heads-up to the
 cut card (--penetration). Before each round the unseen cards are known exactly and the
@@ -54,6 +55,8 @@ def register(subparsers) -> None:
                        help="worker processes of the local cluster (default: one per core)")
     where.add_argument("--scheduler", default=None, metavar="ADDRESS", help="use the Dask cluster at ADDRESS")
     where.add_argument("--serial", action="store_true", help="solve in this process, without Dask")
+    parser.add_argument("--plot", default=None, metavar="FILE.svg|.pdf|.png",
+                        help="also draw EV by true count with the share of rounds at each (needs matplotlib)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_output_options(parser, formats=("text", "md", "json"))
     parser.set_defaults(run=run)
@@ -70,7 +73,7 @@ def _positive(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..counting import ROUND_KIND, analyse, deal_shoe, load_system, round_task
+    from ..counting import ROUND_KIND, analyse, deal_shoe, load_system, plot_by_true_count, round_task
     from ..exact import mpq, parse_fraction
     from ..sweep import ResultStore, RunStats, run_tasks
     from ..tables import NumberStyle, Table, render
@@ -83,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
         raise BjexactError(f"--penetration must be a number such as 0.75, not {args.penetration!r}") from None
     if not 0 < penetration <= 1:
         raise BjexactError(f"--penetration must be more than 0 and at most 1, not {args.penetration}")
+    if args.plot and Path(args.plot).suffix not in (".svg", ".pdf", ".png"):
+        raise BjexactError(f"a plot file must end in .svg, .pdf or .png, not {args.plot!r}")
     system = load_system(args.system)
     rules = game_rules_from_args(args)
     if rules.infinite:
@@ -127,6 +132,8 @@ def run(args: argparse.Namespace) -> int:
     )
     text = render([by_count, indices], args.format, signed, analysis.to_json())
     write_output(text, args.output)
+    if args.plot:
+        plot_by_true_count(analysis, args.plot)
     return 0
 
 
