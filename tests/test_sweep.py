@@ -255,3 +255,21 @@ def test_sweep_command_errors_are_one_line(tmp_path, capsys, args, message):
     args = [a.format(grid=tmp_path / "g.toml", bad=tmp_path / "bad.toml") for a in args]
     status, out, err = run(capsys, "sweep", *args)
     assert status == 2 and message in err and err.count("\n") == 1
+
+
+def test_progress_bar_shows_tasks_done_and_time_left(capsys):
+    points, _ = grid_from_mapping(TINY_GRID).points()
+    run_tasks(points[:3], executor="serial", progress=True)
+    err = capsys.readouterr().err
+    assert "solving rule sets [" in err and "3/3" in err and "s left" in err
+
+
+def test_rows_as_parquet(tmp_path, capsys):
+    pq = pytest.importorskip("pyarrow.parquet")
+    grid = tmp_path / "tiny.toml"
+    _write_grid(grid, {"base": {"shoe": TINY, "split_hands": 2}, "grid": {"h17": [False, True]}})
+    status, out, err = run(capsys, "sweep", str(grid), "--serial", "--rows", str(tmp_path / "rows.parquet"))
+    assert status == 0, err
+    table = pq.read_table(tmp_path / "rows.parquet").to_pylist()
+    expected = [solve_task(canonical_rules({"shoe": TINY, "split_hands": 2, "h17": h}))["ev"] for h in (False, True)]
+    assert [row["ev"] for row in table] == expected
