@@ -113,14 +113,18 @@ class RuleGrid:
         """Every single change from the base: (rule, value)."""
         return [(k, v) for k, values in self.axes.items() for v in values[1:]]
 
-    def effect_points(self) -> list[dict[str, Any]]:
+    def effect_points(self, strict: bool = True) -> list[dict[str, Any]]:
+        """The base and each single change from it; a change the engine refuses is an error
+        (``strict``) or left out."""
         base = self.base_point()
         points = [canonical_rules(base)]
         for key, value in self.changes():
             try:
                 points.append(canonical_rules(base | {key: value}))
             except BjexactError as exc:
-                raise BjexactError(f"the change {key} = {_show(value)} from the base rules is refused: {exc}") from None
+                if strict:
+                    raise BjexactError(
+                        f"the change {key} = {_show(value)} from the base rules is refused: {exc}") from None
         return points
 
 
@@ -433,7 +437,10 @@ def effects(grid: RuleGrid, results: Mapping[str, Mapping[str, Any]]) -> tuple[m
     base_edge = -parse_fraction(results[task_key(base)]["ev"])
     rows = []
     for key, value in grid.changes():
-        rules = canonical_rules(grid.base_point() | {key: value})
+        try:
+            rules = canonical_rules(grid.base_point() | {key: value})
+        except BjexactError:
+            continue  # a change the engine refuses from this base has no effect to report
         edge = -parse_fraction(results[task_key(rules)]["ev"])
         rows.append(Effect(key, value, rules, edge, edge - base_edge))
     return base_edge, rows

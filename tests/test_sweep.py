@@ -83,6 +83,11 @@ def test_grid_skips_what_the_engine_refuses():
     points, refused = grid.points()
     assert len(points) == 3 and len(refused) == 1
     assert "late surrender" in refused[0][1]
+    from_late = grid_from_mapping({"base": {"decks": "inf", "surrender": "late"},
+                                   "grid": {"hole_card": ["peek", "enhc"]}})
+    with pytest.raises(BjexactError, match="the change hole_card = enhc from the base rules is refused"):
+        from_late.effect_points()
+    assert from_late.effect_points(strict=False) == [canonical_rules({"decks": "inf", "surrender": "late"})]
 
 
 @pytest.mark.parametrize("document, message", [

@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         points = grid.effect_points()
     else:
         points, refused = grid.points()
-        points += [p for p in grid.effect_points() if p not in points]
+        points += [p for p in grid.effect_points(strict=False) if p not in points]
     store = ResultStore(args.store if args.store else grid_path.with_suffix(".store"))
     stats = RunStats()
     results = run_tasks(points, store=store, executor="serial" if args.serial else "dask",
