@@ -278,3 +278,14 @@ def test_rows_as_parquet(tmp_path, capsys):
     table = pq.read_table(tmp_path / "rows.parquet").to_pylist()
     expected = [solve_task(canonical_rules({"shoe": TINY, "split_hands": 2, "h17": h}))["ev"] for h in (False, True)]
     assert [row["ev"] for row in table] == expected
+
+
+def test_sweep_command_on_an_existing_cluster(tmp_path, capsys, client):
+    grid = tmp_path / "tiny.toml"
+    _write_grid(grid, TINY_GRID)
+    address = client.scheduler.address
+    status, out, err = run(capsys, "sweep", str(grid), "--effects-only", "--scheduler", address, "--format", "json")
+    assert status == 0, err
+    document = json.loads(out)
+    assert (document["rule_sets"], document["computed"]) == (4, 4)
+    assert len(client.scheduler_info(n_workers=-1)["workers"]) == 2  # the cluster is still up: not ours to close
