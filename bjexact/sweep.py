@@ -30,7 +30,7 @@ from .progress import Progress
 
 __all__ = [
     "RULE_KEYS", "RuleGrid", "load_grid", "grid_from_mapping", "rules_from_json", "solve_task", "task_key",
-    "ResultStore", "run_tasks", "effects", "Effect", "result_rows", "ROW_UPCARDS",
+    "ResultStore", "run_tasks", "effects", "Effect", "result_rows", "ROW_UPCARDS", "write_whole",
 ]
 
 TASK_KIND = "solve_game/1"
@@ -244,14 +244,16 @@ class ResultStore:
         except OSError as exc:
             raise BjexactError(f"cannot create the results store {self.directory}: {exc}") from None
         document = {"key": key, "kind": self.kind, "rules": dict(rules), "result": dict(result), "seconds": seconds}
-        _write_whole(path, json.dumps(document, indent=1) + "\n")
+        write_whole(path, json.dumps(document, indent=1) + "\n")
 
     def __len__(self) -> int:
         return sum(1 for _ in self.directory.glob("??/*.json")) if self.directory.is_dir() else 0
 
 
-def _write_whole(path: Path, text: str) -> None:
+def write_whole(path: Path, text: str) -> None:
     """Write a file under a temporary name, then rename it: never half-written."""
+    if not path.parent.is_dir():
+        raise BjexactError(f"cannot write {path}: the directory {path.parent} does not exist")
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w") as handle:

@@ -253,6 +253,7 @@ def test_sweep_command_on_a_local_cluster(tmp_path, capsys):
     (["missing.toml"], "missing.toml: no such file"),
     (["{grid}", "--serial", "--workers", "2"], "--serial runs without Dask"),
     (["{bad}"], "not valid TOML"),
+    (["{grid}", "--serial", "--rows", "/no/such/dir/rows.csv"], "the directory /no/such/dir does not exist"),
 ])
 def test_sweep_command_errors_are_one_line(tmp_path, capsys, args, message):
     (tmp_path / "g.toml").write_text("[base]\ndecks = 1\n")

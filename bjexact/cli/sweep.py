@@ -94,6 +94,14 @@ def run(args: argparse.Namespace) -> int:
     else:
         points, refused = grid.points()
         points += [p for p in grid.effect_points(strict=False) if p not in points]
+    rows_path = Path(args.rows) if args.rows else grid_path.with_suffix(".csv")
+    if not rows_path.parent.is_dir():  # found out before hours of solving, not after
+        raise BjexactError(f"cannot write {rows_path}: the directory {rows_path.parent} does not exist")
+    if rows_path.suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise BjexactError("writing Parquet needs pyarrow: pip install 'bjexact[parquet]'") from None
     store = ResultStore(args.store if args.store else grid_path.with_suffix(".store"))
     stats = RunStats()
     results = run_tasks(points, store=store, executor="serial" if args.serial else "dask",
@@ -101,7 +109,6 @@ def run(args: argparse.Namespace) -> int:
                         stats=stats)
     by_key = {task_key(p): r for p, r in zip(points, results)}
 
-    rows_path = Path(args.rows) if args.rows else grid_path.with_suffix(".csv")
     _write_rows(rows_path, result_rows(points, results))
 
     base_edge, rows = effects(grid, by_key)
@@ -136,7 +143,7 @@ def _write_rows(path: Path, rows: list[dict]) -> None:
     import csv
     import io
 
-    from ..files import write_atomically
+    from ..sweep import write_whole
 
     if path.suffix == ".parquet":
         try:
@@ -153,4 +160,4 @@ def _write_rows(path: Path, rows: list[dict]) -> None:
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["key"], lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
-    write_atomically(path, buffer.getvalue().encode())
+    write_whole(path, buffer.getvalue())
