@@ -30,7 +30,7 @@ composition's best move; and the playing efficiency: what those indices gain ove
 strategy as a share of what perfect play gains. A count system file is TOML:
 name = "Zen"  tags = [-1, 1, 1, 2, 2, 2, 1, 0, 0, -2]   (A, 2, ..., 9, T).
 Each round's result is stored under its content hash in --store: an interrupted run
-resumes. Every round is a full exact solve: about 1 s for one deck, 3-5 s for six.
+resumes. Every round is a full exact solve: about 3 s for one deck, 5 s for six.
 """
 
 
