@@ -383,3 +383,38 @@ def plot_by_true_count(analysis: CountAnalysis, path: str | Path) -> None:
         raise BjexactError(f"cannot write {path}: {exc}") from None
     finally:
         plt.close(figure)
+
+
+# --- the classic betting correlation: tags against effects of removal ---------------------------
+
+
+def removal_shoes(full: Sequence[int]) -> list[tuple[int, ...]]:
+    """The full shoe, then the full shoe less one card of each rank A, 2, ..., T it holds."""
+    shoes = [tuple(full)]
+    for rank in range(1, 11):
+        if full[rank - 1]:
+            shoes.append(tuple(n - (r == rank) for r, n in enumerate(full, 1)))
+    return shoes
+
+
+def effects_of_removal(full: Sequence[int], evs: Sequence[mpq]) -> dict[int, mpq]:
+    """rank -> the exact change of the round's value when one card of it leaves the shoe
+    (``evs``: the values of :func:`removal_shoes`, in order)."""
+    ranks = [rank for rank in range(1, 11) if full[rank - 1]]
+    return {rank: ev - evs[0] for rank, ev in zip(ranks, evs[1:])}
+
+
+def eor_betting_correlation(system: CountSystem, eors: Mapping[int, mpq]) -> float | None:
+    """The betting correlation as counters define it: the correlation of the tags with the
+    effects of removal over the 13 cards of a deck (ten, jack, queen and king: four tens)."""
+    weights = {rank: 4 if rank == 10 else 1 for rank in eors}
+    total = sum(weights.values())
+    tags = {rank: mpq(system.tags[rank - 1]) for rank in eors}
+    mt = sum(weights[r] * tags[r] for r in eors) / total
+    me = sum(weights[r] * eors[r] for r in eors) / total
+    sxy = sum(weights[r] * (tags[r] - mt) * (eors[r] - me) for r in eors)
+    sxx = sum(weights[r] * (tags[r] - mt) ** 2 for r in eors)
+    syy = sum(weights[r] * (eors[r] - me) ** 2 for r in eors)
+    if not sxx or not syy:
+        return None
+    return float(sxy) / sqrt(float(sxx) * float(syy))

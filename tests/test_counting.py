@@ -15,7 +15,10 @@ from bjexact.counting import (
     Round,
     analyse,
     deal_shoe,
+    effects_of_removal,
+    eor_betting_correlation,
     load_system,
+    removal_shoes,
     round_task,
     true_count,
 )
@@ -127,3 +130,25 @@ def test_count_command_dask_equals_serial(tmp_path, capsys):
 def test_count_command_errors(capsys, args, message):
     status, out, err = run(capsys, "count", "--serial", *args)
     assert status == 2 and message in err and err.count("\n") == 1
+
+
+def test_betting_correlation_from_effects_of_removal(tmp_path, capsys):
+    shoes = removal_shoes(HALF_DECK)
+    assert len(shoes) == 11 and sum(shoes[1]) == sum(HALF_DECK) - 1 and shoes[1][0] == 1
+    evs = [mpq(0)] + [mpq(r, 100) for r in range(1, 11)]
+    eors = effects_of_removal(HALF_DECK, evs)
+    assert eors == {r: mpq(r, 100) for r in range(1, 11)}
+    assert eor_betting_correlation(CountSystem("rank", tuple(range(1, 11))), eors) == pytest.approx(1)
+    assert eor_betting_correlation(CountSystem("minus", tuple(-r for r in range(1, 11))), eors) == pytest.approx(-1)
+    tiny = (2, 0, 0, 0, 0, 2, 3, 3, 3, 7)  # quick to solve: the ranks it holds are A, 6, 7, 8, 9, T
+    status, out, err = run(capsys, "count", "--shoe", ",".join(map(str, tiny)), "--split-hands", "1",
+                           "--shoes", "1", "--serial", "--eor", "--format", "json", "--store", str(tmp_path))
+    assert status == 0, err
+    document = json.loads(out)["effects_of_removal"]
+    assert set(document["eor"]) == {"A", "6", "7", "8", "9", "T"}
+    full = solve_game(GameRules(shoe=tiny, split_hands=1), with_distribution=False, progress=False).ev
+    less_ace = solve_game(GameRules(shoe=(1,) + tiny[1:], split_hands=1), with_distribution=False,
+                          progress=False).ev
+    assert parse_fraction(document["eor"]["A"]) == less_ace - full
+    eors = {r: parse_fraction(document["eor"][s]) for r, s in zip((1, 6, 7, 8, 9, 10), "A6789T")}
+    assert document["betting_correlation"] == pytest.approx(eor_betting_correlation(load_system("hi-lo"), eors))

@@ -16,6 +16,7 @@ examples:
   bjexact count --system my-count.toml --decks 2 --scheduler tcp://10.0.0.5:8786
   bjexact count --system hi-opt-2 --decks 1 --shoes 5 --serial --format json
   bjexact count --decks 1 --shoes 20 --plot hi-lo.svg    # needs matplotlib: pip install 'bjexact[plot]'
+  bjexact count --decks 1 --shoes 1 --eor               # betting correlation from effects of removal: 0.964
 
 Shoes are shuffled from --seed (shoe i is always the same shoe) and dealt heads-up to the
 cut card (--penetration). Before each round the unseen cards are known exactly and the
@@ -55,6 +56,9 @@ def register(subparsers) -> None:
                        help="worker processes of the local cluster (default: one per core)")
     where.add_argument("--scheduler", default=None, metavar="ADDRESS", help="use the Dask cluster at ADDRESS")
     where.add_argument("--serial", action="store_true", help="solve in this process, without Dask")
+    parser.add_argument("--eor", action="store_true",
+                        help="also the classic betting correlation: the tags against the exact effects of "
+                             "removal (11 more solves)")
     parser.add_argument("--plot", default=None, metavar="FILE.svg|.pdf|.png",
                         help="also draw EV by true count with the share of rounds at each (needs matplotlib)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -102,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
                         scheduler=args.scheduler, workers=args.workers, progress=False if args.quiet else None,
                         stats=stats, label="solving rounds")
     analysis = analyse(system, full, rounds, results)
+    eor_lines, eor_json = [], None
+    if args.eor:
+        eor_lines, eor_json = _removal(args, rules_json, full, system)
     style = number_style(args, percent=True)
     signed = NumberStyle(style.decimals, style.percent, style.exact, signed=True)
     total = analysis.rounds
@@ -119,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
          + ("n/a" if analysis.betting_correlation is None else f"{analysis.betting_correlation:.3f}"),
          "playing efficiency (indices below / perfect play, gain over basic): "
          + ("n/a" if analysis.playing_efficiency is None
-            else share.plain(analysis.playing_efficiency) + "%")],
+            else share.plain(analysis.playing_efficiency) + "%")] + eor_lines,
     )
     indices = Table(
         "Index numbers, estimated from the exact decisions of the simulated rounds",
@@ -130,7 +137,8 @@ def run(args: argparse.Namespace) -> int:
          "agreement: share of rounds meeting the decision where the index plays the best move; "
          "gain: exact, per 100 rounds, in units of the initial bet"],
     )
-    text = render([by_count, indices], args.format, signed, analysis.to_json())
+    document = analysis.to_json() | ({"effects_of_removal": eor_json} if eor_json is not None else {})
+    text = render([by_count, indices], args.format, signed, document)
     write_output(text, args.output)
     if args.plot:
         plot_by_true_count(analysis, args.plot)
@@ -141,3 +149,28 @@ def _index_text(index) -> str:
     if index.threshold is None:
         return "none"
     return f"{'>=' if index.direction == '+' else '<='} {index.threshold:+d}"
+
+
+def _removal(args, rules_json, full, system):
+    """The effects of removal of the full shoe (exact re-solves, stored like rule sets) and the
+    betting correlation of the tags with them."""
+    from ..counting import effects_of_removal, eor_betting_correlation, removal_shoes
+    from ..exact import fraction_string, parse_fraction
+    from ..sweep import ResultStore, canonical_rules, run_tasks
+    from ..tables import NumberStyle
+
+    base = {k: v for k, v in rules_json.items() if k != "decks"}
+    tasks = [canonical_rules(base | {"shoe": list(shoe)}) for shoe in removal_shoes(full)]
+    results = run_tasks(tasks, store=ResultStore(Path(args.store)), executor="serial" if args.serial else "dask",
+                        scheduler=args.scheduler, workers=args.workers, progress=False if args.quiet else None,
+                        label="effects of removal")
+    eors = effects_of_removal(full, [parse_fraction(r["ev"]) for r in results])
+    correlation = eor_betting_correlation(system, eors)
+    style = NumberStyle(4, True, signed=True)
+    symbols = "A23456789T"
+    lines = ["effects of removal (%): " + "  ".join(f"{symbols[r - 1]} {style.plain(e)}" for r, e in eors.items()),
+             "betting correlation (tags vs effects of removal, 13 cards): "
+             + ("n/a" if correlation is None else f"{correlation:.3f}")]
+    document = {"eor": {symbols[r - 1]: fraction_string(e) for r, e in eors.items()},
+                "betting_correlation": correlation}
+    return lines, document
