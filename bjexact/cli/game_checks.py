@@ -63,12 +63,12 @@ def game_rules(args: argparse.Namespace, *, identify: bool = False):
     """The :class:`bjexact.fullgame.GameRules` of the options."""
     from ..core.numbers import parse_fraction
     from ..core.rules import GameRules
-    from .common import parse_shoe
+    from .common import check_number_text, parse_shoe
 
     if args.shoe is not None and args.decks is not None:
         raise BjexactError("--decks and --shoe conflict: give one of them")
     try:
-        bj_pays = parse_fraction(args.bj_pays)
+        bj_pays = parse_fraction(check_number_text(args.bj_pays, "--bj-pays"))
     except ValueError:
         raise BjexactError(f"--bj-pays must be a fraction such as 3/2, not {args.bj_pays!r}") from None
     split_hands = args.split_hands if args.split_hands is not None else (2 if identify else 4)

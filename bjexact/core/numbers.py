@@ -63,10 +63,12 @@ def fraction_string(value: Any) -> str:
 def parse_fraction(text: str) -> mpq:
     """Parse ``"p/q"``, ``"p"`` or a finite decimal such as ``"0.25"`` exactly.
 
-    Text of more than 100 characters, or with an exponent of four digits or more
-    (``1e999999999`` would take hours), is refused before converting.
+    An exponent of four digits or more (``1e999999999`` would take hours) is refused
+    before converting; exact fractions of any length (the "p/q" strings bjexact
+    writes) are read back. Options typed by people are bounded in length where the
+    command line reads them.
     """
-    if len(text) > 100 or re.search(r"[eE]\s*[+-]?\d{4}", text):
+    if re.search(r"[eE]\s*[+-]?\d{4}", text):
         raise ValueError(f"not an exact fraction of a sensible size: {text[:20]!r}")
     try:
         return mpq(Fraction(text.strip()))

@@ -1,0 +1,417 @@
+"""Card counting measured exactly: simulated shoes, and the exact value of every round they deal.
+
+Shoes are shuffled with a seeded generator (shoe ``i`` of seed ``S`` is always the same
+shoe) and dealt heads-up to the cut card. Before each round the composition of the
+unseen cards is known exactly; a task (a pure function of the rules and that
+composition, run on Dask like a rule sweep and stored by content hash) solves the
+round exactly for it:
+
+- ``ev``: the round's expected result under the optimal composition-dependent strategy
+  for those cards;
+- ``ev_basic``: the same, but every hand's first decision made as the full shoe's
+  basic strategy makes it (the composition-dependent chart of the full shoe; later
+  draws are played as the composition's optimal strategy plays them);
+- for chosen decisions (16 v T, 15 v T, 12 v 3, 10 v T, ...) the exact value of each
+  move and the chance of meeting the decision, and the value of insurance.
+
+The cards a round takes from the shoe are those of a heads-up round in which the
+player draws to 17 like the dealer (the count is about what is *left*; the cards
+burnt only decide how fast the shoe goes). Aggregates are sums of fractions: the
+mean value at each true count is exact for the rounds simulated; only the
+correlation (a square root) is a float.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from math import floor, sqrt
+from pathlib import Path
+from typing import Any
+
+from ..core.numbers import fraction_string, mpq, parse_fraction
+from ..errors import BjexactError
+from ..player.game import solve_game
+from .sweep import rules_from_json
+
+__all__ = ["SYSTEMS", "CountSystem", "load_system", "deal_shoe", "Round", "round_task", "DECISIONS",
+           "CountAnalysis", "analyse"]
+
+ROUND_KIND = "count_round/1"
+SYMBOLS = "A23456789T"
+
+# tags of A, 2, ..., 9, T
+SYSTEMS: dict[str, tuple[int, ...]] = {
+    "hi-lo": (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1),
+    "ko": (-1, 1, 1, 1, 1, 1, 1, 0, 0, -1),
+    "hi-opt-2": (0, 1, 1, 2, 2, 1, 1, 0, 0, -2),
+}
+
+# name -> (player's cards, up-card); moves compared are the hand's own
+DECISIONS: dict[str, tuple[tuple[int, int], int]] = {
+    "16 v T": ((6, 10), 10),
+    "15 v T": ((5, 10), 10),
+    "12 v 3": ((2, 10), 3),
+    "12 v 2": ((2, 10), 2),
+    "10 v T": ((4, 6), 10),
+    "11 v A": ((5, 6), 1),
+    "9 v 2": ((4, 5), 2),
+}
+
+
+@dataclass(frozen=True)
+class CountSystem:
+    name: str
+    tags: tuple[int, ...]
+
+    @property
+    def balanced(self) -> bool:
+        return sum(t * (16 if r == 10 else 4) for r, t in enumerate(self.tags, 1)) == 0
+
+    def running(self, seen: Sequence[int]) -> int:
+        """The running count of the cards seen (counts of A..T)."""
+        return sum(t * n for t, n in zip(self.tags, seen))
+
+
+def load_system(name: str) -> CountSystem:
+    """A built-in system (hi-lo, ko, hi-opt-2) or a TOML file: ``name = "..."``, ``tags = [A, 2, ..., 9, T]``."""
+    if name in SYSTEMS:
+        return CountSystem(name, SYSTEMS[name])
+    path = Path(name)
+    if not path.exists():
+        raise BjexactError(f"unknown count system {name!r}: {', '.join(SYSTEMS)} or a TOML file with tags")
+    try:
+        document = tomllib.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise BjexactError(f"{path}: cannot read the count system: {exc}") from None
+    tags = document.get("tags")
+    if not isinstance(tags, list) or len(tags) != 10 or not all(type(t) is int for t in tags):
+        raise BjexactError(f"{path}: tags must be a list of ten whole numbers (A, 2, ..., 9, T)")
+    return CountSystem(str(document.get("name", path.stem)), tuple(tags))
+
+
+# --- dealing shoes ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Round:
+    """A round about to be dealt: the shoe it came from, its number, the unseen cards (A..T)."""
+
+    shoe: int
+    number: int
+    unseen: tuple[int, ...]
+
+
+def _total(cards: Sequence[int]) -> int:
+    total = sum(cards)
+    return total + 10 if 1 in cards and total <= 11 else total
+
+
+def _soft(cards: Sequence[int]) -> bool:
+    return 1 in cards and sum(cards) <= 11
+
+
+def deal_shoe(full: Sequence[int], index: int, seed: int, penetration: mpq, h17: bool = False) -> list[Round]:
+    """The rounds of shoe ``index``: shuffled by ``random.Random(f"{seed}/{index}")``, dealt to the cut card."""
+    cards = [rank for rank, n in enumerate(full, 1) for _ in range(n)]
+    random.Random(f"{seed}/{index}").shuffle(cards)
+    cut = int(len(cards) * penetration)
+    position = 0
+    rounds: list[Round] = []
+    unseen = list(full)
+    while position < cut and len(cards) - position >= 4:
+        rounds.append(Round(index, len(rounds) + 1, tuple(unseen)))
+        deck = iter(cards[position:])
+        taken: list[int] = []
+        try:
+            player = [next(deck), next(deck)]
+            dealer = [next(deck), next(deck)]
+            taken += player + dealer
+            while _total(player) < 17:
+                player.append(next(deck))
+                taken.append(player[-1])
+            if _total(player) <= 21:
+                while _total(dealer) < 17 or (h17 and _total(dealer) == 17 and _soft(dealer)):
+                    dealer.append(next(deck))
+                    taken.append(dealer[-1])
+        except StopIteration:
+            break
+        for rank in taken:
+            unseen[rank - 1] -= 1
+        position += len(taken)
+    return rounds
+
+
+def true_count(system: CountSystem, full: Sequence[int], unseen: Sequence[int]) -> mpq:
+    """Running count / decks unseen (52 cards a deck), exactly."""
+    seen = [f - u for f, u in zip(full, unseen)]
+    return mpq(system.running(seen) * 52, sum(unseen))
+
+
+# --- the task -----------------------------------------------------------------------------------
+
+
+@cache
+def _basic_moves(rules_json: str) -> dict[tuple[int, int, int], str]:
+    """The full shoe's composition-dependent first decisions (one solve per worker, kept)."""
+    solution = solve_game(rules_from_json(json.loads(rules_json)), with_distribution=False, progress=False)
+    return {key: moves.best for key, moves in solution.hands.items()}
+
+
+def round_task(task: Mapping[str, Any]) -> dict[str, Any]:
+    """The exact values of a round dealt from ``task["unseen"]`` under ``task["rules"]`` (full shoe in the rules).
+
+    Pure: a function of the rules and the composition only.
+    """
+    rules = dict(task["rules"])
+    basic = _basic_moves(json.dumps(rules, sort_keys=True))
+    rules.pop("decks", None)
+    solution = solve_game(rules_from_json(rules | {"shoe": list(task["unseen"])}), with_distribution=False,
+                          progress=False)
+    loss = mpq(0)
+    for key, moves in solution.hands.items():
+        move = basic.get(key, moves.best)
+        if move in moves.w and move != moves.best:
+            weight = solution.upcard_chance[key[2]] * solution.deal_chance[key]
+            loss += weight * (moves.round_value - moves.unconditional(move))
+    decisions = {}
+    for name, ((a, b), up) in DECISIONS.items():
+        key = (a, b, up)
+        if key not in solution.hands:
+            continue
+        moves = solution.hands[key]
+        weight = solution.upcard_chance[up] * solution.deal_chance[key]
+        decisions[name] = {"weight": fraction_string(weight), "basic": basic.get(key, moves.best),
+                           "values": {m: fraction_string(moves.unconditional(m)) for m in moves.w}}
+    unseen = task["unseen"]
+    n = sum(unseen)
+    insurance = None
+    if unseen[0] and n > 1:  # an ace up: insuring half the bet is worth (3 P(ten) - 1) / 2
+        p_ten = mpq(unseen[9], n - 1)
+        insurance = {"weight": fraction_string(mpq(unseen[0], n)), "value": fraction_string((3 * p_ten - 1) / 2)}
+    return {"ev": fraction_string(solution.ev), "ev_basic": fraction_string(solution.ev - loss),
+            "decisions": decisions, "insurance": insurance}
+
+
+# --- the analysis -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Bin:
+    true_count: int
+    rounds: int
+    ev: mpq          # mean over the rounds, exact
+    ev_basic: mpq
+
+
+@dataclass(frozen=True)
+class Index:
+    """An index number: play ``move`` instead of the basic ``basic`` when the true count is
+    ``>= threshold`` (``direction`` "+") or ``<= threshold`` ("-")."""
+
+    decision: str
+    basic: str
+    move: str
+    threshold: int | None
+    direction: str
+    rounds: int
+    gain: mpq            # mean gain per round over the rounds, exact
+    agreement: mpq       # share of rounds where the index plays the composition's best move
+
+
+@dataclass(frozen=True)
+class CountAnalysis:
+    system: CountSystem
+    rounds: int
+    shoes: int
+    bins: list[Bin]
+    betting_correlation: float | None
+    playing_efficiency: mpq | None
+    indices: list[Index]
+    ev: mpq
+    ev_basic: mpq
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "system": {"name": self.system.name, "tags": list(self.system.tags)},
+            "shoes": self.shoes, "rounds": self.rounds,
+            "ev": fraction_string(self.ev), "ev_basic": fraction_string(self.ev_basic),
+            "by_true_count": [{"true_count": b.true_count, "rounds": b.rounds, "ev": fraction_string(b.ev),
+                               "ev_basic": fraction_string(b.ev_basic)} for b in self.bins],
+            "betting_correlation": self.betting_correlation,
+            "playing_efficiency": None if self.playing_efficiency is None else fraction_string(self.playing_efficiency),
+            "indices": [{"decision": i.decision, "basic": i.basic, "move": i.move, "threshold": i.threshold,
+                         "direction": i.direction, "rounds": i.rounds, "gain": fraction_string(i.gain),
+                         "agreement": fraction_string(i.agreement)} for i in self.indices],
+        }
+
+
+def _best(values: Mapping[str, mpq]) -> str:
+    return max(values, key=lambda m: values[m])
+
+
+def analyse(system: CountSystem, full: Sequence[int], rounds: Sequence[Round],
+            results: Sequence[Mapping[str, Any]]) -> CountAnalysis:
+    """EV by true count, betting correlation, playing efficiency and index numbers, from exact per-round values."""
+    if not rounds:
+        raise BjexactError("no rounds were dealt: more shoes or a deeper penetration are needed")
+    counts = [true_count(system, full, r.unseen) for r in rounds]
+    evs = [parse_fraction(r["ev"]) for r in results]
+    basics = [parse_fraction(r["ev_basic"]) for r in results]
+    groups: dict[int, list[int]] = {}
+    for i, tc in enumerate(counts):
+        groups.setdefault(int(floor(tc)), []).append(i)
+    bins = [Bin(tc, len(ix), sum((evs[i] for i in ix), mpq(0)) / len(ix),
+                sum((basics[i] for i in ix), mpq(0)) / len(ix)) for tc, ix in sorted(groups.items())]
+    found = [_index(name, counts, results) for name in DECISIONS]
+    indices = [i for i in found if i is not None]
+    insurance = _insurance_index(counts, results)
+    if insurance is not None:
+        indices.append(insurance)
+    gain_optimal = sum((e - b for e, b in zip(evs, basics)), mpq(0))
+    gain_index = sum((i.gain * len(rounds) for i in indices if i.decision != "insurance"), mpq(0))
+    efficiency = gain_index / gain_optimal if gain_optimal else None
+    return CountAnalysis(system, len(rounds), len({r.shoe for r in rounds}), bins,
+                         _correlation(counts, evs), efficiency, indices,
+                         sum(evs, mpq(0)) / len(evs), sum(basics, mpq(0)) / len(basics))
+
+
+def _correlation(xs: Sequence[mpq], ys: Sequence[mpq]) -> float | None:
+    n = len(xs)
+    mx, my = sum(xs, mpq(0)) / n, sum(ys, mpq(0)) / n
+    sxy = sum(((x - mx) * (y - my) for x, y in zip(xs, ys)), mpq(0))
+    sxx = sum(((x - mx) ** 2 for x in xs), mpq(0))
+    syy = sum(((y - my) ** 2 for y in ys), mpq(0))
+    if not sxx or not syy:
+        return None
+    return float(sxy) / sqrt(float(sxx) * float(syy))
+
+
+def _threshold(counts: Sequence[mpq], gains: Sequence[mpq], best_alt: Sequence[bool]):
+    """The threshold and direction that maximise the summed exact gain of playing the alternative."""
+    n = len(counts)
+    candidates = sorted({int(floor(c)) for c in counts})
+    best: tuple[mpq, int | None, str] = (mpq(0), None, "+")
+    for t in candidates:
+        for direction in ("+", "-"):
+            chosen = [(c >= t) if direction == "+" else (floor(c) <= t) for c in counts]
+            gain = sum((g for g, ch in zip(gains, chosen) if ch), mpq(0))
+            if gain > best[0]:
+                best = (gain, t, direction)
+    gain, threshold, direction = best
+    if threshold is None:
+        agree = sum(1 for b in best_alt if not b)
+    else:
+        agree = sum(1 for c, b in zip(counts, best_alt)
+                    if b == ((c >= threshold) if direction == "+" else (floor(c) <= threshold)))
+    return threshold, direction, gain, mpq(agree, n)
+
+
+def _index(name: str, counts: Sequence[mpq], results: Sequence[Mapping[str, Any]]) -> Index | None:
+    seen = [(tc, r["decisions"][name]) for tc, r in zip(counts, results) if name in r["decisions"]]
+    if not seen:
+        return None
+    basic = seen[0][1]["basic"]
+    alternatives: dict[str, int] = {}
+    for _, d in seen:
+        values = {m: parse_fraction(v) for m, v in d["values"].items()}
+        best = _best(values)
+        if best != basic:
+            alternatives[best] = alternatives.get(best, 0) + 1
+    move = max(alternatives, key=lambda m: alternatives[m]) if alternatives else None
+    if move is None:
+        fallback = [m for m in seen[0][1]["values"] if m != basic]
+        move = "stand" if "stand" in fallback and basic != "stand" else (fallback[0] if fallback else basic)
+    gains, best_alt = [], []
+    for _, d in seen:
+        values = {m: parse_fraction(v) for m, v in d["values"].items()}
+        weight = parse_fraction(d["weight"])
+        gains.append(weight * (values.get(move, values[basic]) - values[basic]))
+        best_alt.append(_best(values) == move)
+    counts_seen = [tc for tc, _ in seen]
+    t, direction, gain, agreement = _threshold(counts_seen, gains, best_alt)
+    return Index(name, basic, move, t, direction, len(seen), gain / len(counts), agreement)
+
+
+def _insurance_index(counts: Sequence[mpq], results: Sequence[Mapping[str, Any]]) -> Index | None:
+    seen = [(tc, r["insurance"]) for tc, r in zip(counts, results) if r.get("insurance")]
+    if not seen:
+        return None
+    gains = [parse_fraction(d["weight"]) * parse_fraction(d["value"]) for _, d in seen]
+    best_alt = [parse_fraction(d["value"]) > 0 for _, d in seen]
+    t, direction, gain, agreement = _threshold([tc for tc, _ in seen], gains, best_alt)
+    return Index("insurance", "no insurance", "insure", t, direction, len(seen), gain / len(counts), agreement)
+
+
+def plot_by_true_count(analysis: CountAnalysis, path: str | Path) -> None:
+    """Draw the mean exact value at each true count (optimal and basic), over the share of rounds at each count.
+
+    The format follows the file's suffix (.svg, .pdf, .png); needs matplotlib (``bjexact[plot]``).
+    """
+    path = Path(path)
+    if path.suffix not in (".svg", ".pdf", ".png"):
+        raise BjexactError(f"a plot file must end in .svg, .pdf or .png, not {str(path)!r}")
+    try:
+        import matplotlib
+    except ImportError:
+        raise BjexactError("plots need matplotlib: pip install 'bjexact[plot]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    counts = [b.true_count for b in analysis.bins]
+    figure, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(7, 5), height_ratios=(3, 1))
+    top.plot(counts, [float(b.ev) * 100 for b in analysis.bins], "o-", label="optimal for the cards unseen")
+    top.plot(counts, [float(b.ev_basic) * 100 for b in analysis.bins], "s--", label="basic strategy")
+    top.axhline(0, color="grey", linewidth=0.8)
+    top.set_ylabel("expected result (%)")
+    top.set_title(f"{analysis.system.name}: exact value of the round by true count ({analysis.rounds} rounds)")
+    top.legend()
+    bottom.bar(counts, [100 * b.rounds / analysis.rounds for b in analysis.bins], color="#888888")
+    bottom.set_ylabel("rounds (%)")
+    bottom.set_xlabel("true count (floored)")
+    figure.tight_layout()
+    try:
+        figure.savefig(path)
+    except OSError as exc:
+        raise BjexactError(f"cannot write {path}: {exc}") from None
+    finally:
+        plt.close(figure)
+
+
+# --- the classic betting correlation: tags against effects of removal ---------------------------
+
+
+def removal_shoes(full: Sequence[int]) -> list[tuple[int, ...]]:
+    """The full shoe, then the full shoe less one card of each rank A, 2, ..., T it holds."""
+    shoes = [tuple(full)]
+    for rank in range(1, 11):
+        if full[rank - 1]:
+            shoes.append(tuple(n - (r == rank) for r, n in enumerate(full, 1)))
+    return shoes
+
+
+def effects_of_removal(full: Sequence[int], evs: Sequence[mpq]) -> dict[int, mpq]:
+    """rank -> the exact change of the round's value when one card of it leaves the shoe
+    (``evs``: the values of :func:`removal_shoes`, in order)."""
+    ranks = [rank for rank in range(1, 11) if full[rank - 1]]
+    return {rank: ev - evs[0] for rank, ev in zip(ranks, evs[1:])}
+
+
+def eor_betting_correlation(system: CountSystem, eors: Mapping[int, mpq]) -> float | None:
+    """The betting correlation as counters define it: the correlation of the tags with the
+    effects of removal over the 13 cards of a deck (ten, jack, queen and king: four tens)."""
+    weights = {rank: 4 if rank == 10 else 1 for rank in eors}
+    total = sum(weights.values())
+    tags = {rank: mpq(system.tags[rank - 1]) for rank in eors}
+    mt = sum(weights[r] * tags[r] for r in eors) / total
+    me = sum(weights[r] * eors[r] for r in eors) / total
+    sxy = sum(weights[r] * (tags[r] - mt) * (eors[r] - me) for r in eors)
+    sxx = sum(weights[r] * (tags[r] - mt) ** 2 for r in eors)
+    syy = sum(weights[r] * (eors[r] - me) ** 2 for r in eors)
+    if not sxx or not syy:
+        return None
+    return float(sxy) / sqrt(float(sxx) * float(syy))

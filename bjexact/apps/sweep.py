@@ -1,0 +1,473 @@
+"""Many exact solves at once: rule grids, a content-addressed results store, Dask execution.
+
+A *task* is a pure function of a rule set (shoe composition included): the exact
+value of the round under optimal play, per up-card, and its variance, returned as
+``"p/q"`` strings so that it crosses process and machine boundaries unchanged.
+Tasks run on a Dask cluster (a local cluster of processes unless a scheduler is
+given) or serially; each finished result is stored under the hash of its task
+(the rules, the kind of task, the bjexact version) as soon as it arrives, so an
+interrupted sweep resumes where it stopped and a repeated one costs nothing.
+Aggregation (rule effects) subtracts exact fractions; only the report rounds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import tempfile
+import time
+import tomllib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..core.numbers import fraction_string, mpq, parse_fraction
+from ..core.rules import GameRules
+from ..errors import BjexactError
+from ..player.game import solve_game
+from ..progress import Progress
+from ..render.tables import NumberStyle
+
+__all__ = [
+    "RULE_KEYS", "RuleGrid", "load_grid", "grid_from_mapping", "rules_from_json", "solve_task", "task_key",
+    "ResultStore", "run_tasks", "effects", "Effect", "result_rows", "ROW_UPCARDS", "write_whole",
+]
+
+TASK_KIND = "solve_game/1"
+# GameRules fields a grid may set (split_strategy has one value, so it is not a rule to vary)
+RULE_KEYS = ("decks", "shoe", "h17", "bj_pays", "double", "double_soft", "das", "split_hands", "rsa",
+             "hit_split_aces", "surrender", "hole_card", "obo")
+ROW_UPCARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
+RANK_SYMBOLS = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "T"}
+
+
+# --- rule sets as plain data --------------------------------------------------------------------
+
+
+def _normal_value(key: str, value: Any, where: str) -> Any:
+    """A TOML value for a rule, in the form ``GameRules.to_json`` uses."""
+    if key == "bj_pays":
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise BjexactError(f"{where}: bj_pays must be a fraction such as \"3/2\", not {value!r}")
+        try:
+            return fraction_string(parse_fraction(str(value)))
+        except ValueError:
+            raise BjexactError(f"{where}: bj_pays must be a fraction such as \"3/2\", not {value!r}") from None
+    if key == "decks":
+        if value in ("inf", "infinite") or (isinstance(value, int) and not isinstance(value, bool)):
+            return "inf" if value == "infinite" else value
+        raise BjexactError(f"{where}: decks must be a whole number or \"inf\", not {value!r}")
+    if key == "shoe":
+        if not isinstance(value, list) or len(value) != 10 or not all(isinstance(c, int) for c in value):
+            raise BjexactError(f"{where}: shoe must be a list of ten counts (A,2,...,9,T), not {value!r}")
+        return list(value)
+    return value
+
+
+def rules_from_json(rules: Mapping[str, Any]):
+    """The :class:`~bjexact.core.rules.GameRules` of a plain mapping (``GameRules.to_json`` or a grid point)."""
+    options = {k: v for k, v in rules.items() if v is not None}
+    if "shoe" in options:
+        options["shoe"] = tuple(options["shoe"])
+    if "bj_pays" in options:
+        options["bj_pays"] = parse_fraction(str(options["bj_pays"]))
+    try:
+        return GameRules(**options)
+    except TypeError as exc:
+        raise BjexactError(f"unknown rule in {dict(rules)!r}: {exc}") from None
+
+
+def canonical_rules(rules: Mapping[str, Any]) -> dict[str, Any]:
+    """The complete, validated form of a rule set: ``GameRules.to_json`` of it."""
+    return rules_from_json(rules).to_json()
+
+
+@dataclass(frozen=True)
+class RuleGrid:
+    """``base``: rules every rule set shares; ``axes``: rule -> values, the first value the base's.
+
+    ``points()`` is the Cartesian product; ``effect_points()`` the base and every single change from it.
+    """
+
+    base: Mapping[str, Any]
+    axes: Mapping[str, Sequence[Any]] = field(default_factory=dict)
+
+    def base_point(self) -> dict[str, Any]:
+        return dict(self.base) | {k: values[0] for k, values in self.axes.items()}
+
+    def points(self) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], str]]]:
+        """(valid rule sets, [(refused rule set, reason)]) of the whole grid, in a fixed order."""
+        keys = list(self.axes)
+        valid, refused = [], []
+        for combo in itertools.product(*(self.axes[k] for k in keys)):
+            point = dict(self.base) | dict(zip(keys, combo))
+            try:
+                valid.append(canonical_rules(point))
+            except BjexactError as exc:
+                refused.append((point, str(exc)))
+        return valid, refused
+
+    def changes(self) -> list[tuple[str, Any]]:
+        """Every single change from the base: (rule, value)."""
+        return [(k, v) for k, values in self.axes.items() for v in values[1:]]
+
+    def effect_points(self, strict: bool = True) -> list[dict[str, Any]]:
+        """The base and each single change from it; a change the engine refuses is an error
+        (``strict``) or left out."""
+        base = self.base_point()
+        points = [canonical_rules(base)]
+        for key, value in self.changes():
+            try:
+                points.append(canonical_rules(base | {key: value}))
+            except BjexactError as exc:
+                if strict:
+                    raise BjexactError(
+                        f"the change {key} = {_show(value)} from the base rules is refused: {exc}") from None
+        return points
+
+
+def grid_from_mapping(document: Mapping[str, Any], where: str = "grid") -> RuleGrid:
+    """A grid from a parsed TOML document: tables ``[base]`` (fixed rules) and ``[grid]`` (rule -> list)."""
+    unknown = set(document) - {"base", "grid"}
+    if unknown:
+        raise BjexactError(f"{where}: unknown table(s) {', '.join(sorted(unknown))}; expected [base] and [grid]")
+
+    def key_of(name: str) -> str:
+        key = name.replace("-", "_")
+        if key not in RULE_KEYS:
+            raise BjexactError(f"{where}: unknown rule {name!r}; rules: {', '.join(RULE_KEYS)}")
+        return key
+
+    base = {key_of(k): _normal_value(key_of(k), v, f"{where} [base] {k}")
+            for k, v in document.get("base", {}).items()}
+    axes: dict[str, list[Any]] = {}
+    for name, values in document.get("grid", {}).items():
+        key = key_of(name)
+        if not isinstance(values, list) or not values:
+            raise BjexactError(f"{where}: [grid] {name} must be a non-empty list of values")
+        if key in base:
+            raise BjexactError(f"{where}: {name} is both in [base] and in [grid]")
+        normal = [_normal_value(key, v, f"{where} [grid] {name}") for v in values]
+        if len({json.dumps(v) for v in normal}) != len(normal):
+            raise BjexactError(f"{where}: [grid] {name} lists a value twice")
+        axes[key] = normal
+    if "decks" in base and "shoe" in base:
+        raise BjexactError(f"{where}: give decks or shoe, not both")
+    grid = RuleGrid(base, axes)
+    canonical_rules(grid.base_point())  # the base itself must be a valid rule set
+    return grid
+
+
+def load_grid(path: str | Path) -> RuleGrid:
+    path = Path(path)
+    try:
+        document = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise BjexactError(f"{path}: no such file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise BjexactError(f"{path}: not valid TOML: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BjexactError(f"{path}: cannot read it: {exc}") from None
+    return grid_from_mapping(document, str(path))
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ",".join(map(str, value))
+    return str(value)
+
+
+# --- the task -----------------------------------------------------------------------------------
+
+
+def task_key(rules: Mapping[str, Any], kind: str = TASK_KIND) -> str:
+    """The content hash of a task: its data (the canonical rules), the kind of task, the bjexact version."""
+    text = json.dumps({"kind": kind, "version": __version__, "rules": dict(rules)}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def solve_task(rules: Mapping[str, Any]) -> dict[str, Any]:
+    """Solve one rule set exactly: {"ev", "by_upcard", "upcard_chance", "variance"} as "p/q" strings.
+
+    A pure function of ``rules`` (a ``GameRules.to_json`` mapping): what a worker runs.
+    """
+    solution = solve_game(rules_from_json(rules), progress=False)
+    variance = solution.variance
+    return {
+        "ev": fraction_string(solution.ev),
+        "by_upcard": {RANK_SYMBOLS[u]: fraction_string(v) for u, v in solution.by_upcard.items()},
+        "upcard_chance": {RANK_SYMBOLS[u]: fraction_string(v) for u, v in solution.upcard_chance.items()},
+        "variance": None if variance is None else fraction_string(variance),
+    }
+
+
+# --- the results store --------------------------------------------------------------------------
+
+
+class ResultStore:
+    """Finished results, one JSON file per task named by its content hash (``ab/abcdef....json``).
+
+    Files are written whole or not at all; a file that does not hold the task it is named
+    for (or is unreadable) counts as missing and is computed again.
+    """
+
+    def __init__(self, directory: str | Path, kind: str = TASK_KIND):
+        self.directory = Path(directory)
+        self.kind = kind
+
+    def _path(self, key: str) -> Path:
+        return self.directory / key[:2] / f"{key}.json"
+
+    def get(self, rules: Mapping[str, Any]) -> dict[str, Any] | None:
+        key = task_key(rules, self.kind)
+        try:
+            document = json.loads(self._path(key).read_text())
+        except (OSError, ValueError):
+            return None
+        if not isinstance(document, dict) or document.get("key") != key or document.get("rules") != dict(rules):
+            return None
+        return document.get("result")
+
+    def put(self, rules: Mapping[str, Any], result: Mapping[str, Any], seconds: float | None = None) -> None:
+        key = task_key(rules, self.kind)
+        path = self._path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BjexactError(f"cannot create the results store {self.directory}: {exc}") from None
+        document = {"key": key, "kind": self.kind, "rules": dict(rules), "result": dict(result), "seconds": seconds}
+        write_whole(path, json.dumps(document, indent=1) + "\n")
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self.directory.glob("??/*.json")) if self.directory.is_dir() else 0
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write a file under a temporary name, then rename it: never half-written."""
+    if not path.parent.is_dir():
+        raise BjexactError(f"cannot write {path}: the directory {path.parent} does not exist")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+# --- execution ----------------------------------------------------------------------------------
+
+
+class _Bar(Progress):
+    """bjexact's progress bar with the estimated time left."""
+
+    def _draw(self) -> None:
+        if not self.enabled:
+            return
+        elapsed = time.monotonic() - self._start
+        left = ""
+        if 0 < self.done < self.total:
+            left = f", about {elapsed / self.done * (self.total - self.done):.0f}s left"
+        filled = 30 * min(self.done, self.total) // self.total
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} "
+                          f"{elapsed:5.1f}s{left}   ")
+        self.stream.flush()
+
+
+@dataclass
+class RunStats:
+    """What a run did: tasks found in the store, tasks computed, and where."""
+
+    stored: int = 0
+    computed: int = 0
+    workers: int = 0
+    seconds: float = 0.0
+
+
+def run_tasks(
+    tasks: Iterable[Mapping[str, Any]],
+    *,
+    store: ResultStore | None = None,
+    executor: str = "dask",
+    scheduler: str | None = None,
+    workers: int | None = None,
+    client: Any = None,
+    progress: bool | None = None,
+    function: Callable[[Mapping[str, Any]], dict[str, Any]] = solve_task,
+    on_result: Callable[[int, Any], None] | None = None,
+    stats: RunStats | None = None,
+    kind: str = TASK_KIND,
+    label: str = "solving rule sets",
+) -> list[dict[str, Any]]:
+    """The result of every task, in order; stored results are reused, new ones stored as they arrive.
+
+    ``executor``: ``"dask"`` (an existing ``client``, else a cluster at ``scheduler``, else a
+    local cluster of ``workers`` processes, one thread each) or ``"serial"`` (this process).
+    ``on_result(done, client)`` is called after each computed result (tests use it to kill a worker).
+    """
+    if store is not None and store.kind != kind:
+        raise ValueError(f"a store of {store.kind} results cannot hold {kind} results")
+    tasks = [dict(t) for t in tasks]
+    stats = stats if stats is not None else RunStats()
+    start = time.monotonic()
+    results: list[dict[str, Any] | None] = [None] * len(tasks)
+    todo: dict[str, list[int]] = {}
+    for i, rules in enumerate(tasks):
+        found = store.get(rules) if store is not None else None
+        if found is not None:
+            results[i] = found
+            stats.stored += 1
+        else:
+            todo.setdefault(task_key(rules, kind), []).append(i)
+
+    def finish(key: str, result: dict[str, Any], seconds: float | None) -> None:
+        first = todo[key][0]
+        if store is not None:
+            store.put(tasks[first], result, seconds)
+        for i in todo[key]:
+            results[i] = result
+        stats.computed += 1
+
+    with _Bar(len(todo), label, enabled=progress if todo else False) as bar:
+        if todo and executor == "serial":
+            stats.workers = 1
+            for key, indices in todo.items():
+                t0 = time.monotonic()
+                result = function(tasks[indices[0]])
+                finish(key, result, time.monotonic() - t0)
+                bar.advance()
+                if on_result is not None:
+                    on_result(stats.computed, None)
+        elif todo and executor == "dask":
+            with _dask_client(client, scheduler, workers) as dask_client:
+                stats.workers = len(dask_client.scheduler_info(n_workers=-1)["workers"])
+                _run_on_dask(dask_client, todo, tasks, function, finish, bar, on_result, stats)
+        elif executor not in ("dask", "serial"):
+            raise BjexactError(f"unknown executor {executor!r}: dask or serial")
+    stats.seconds = time.monotonic() - start
+    return results  # type: ignore[return-value]
+
+
+def _timed(function: Callable[[Mapping[str, Any]], dict[str, Any]], rules: Mapping[str, Any]):
+    t0 = time.perf_counter()
+    result = function(rules)
+    return result, time.perf_counter() - t0
+
+
+def _run_on_dask(client, todo, tasks, function, finish, bar, on_result, stats) -> None:
+    from distributed import as_completed
+
+    futures = {}
+    for key, indices in todo.items():
+        # the key is the content hash: two clients asking for one task share it
+        future = client.submit(_timed, function, tasks[indices[0]], key=f"bjexact-{key}", pure=False, retries=2)
+        futures[future] = key
+    for future in as_completed(list(futures)):
+        result, seconds = future.result()
+        finish(futures[future], result, seconds)
+        bar.advance()
+        if on_result is not None:
+            on_result(stats.computed, client)
+
+
+class _dask_client:
+    """A context manager for a Dask client: the caller's, one connected to ``scheduler``, or a local cluster."""
+
+    def __init__(self, client, scheduler, workers):
+        self.given, self.scheduler, self.workers = client, scheduler, workers
+        self.own: list[Any] = []
+
+    def __enter__(self):
+        if self.given is not None:
+            return self.given
+        try:
+            import logging
+
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise BjexactError("Dask is needed: pip install 'bjexact[dask]' (or use --serial)") from None
+        if self.scheduler is not None:
+            try:
+                client = Client(self.scheduler, timeout="20s")
+            except (OSError, TimeoutError) as exc:
+                raise BjexactError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
+            self.own.append(client)
+            return client
+        workers = self.workers or os.cpu_count() or 1
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+                               silence_logs=logging.ERROR)
+        self.own.append(cluster)
+        client = Client(cluster)
+        self.own.append(client)
+        return client
+
+    def __exit__(self, *exc: object) -> None:
+        for thing in reversed(self.own):
+            thing.close()
+
+
+# --- reports ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One rule change from the base: its exact house edge and the change it makes to it."""
+
+    rule: str
+    value: Any
+    rules: Mapping[str, Any]
+    house_edge: mpq
+    effect: mpq  # house edge with the change minus the base's: positive favours the house
+
+    @property
+    def label(self) -> str:
+        return f"{self.rule} = {_show(self.value)}"
+
+
+def effects(grid: RuleGrid, results: Mapping[str, Mapping[str, Any]]) -> tuple[mpq, list[Effect]]:
+    """(the base's house edge, one :class:`Effect` per single change), from results by task key."""
+    base = canonical_rules(grid.base_point())
+    base_edge = -parse_fraction(results[task_key(base)]["ev"])
+    rows = []
+    for key, value in grid.changes():
+        try:
+            rules = canonical_rules(grid.base_point() | {key: value})
+        except BjexactError:
+            continue  # a change the engine refuses from this base has no effect to report
+        edge = -parse_fraction(results[task_key(rules)]["ev"])
+        rows.append(Effect(key, value, rules, edge, edge - base_edge))
+    return base_edge, rows
+
+
+def result_rows(points: Sequence[Mapping[str, Any]], results: Sequence[Mapping[str, Any]],
+                decimals: int = 6) -> list[dict[str, Any]]:
+    """One flat row per rule set: the rules, then exact values ("p/q") each followed by a decimal."""
+    percent = NumberStyle(decimals=decimals, percent=True)
+    plain = NumberStyle(decimals=decimals, percent=False)
+    rows = []
+    for rules, result in zip(points, results):
+        row: dict[str, Any] = {}
+        for key in RULE_KEYS:
+            value = rules.get(key)
+            row[key] = "" if value is None else _show(value)
+        ev = parse_fraction(result["ev"])
+        row["ev"] = result["ev"]
+        row["ev_percent"] = percent.plain(ev)
+        row["house_edge_percent"] = percent.plain(-ev)
+        for up in ROW_UPCARDS:
+            value = result["by_upcard"].get(up)
+            row[f"ev_{up}"] = value or ""
+            row[f"ev_{up}_percent"] = "" if value is None else percent.plain(parse_fraction(value))
+        variance = result.get("variance")
+        row["variance"] = variance or ""
+        row["variance_decimal"] = "" if variance is None else plain.plain(parse_fraction(variance))
+        row["key"] = task_key(rules)
+        rows.append(row)
+    return rows
