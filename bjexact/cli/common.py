@@ -20,13 +20,18 @@ rules (defaults: 2 decks, dealer stands on soft 17, naturals as21):
 """
 
 
-def add_rule_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("rules")
+def add_shoe_options(group: argparse._ArgumentGroup) -> None:
+    """--decks, --shoe and --h17: the shoe and the dealer's rule, common to every command."""
     group.add_argument("--decks", default=None, metavar="N|inf",
                        help="number of decks, or 'inf' for the infinite deck (default: 2)")
     group.add_argument("--shoe", default=None, metavar="COUNTS",
                        help="ten comma-separated counts of A,2,...,9,T (instead of --decks)")
     group.add_argument("--h17", action="store_true", help="the dealer hits soft 17")
+
+
+def add_rule_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("rules")
+    add_shoe_options(group)
     group.add_argument("--naturals", choices=("as21", "separate", "peek"), default="as21",
                        help="how a natural is counted (default: as21)")
 

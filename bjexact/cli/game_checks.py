@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from ..errors import BjexactError
 from .common import write_output
@@ -33,53 +32,22 @@ full game (verify --kind chart|edge, check-sim --game): the rules of `bjexact ed
 """
 
 
-def _has(parser: argparse.ArgumentParser, flag: str) -> bool:
-    return flag in parser._option_string_actions
-
-
 def add_game_check_options(parser: argparse.ArgumentParser, *, simulator: bool = False) -> None:
     """Add the full game's rule options ``parser`` lacks (and ``--game`` for check-sim)."""
-    group = parser.add_argument_group("full game rules (--kind chart|edge, --game)")
+    from .game_options import add_game_rule_options
+
     if simulator:
-        group.add_argument("--game", action="store_true",
-                           help="MODULE:NAME plays whole rounds: play_round(rng) -> net result per unit bet")
-    if not _has(parser, "--bj-pays"):
-        group.add_argument("--bj-pays", default="3/2", metavar="P/Q", help="what a natural pays (default: 3/2)")
-    group.add_argument("--double", choices=("any", "9-11", "10-11"), default="any",
-                       help="which first-two-card totals may double (default: any)")
-    group.add_argument("--no-double-soft", dest="double_soft", action="store_false", help="no doubling on soft totals")
-    group.add_argument("--das", dest="das", action="store_true", default=True, help="double after splitting (default)")
-    group.add_argument("--no-das", dest="das", action="store_false", help="no doubling after splitting")
-    group.add_argument("--split-hands", type=int, choices=(1, 2, 3, 4), default=None, metavar="1|2|3|4",
-                       help="the most hands splitting can make (default: 4; with --identify 2)")
-    group.add_argument("--rsa", action="store_true", help="aces may be resplit")
-    group.add_argument("--hit-split-aces", action="store_true", help="split aces may be hit")
-    group.add_argument("--surrender", choices=("none", "late", "early"), default="none", help="(default: none)")
-    group.add_argument("--hole-card", choices=("peek", "enhc"), default="peek", help="(default: peek)")
-    group.add_argument("--obo", action="store_true", help="with enhc: a dealer natural takes the original bet only")
+        parser.add_argument("--game", action="store_true",
+                            help="MODULE:NAME plays whole rounds: play_round(rng) -> net result per unit bet")
+    add_game_rule_options(parser, title="full game rules (--kind chart|edge, --game)",
+                          split_hands_help="(default: 4; with --identify 2)")
 
 
 def game_rules(args: argparse.Namespace, *, identify: bool = False):
-    """The :class:`bjexact.fullgame.GameRules` of the options."""
-    from ..core.numbers import parse_fraction
-    from ..core.rules import GameRules
-    from .common import check_number_text, parse_shoe
+    """The :class:`bjexact.core.rules.GameRules` of the options (split once by default with --identify)."""
+    from .game_options import game_rules_from_args
 
-    if args.shoe is not None and args.decks is not None:
-        raise BjexactError("--decks and --shoe conflict: give one of them")
-    try:
-        bj_pays = parse_fraction(check_number_text(args.bj_pays, "--bj-pays"))
-    except ValueError:
-        raise BjexactError(f"--bj-pays must be a fraction such as 3/2, not {args.bj_pays!r}") from None
-    split_hands = args.split_hands if args.split_hands is not None else (2 if identify else 4)
-    options: dict[str, Any] = dict(
-        h17=args.h17, bj_pays=bj_pays, double=args.double, double_soft=args.double_soft, das=args.das,
-        split_hands=split_hands, rsa=args.rsa, hit_split_aces=args.hit_split_aces, surrender=args.surrender,
-        hole_card=args.hole_card, obo=args.obo,
-    )
-    if args.shoe is not None:
-        return GameRules(shoe=parse_shoe(args.shoe), **options)
-    return GameRules(decks=args.decks if args.decks is not None else 2, **options)
+    return game_rules_from_args(args, split_hands=2 if identify else 4)
 
 
 def _candidates(args: argparse.Namespace):

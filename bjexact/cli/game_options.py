@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import BjexactError
+from .common import add_shoe_options
 
 GAME_RULES_HELP = """\
 rules (defaults: 2 decks, S17, blackjack pays 3/2, double any two cards, double after
@@ -23,14 +24,15 @@ dealer peeks with a ten or ace up, CDZ- post-split play):
 """
 
 
-def add_game_rule_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("rules")
-    group.add_argument("--decks", default=None, metavar="N|inf",
-                       help="number of decks, or 'inf' for the infinite deck (default: 2)")
-    group.add_argument("--shoe", default=None, metavar="COUNTS",
-                       help="ten comma-separated counts of A,2,...,9,T (instead of --decks)")
-    group.add_argument("--h17", action="store_true", help="the dealer hits soft 17")
-    group.add_argument("--bj-pays", default="3/2", metavar="P/Q", help="what a player's natural pays (default: 3/2)")
+def add_game_rule_options(parser: argparse.ArgumentParser, *, title: str = "rules",
+                          split_hands_help: str = "(default: 4; 2 = split once; 1 = no splitting)") -> None:
+    """The full game's rule options; those ``parser`` has already (--decks, --bj-pays, ...) are kept."""
+    group = parser.add_argument_group(title)
+    if "--decks" not in parser._option_string_actions:
+        add_shoe_options(group)
+    if "--bj-pays" not in parser._option_string_actions:
+        group.add_argument("--bj-pays", default="3/2", metavar="P/Q",
+                           help="what a player's natural pays (default: 3/2)")
     group.add_argument("--double", choices=("any", "9-11", "10-11"), default="any",
                        help="which first-two-card totals may double (default: any)")
     group.add_argument("--no-double-soft", dest="double_soft", action="store_false",
@@ -38,8 +40,8 @@ def add_game_rule_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--das", dest="das", action="store_true", default=True,
                        help="double after splitting (default)")
     group.add_argument("--no-das", dest="das", action="store_false", help="no doubling after splitting")
-    group.add_argument("--split-hands", type=int, choices=(1, 2, 3, 4), default=4, metavar="1|2|3|4",
-                       help="the most hands splitting can make (default: 4; 2 = split once; 1 = no splitting)")
+    group.add_argument("--split-hands", type=int, choices=(1, 2, 3, 4), default=None, metavar="1|2|3|4",
+                       help=f"the most hands splitting can make {split_hands_help}")
     group.add_argument("--rsa", action="store_true", help="aces may be resplit")
     group.add_argument("--hit-split-aces", action="store_true", help="split aces may be hit (default: one card each)")
     group.add_argument("--surrender", choices=("none", "late", "early"), default="none",
@@ -51,10 +53,11 @@ def add_game_rule_options(parser: argparse.ArgumentParser) -> None:
                        help="post-split play: cdz (CDZ-, the unsplit hands' strategy; default)")
 
 
-def game_rules_from_args(args: argparse.Namespace):
-    """The :class:`bjexact.player.game.GameRules` the options describe."""
+def game_rules_from_args(args: argparse.Namespace, *, split_hands: int = 4):
+    """The :class:`bjexact.core.rules.GameRules` the options describe; ``split_hands`` when
+    ``--split-hands`` was not given (``None``)."""
     from ..core.numbers import parse_fraction
-    from ..player.game import GameRules
+    from ..core.rules import GameRules
     from .common import check_number_text, parse_shoe
 
     if args.shoe is not None and args.decks is not None:
@@ -65,8 +68,9 @@ def game_rules_from_args(args: argparse.Namespace):
         raise BjexactError(f"--bj-pays must be a fraction such as 3/2, not {args.bj_pays!r}") from None
     options = dict(
         h17=args.h17, bj_pays=bj_pays, double=args.double, double_soft=args.double_soft, das=args.das,
-        split_hands=args.split_hands, rsa=args.rsa, hit_split_aces=args.hit_split_aces, surrender=args.surrender,
-        hole_card=args.hole_card, obo=args.obo, split_strategy=args.split_strategy,
+        split_hands=split_hands if args.split_hands is None else args.split_hands, rsa=args.rsa,
+        hit_split_aces=args.hit_split_aces, surrender=args.surrender, hole_card=args.hole_card, obo=args.obo,
+        split_strategy=args.split_strategy,
     )
     if args.shoe is not None:
         return GameRules(shoe=parse_shoe(args.shoe), **options)

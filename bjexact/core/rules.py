@@ -80,6 +80,27 @@ def _parse_decks(decks: Any) -> int | float | None:
     return decks
 
 
+def _set_shoe_or_decks(rules: Any) -> None:
+    """Check and normalise a rule set's ``shoe`` (ten counts) or ``decks`` (default 2), not both."""
+    if rules.shoe is not None:
+        if rules.decks is not None:
+            raise BjexactError("give a number of decks or a shoe, not both")
+        object.__setattr__(rules, "shoe", Shoe.of_counts(rules.shoe).counts)
+    else:
+        object.__setattr__(rules, "decks", DEFAULT_DECKS if rules.decks is None else _parse_decks(rules.decks))
+
+
+def _payout(value: Any) -> mpq:
+    """The blackjack payout as an exact non-negative fraction (``--bj-pays``)."""
+    try:
+        bj_pays = as_rational(value)
+    except (ValueError, TypeError, ZeroDivisionError):
+        raise BjexactError(f"--bj-pays must be an exact fraction such as 3/2, not {value!r}") from None
+    if bj_pays < 0:
+        raise BjexactError(f"--bj-pays must not be negative ({value})")
+    return bj_pays
+
+
 @dataclass(frozen=True)
 class Rules:
     """An immutable rule set.
@@ -98,12 +119,7 @@ class Rules:
     bj_pays: mpq = field(default_factory=lambda: mpq(3, 2))
 
     def __post_init__(self) -> None:
-        if self.shoe is not None:
-            if self.decks is not None:
-                raise BjexactError("give a number of decks or a shoe, not both")
-            object.__setattr__(self, "shoe", Shoe.of_counts(self.shoe).counts)
-        else:
-            object.__setattr__(self, "decks", DEFAULT_DECKS if self.decks is None else _parse_decks(self.decks))
+        _set_shoe_or_decks(self)
         if not isinstance(self.h17, bool):
             raise BjexactError(f"h17 must be True or False, not {self.h17!r}")
         if self.naturals not in NATURALS:
@@ -111,13 +127,7 @@ class Rules:
                 f"unknown naturals convention {self.naturals!r} (use {', '.join(NATURALS)})"
             )
         object.__setattr__(self, "naturals", Naturals(self.naturals))
-        try:
-            bj_pays = as_rational(self.bj_pays)
-        except (ValueError, TypeError, ZeroDivisionError):
-            raise BjexactError(f"--bj-pays must be an exact fraction such as 3/2, not {self.bj_pays!r}") from None
-        if bj_pays < 0:
-            raise BjexactError(f"--bj-pays must not be negative ({self.bj_pays})")
-        object.__setattr__(self, "bj_pays", bj_pays)
+        object.__setattr__(self, "bj_pays", _payout(self.bj_pays))
 
     @property
     def infinite(self) -> bool:
@@ -219,22 +229,11 @@ class GameRules:
     split_strategy: Literal["cdz"] = "cdz"
 
     def __post_init__(self) -> None:
-        if self.shoe is not None:
-            if self.decks is not None:
-                raise BjexactError("give a number of decks or a shoe, not both")
-            object.__setattr__(self, "shoe", Shoe.of_counts(self.shoe).counts)
-        else:
-            object.__setattr__(self, "decks", DEFAULT_DECKS if self.decks is None else _parse_decks(self.decks))
+        _set_shoe_or_decks(self)
         for name in ("h17", "double_soft", "das", "rsa", "hit_split_aces", "obo"):
             if not isinstance(getattr(self, name), bool):
                 raise BjexactError(f"{name} must be True or False, not {getattr(self, name)!r}")
-        try:
-            bj_pays = as_rational(self.bj_pays)
-        except (ValueError, TypeError, ZeroDivisionError):
-            raise BjexactError(f"--bj-pays must be an exact fraction such as 3/2, not {self.bj_pays!r}") from None
-        if bj_pays < 0:
-            raise BjexactError(f"--bj-pays must not be negative ({self.bj_pays})")
-        object.__setattr__(self, "bj_pays", bj_pays)
+        object.__setattr__(self, "bj_pays", _payout(self.bj_pays))
         _choice("--double", self.double, DOUBLE_RULES)
         _choice("--surrender", self.surrender, SURRENDER_RULES)
         _choice("--hole-card", self.hole_card, HOLE_CARD_RULES)
