@@ -597,7 +597,8 @@ def _options(command: str):
         if action.nargs == 0:
             yield names[0], None
         else:
-            values = st.sampled_from([*action.choices, "x", ""]) if action.choices else st.one_of(NUMBERS, CARDS)
+            choices = [str(c) for c in action.choices or ()]  # --split-hands has whole-number choices
+            values = st.sampled_from([*choices, "x", ""]) if choices else st.one_of(NUMBERS, CARDS)
             yield names[0], values
 
 
