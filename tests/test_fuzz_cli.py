@@ -579,6 +579,9 @@ BASES = {  # fast settings that the fuzzed options are added to
     "check-sim": ["bjexact.simcheck:exact_dealer_simulator", "--factory", "--decks", "inf", "--rounds", "2000"],
     "boundaries": ["--decks", "inf", "--upcard", "T", "--total", "16"],
     "play": ["--seed", "1"],
+    "edge": ["--decks", "inf", "--split-hands", "2"],
+    "hand": ["T", "6", "--upcard", "T", "--decks", "inf"],
+    "chart": ["--decks", "inf", "--split-hands", "2"],
 }
 SLOW_OR_ELSEWHERE = {"--decks", "--shoe", "--output", "-o", "--reference", "--game", "--rounds", "--episodes",
                      "--timeout", "--call-timeout", "--full", "--plot", "--file", "--help", "-h", "--symbolic",
@@ -618,7 +621,7 @@ def command_lines(draw, command):
 
 @pytest.mark.parametrize("command", sorted(BASES))
 def test_every_option(command):
-    examples = EXAMPLES or (10 if command in ("boundaries", "check-sim") else 40)
+    examples = EXAMPLES or (10 if command in ("boundaries", "check-sim", "edge", "hand", "chart") else 40)
     @settings(max_examples=examples, deadline=None, derandomize=EXAMPLES is None)
     @given(argv=command_lines(command))
     def check(argv):
