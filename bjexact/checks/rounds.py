@@ -9,7 +9,7 @@ The round protocol
 
 The test
     The results are counted per outcome and compared with the exact distribution of the
-    round's net result (:func:`bjexact.fullgame.solve_game`) by Pearson's chi-square (outcomes
+    round's net result (:func:`bjexact.player.game.solve_game`) by Pearson's chi-square (outcomes
     with expected counts below 5 pooled, as in :mod:`bjexact.simcheck`), and the sample
     mean with the exact mean by a z test with the exact variance. The two p-values are
     Holm-corrected. A result the rules cannot produce (1.2 from a 6:5 payout under 3:2)
@@ -348,7 +348,7 @@ def assert_round_simulator_matches(
     **rule_options: Any,
 ) -> None:
     """Assert that a round simulator passes :func:`check_round_simulator` (rules: ``rules`` or
-    :class:`~bjexact.fullgame.GameRules` of ``rule_options``, the infinite deck by default).
+    :class:`~bjexact.core.rules.GameRules` of ``rule_options``, the infinite deck by default).
     Too few rounds to test is a failure too, never a pass."""
     if rules is None:
         rules = GameRules(**({"decks": "inf"} | rule_options))
