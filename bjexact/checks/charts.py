@@ -13,7 +13,7 @@ Reading
 Judging
     A cell is a decision for the two-card hands of its row against its up-card: the
     right move is the one of largest expected value summed over those hands, each
-    weighted by its chance (:meth:`bjexact.fullgame.GameSolution.chart`). The printed
+    weighted by its chance (:meth:`bjexact.player.game.GameSolution.chart`). The printed
     code is read under the rules (Dh is a hit where doubling is not allowed, Ph a hit
     without DAS); its cost is what playing it instead of the best move loses, exactly,
     per 100 units of initial bets: ``100 * P(up-card) * (value(best) - value(printed))``
