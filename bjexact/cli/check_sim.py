@@ -105,6 +105,8 @@ def load_callable(spec: str):
             if not path.is_file():
                 raise BjexactError(f"no such file: {module_name}")
             module_spec = importlib.util.spec_from_file_location(path.stem, path)
+            if module_spec is None or module_spec.loader is None:
+                raise BjexactError(f"cannot load {module_name} as a Python module")
             module = importlib.util.module_from_spec(module_spec)
             module_spec.loader.exec_module(module)
         else:

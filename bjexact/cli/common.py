@@ -173,7 +173,7 @@ def number_style(args: argparse.Namespace, percent: bool = True):
 
 def write_output(text: str, output: str | None) -> None:
     """Print ``text``, or write it to ``output`` atomically (never half-written)."""
-    if is_stdout(output):
+    if output is None or is_stdout(output):
         write_stdout(text)
         return
     write_atomically(output_path(output), text.encode())

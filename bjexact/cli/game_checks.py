@@ -94,8 +94,9 @@ def run_verify_game(args: argparse.Namespace, text_of_file) -> int:
         identification = chart_check.identify_chart(chart, _candidates(args), progress=None)
         return _emit(args, identification, chart_check.format_chart_identification(identification),
                      bool(identification.matches))
-    check = chart_check.check_chart(chart, game_rules(args), chart_check.cached_solution(game_rules(args), None))
-    return _emit(args, check, chart_check.format_chart_check(check, show_all=args.all), check.consistent)
+    chart_result = chart_check.check_chart(chart, game_rules(args), chart_check.cached_solution(game_rules(args), None))
+    return _emit(args, chart_result, chart_check.format_chart_check(chart_result, show_all=args.all),
+                 chart_result.consistent)
 
 
 def _is_edge(text: str) -> bool:

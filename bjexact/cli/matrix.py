@@ -101,7 +101,7 @@ def format_chain(chain, document: dict, fmt: str, decimals: int | None) -> str:
                 for c, value in zip(columns, row):
                     writer.writerow([name, r, c, fraction_string(value)])
         return buffer.getvalue()
-    style = NumberStyle(decimals=decimals, percent=False, exact=decimals is None)
+    style = NumberStyle(decimals=4 if decimals is None else decimals, percent=False, exact=decimals is None)
     if fmt == "latex":
         parts = []
         for name in MATRICES:
@@ -161,8 +161,8 @@ def run_player(args: argparse.Namespace, rules, upcard: int) -> int:
         return 0
     t_table = Table(f"T (one hit), up-card {rank_symbol(upcard)}: {rules.describe()}",
                     ["state", *chain.states], [[s, *row] for s, row in zip(chain.states, chain.T)])
-    vectors = Table("B, R_stand, V and the policy", ["state", "B", "R_stand", "V", "policy"],
+    v_table = Table("B, R_stand, V and the policy", ["state", "B", "R_stand", "V", "policy"],
                     [[s, b, r, v, p] for s, b, r, v, p in
                      zip(chain.states, chain.B, chain.R_stand, chain.V, chain.policy)])
-    write_output(render([t_table, vectors], "text", style), args.output)
+    write_output(render([t_table, v_table], "text", style), args.output)
     return 0

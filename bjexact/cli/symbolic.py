@@ -100,7 +100,7 @@ def full_path(output: str | None, full: str | None) -> str | None:
     """Where the long polynomials go: ``--full``, else next to ``-o OUT.EXT`` as ``OUT.full.EXT``."""
     if full is not None:
         return full
-    if is_stdout(output):
+    if output is None or is_stdout(output):
         return None
     path = Path(output)
     return str(path.with_name(f"{path.stem}.full{path.suffix}"))

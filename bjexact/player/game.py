@@ -43,7 +43,7 @@ Results
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from math import gcd
@@ -997,7 +997,8 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, progress: bo
     return GameSolution(rules, hands, deal_chance, by_upcard, up_chance, ev, distribution)
 
 
-def hand_moves(rules: GameRules, cards: tuple[int, ...] | list[int | str], upcard: int | str) -> MoveValues:
+def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence[int | str],
+               upcard: int | str) -> MoveValues:
     """The values of every allowed move of the player's ``cards`` against ``upcard``.
 
     Two cards: stand, hit, double, split, surrender as the rules allow; three or
@@ -1036,7 +1037,8 @@ def even_money(rules: GameRules) -> dict[str, mpq]:
     return {"even money": _ONE, "no insurance": (1 - p_ten) * rules.bj_pays}
 
 
-def insurance_value(rules: GameRules, cards: tuple[int, ...] | list[int | str], upcard: int | str = ACE) -> mpq:
+def insurance_value(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence[int | str],
+                    upcard: int | str = ACE) -> mpq:
     """The value of insuring (half the stake, paid 2:1 if the hole card is ten-valued),
     per unit initial bet, given the player's ``cards`` and an ace up: (3 P(ten) - 1) / 2.
 
