@@ -331,3 +331,18 @@ def test_rules_json_round_trip():
     assert document["bj_pays"] == "6/5" and document["decks"] == 6 and document["obo"] is True
     options = {k: v for k, v in document.items() if k not in ("decks", "shoe")}
     assert GameRules(decks=document["decks"], **options) == rules
+
+
+@pytest.mark.parametrize("shoe", [SMALL, ACES])
+def test_cdp1_splits_are_never_worth_less_than_cdz(shoe):
+    """Split once, CDP1 plays each split hand as the first split hand's optimum, which no other
+    strategy of the hand's own cards beats; on the infinite deck the two are the same."""
+    cdz = solve_game(GameRules(shoe=shoe, split_hands=2), with_distribution=False)
+    cdp1 = solve_game(GameRules(shoe=shoe, split_hands=2, split_strategy="cdp1"), with_distribution=False)
+    splits = [key for key, moves in cdz.hands.items() if "split" in moves.w]
+    assert splits
+    assert all(cdp1.hands[key].w["split"] >= cdz.hands[key].w["split"] for key in splits)
+    assert cdp1.ev >= cdz.ev
+    infinite = [solve_game(GameRules(decks="inf", split_hands=2, split_strategy=s), with_distribution=False).ev
+                for s in ("cdz", "cdp1")]
+    assert infinite[0] == infinite[1]

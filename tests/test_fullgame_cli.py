@@ -126,3 +126,15 @@ def test_a_natural_against_an_ace_compares_even_money(capsys):
     assert Fraction(document["moves"]["even money"]) == 1
     assert Fraction(document["moves"]["no insurance"]) == Fraction(34, 49) * Fraction(3, 2)
     assert document["best"] == "no insurance"
+
+
+def test_cdp1_is_a_split_strategy_of_the_command_line(capsys):
+    values = {}
+    for strategy in ("cdz", "cdp1"):
+        status, out, _ = run(capsys, "hand", "2", "2", "--upcard", "4", "--decks", "1", "--split-hands", "2",
+                             "--split-strategy", strategy, "--format", "json")
+        assert status == 0
+        document = json.loads(out)
+        values[strategy] = Fraction(document["moves"]["split"])
+    assert values["cdp1"] >= values["cdz"]
+    assert document["rules"]["split_strategy"] == "cdp1"

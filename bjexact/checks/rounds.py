@@ -297,7 +297,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None,
                     continue
                 if move == "hit":
                     cards = cards + [draw()]
-                    while _total(cards)[0] < 21 and solver.continues_hitting(counts(cards), up):
+                    while _total(cards)[0] < 21 and solver.split_hits(counts(cards), up, pair):
                         cards.append(draw())
                 hands.append((cards, 1))
         elif best == "double":

@@ -203,7 +203,7 @@ class Rules:
 DOUBLE_RULES = ("any", "9-11", "10-11")
 SURRENDER_RULES = ("none", "late", "early")
 HOLE_CARD_RULES = ("peek", "enhc")
-SPLIT_STRATEGIES = ("cdz",)
+SPLIT_STRATEGIES = ("cdz", "cdp1")
 
 
 
@@ -226,7 +226,7 @@ class GameRules:
     surrender: Literal["none", "late", "early"] = "none"
     hole_card: Literal["peek", "enhc"] = "peek"
     obo: bool = False
-    split_strategy: Literal["cdz"] = "cdz"
+    split_strategy: Literal["cdz", "cdp1"] = "cdz"
 
     def __post_init__(self) -> None:
         _set_shoe_or_decks(self)
@@ -313,7 +313,7 @@ class GameRules:
         if self.surrender != "none":
             parts.append(f"{self.surrender} surrender")
         parts.append("ENHC" + (" OBO" if self.obo else "") if self.hole_card == "enhc" else "peek")
-        parts.append("CDZ-")
+        parts.append("CDP1" if self.split_strategy == "cdp1" else "CDZ-")
         return ", ".join(parts)
 
 

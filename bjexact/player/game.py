@@ -302,6 +302,7 @@ class _Solver:
         self._stand: dict[Any, mpq] = {}
         self._scale: dict[Any, mpq] = {}
         self._split_two: dict[Any, mpq] = {}
+        self._first_cont: dict[Any, tuple[mpq, mpq | None]] = {}
 
     def _key(self, hand: Counts) -> Any:
         """Memo key of a hand: for the infinite deck its values depend on (total, soft) only."""
@@ -468,23 +469,45 @@ class _Solver:
         """The move of a split hand of ``pair`` once it has its second card (no resplit).
 
         CDZ-: the unsplit hand's values choose among the moves allowed after a split.
+        CDP1: the values of the first split hand (the other pair card removed too) choose.
         """
         if _value(hand).total == 21 or (pair == ACE and not self.rules.hit_split_aces):
             return "stand"
-        stand, hit = self.continuation(hand, upcard)
+        cdp1 = self.rules.split_strategy == "cdp1"
+        gone = _first_split_hand(pair) if cdp1 else NOTHING_GONE
+        stand, hit = self.first_hand_continuation(hand, upcard, pair) if cdp1 else self.continuation(hand, upcard)
         options = {"stand": stand}
         if hit is not None:
             options["hit"] = hit
         if self.rules.das and self.may_double(hand):
-            double = self.double(hand, upcard)
+            double = self.double(hand, upcard, gone)
             if double is not None:
                 options["double"] = double
         return _argmax(options)
 
     def continues_hitting(self, hand: Counts, upcard: int) -> bool:
-        """Whether a hand of three or more cards hits (ties go to standing)."""
+        """Whether an unsplit hand of three or more cards hits (ties go to standing)."""
         stand, hit = self.continuation(hand, upcard)
         return hit is not None and hit > stand
+
+    def split_hits(self, hand: Counts, upcard: int, pair: int) -> bool:
+        """Whether a split hand of ``pair`` with three or more cards hits, by the split strategy."""
+        if self.rules.split_strategy == "cdp1":
+            stand, hit = self.first_hand_continuation(hand, upcard, pair)
+            return hit is not None and hit > stand
+        return self.continues_hitting(hand, upcard)
+
+    def first_hand_continuation(self, hand: Counts, upcard: int, pair: int) -> tuple[mpq, mpq | None]:
+        """(stand, hit) W of the first hand split from ``pair``, played optimally from here with the
+        other pair card gone too: the values CDP1's post-split strategy is chosen by."""
+        key = (self._key(hand), upcard, pair)
+        found = self._first_cont.get(key)
+        if found is None:
+            gone = _first_split_hand(pair)
+            stand = self.stand(hand, upcard, gone)
+            hit = self._hit(hand, upcard, gone, lambda new: _best(self.first_hand_continuation(new, upcard, pair)))
+            found = self._first_cont[key] = (stand, hit)  # its rows are batched before any dry run
+        return found
 
     def _split_two_cards(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
         """W of a split hand once it has its second card (and cannot be resplit)."""
@@ -518,7 +541,7 @@ class _Solver:
         key = (self._key(hand), upcard, None if self.cards.infinite else gone)
         found = self._split_cont.get(key)
         if found is None:
-            if self.continues_hitting(hand, upcard):
+            if self.split_hits(hand, upcard, gone.pair):
                 found = self._split_hit(hand, upcard, gone)
             else:
                 found = self.stand(hand, upcard, gone)
@@ -554,6 +577,11 @@ class _Solver:
     def prefetch_splits(self, pairs: list[int], upcard: int) -> None:
         """Batch the dealer's distributions of the split hands of ``pairs`` where they stand,
         found by a dry run (their moves follow the unsplit hands' values)."""
+        if self.rules.split_strategy == "cdp1":  # the first split hand's rows choose every split hand's moves
+            for pair in pairs:
+                extra = counts_of([pair])
+                hands = hands_up_to_21(self.cards.counts, upcard, start=(pair,), extra=extra)
+                self.cards.prefetch([(add_counts(hand, extra), None) for hand in hands], upcard)
         needed: set[tuple[Counts, tuple[int, int] | None]] = set()
         self.cards.recording = needed
         try:
@@ -580,8 +608,17 @@ class Strategy:
         return self._solver.split_move(hand, upcard, pair)
 
     def continues_hitting(self, hand: Counts, upcard: int) -> bool:
-        """Whether a hand (counts) that may only stand or hit hits."""
+        """Whether an unsplit hand (counts) that may only stand or hit hits."""
         return self._solver.continues_hitting(hand, upcard)
+
+    def split_hits(self, hand: Counts, upcard: int, pair: int) -> bool:
+        """Whether a split hand of ``pair`` (counts, three cards or more) hits."""
+        return self._solver.split_hits(hand, upcard, pair)
+
+
+def _first_split_hand(pair: int) -> Gone:
+    """What has gone besides the first split hand's own cards: the other pair card."""
+    return Gone(counts_of([pair]), pair, 0)
 
 
 def _best(values: tuple[mpq, mpq | None]) -> mpq:
@@ -691,7 +728,7 @@ class _Results:
             return {(_value(hand).total, 1): _ONE}
         if move == "double":
             return self._final_after_hit(hand, upcard, lambda new: {(min(_value(new).total, 22), 2): _ONE})
-        return self._final_after_hit(hand, upcard, lambda new: self._final_continue(new, upcard))
+        return self._final_after_hit(hand, upcard, lambda new: self._final_continue(new, upcard, pair))
 
     def _final_after_hit(self, hand: Counts, upcard: int, then: Callable[[Counts], Dist]) -> Dist:
         out: Dist = {}
@@ -700,15 +737,15 @@ class _Results:
             _mix(out, then(new), p)
         return out
 
-    def _final_continue(self, hand: Counts, upcard: int) -> Dist:
+    def _final_continue(self, hand: Counts, upcard: int, pair: int) -> Dist:
         value = _value(hand)
         if value.bust:
             return {(22, 1): _ONE}
-        key = (value, upcard)
+        key = (value, upcard, pair)
         found = self._finals.get(key)
         if found is None:
-            if self.solver.continues_hitting(hand, upcard):
-                found = self._final_after_hit(hand, upcard, lambda new: self._final_continue(new, upcard))
+            if self.solver.split_hits(hand, upcard, pair):
+                found = self._final_after_hit(hand, upcard, lambda new: self._final_continue(new, upcard, pair))
             else:
                 found = {(value.total, 1): _ONE}
             self._finals[key] = found
