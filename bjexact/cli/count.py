@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import BjexactError
-from .common import add_output_options, number_style, write_output
+from .common import add_output_options, bounded_int, number_style, write_output
 from .game_options import GAME_RULES_HELP, add_game_rule_options, game_rules_from_args
 
 EXAMPLES = """\
@@ -44,7 +44,8 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--system", default="hi-lo", metavar="hi-lo|ko|hi-opt-2|FILE",
                         help="the count system (default: hi-lo)")
-    parser.add_argument("--shoes", type=_positive, default=10, metavar="N", help="shoes to deal (default: 10)")
+    parser.add_argument("--shoes", type=bounded_int(1, 10**6), default=10, metavar="N",
+                        help="shoes to deal (default: 10)")
     parser.add_argument("--penetration", default="0.75", metavar="P",
                         help="share of the shoe dealt before the cut card (default: 0.75)")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="the shuffles' seed (default: 1)")
@@ -52,7 +53,7 @@ def register(subparsers) -> None:
                         help="the results store (default: bjexact-count.store)")
     add_game_rule_options(parser)
     where = parser.add_argument_group("execution")
-    where.add_argument("--workers", type=_positive, default=None, metavar="N",
+    where.add_argument("--workers", type=bounded_int(1, 10**6), default=None, metavar="N",
                        help="worker processes of the local cluster (default: one per core)")
     where.add_argument("--scheduler", default=None, metavar="ADDRESS", help="use the Dask cluster at ADDRESS")
     where.add_argument("--serial", action="store_true", help="solve in this process, without Dask")
@@ -64,16 +65,6 @@ def register(subparsers) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_output_options(parser, formats=("text", "md", "json"))
     parser.set_defaults(run=run)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a whole number is needed, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"at least 1 is needed, not {value}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:

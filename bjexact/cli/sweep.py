@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import BjexactError
-from .common import add_output_options, number_style, write_output
+from .common import add_output_options, bounded_int, number_style, write_output
 
 EXAMPLES = """\
 grid file (TOML): [base] holds the rules every rule set shares, [grid] one list per rule
@@ -56,7 +56,7 @@ def register(subparsers) -> None:
                         help="where to write one row per rule set (default: GRID.csv)")
     parser.add_argument("--store", default=None, metavar="DIR", help="the results store (default: GRID.store/)")
     where = parser.add_argument_group("execution")
-    where.add_argument("--workers", type=_positive, default=None, metavar="N",
+    where.add_argument("--workers", type=bounded_int(1, 10**6), default=None, metavar="N",
                        help="worker processes of the local cluster (default: one per core)")
     where.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="use the Dask cluster at ADDRESS (tcp://HOST:PORT) instead of a local one")
@@ -64,16 +64,6 @@ def register(subparsers) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_output_options(parser)
     parser.set_defaults(run=run)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a whole number is needed, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"at least 1 is needed, not {value}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:

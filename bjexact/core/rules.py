@@ -90,6 +90,15 @@ def _set_shoe_or_decks(rules: Any) -> None:
         object.__setattr__(rules, "decks", DEFAULT_DECKS if rules.decks is None else _parse_decks(rules.decks))
 
 
+def _shoe_words(rules: Any) -> str:
+    """A rule set's shoe for people: ``shoe 4,4,...``, ``infinite deck`` or ``6 decks``."""
+    if rules.shoe is not None:
+        return "shoe " + ",".join(map(str, rules.shoe))
+    if rules.infinite:
+        return "infinite deck"
+    return f"{rules.decks} deck{'s' if rules.decks != 1 else ''}"
+
+
 def _payout(value: Any) -> mpq:
     """The blackjack payout as an exact non-negative fraction (``--bj-pays``)."""
     try:
@@ -186,12 +195,7 @@ class Rules:
         >>> Rules(decks=6, h17=True, naturals="peek").describe()
         '6 decks, H17, naturals peek'
         """
-        if self.shoe is not None:
-            shoe = "shoe " + ",".join(map(str, self.shoe))
-        elif self.infinite:
-            shoe = "infinite deck"
-        else:
-            shoe = f"{self.decks} deck{'s' if self.decks != 1 else ''}"
+        shoe = _shoe_words(self)
         text = f"{shoe}, {'H17' if self.h17 else 'S17'}, naturals {self.naturals}"
         if self.naturals != "as21" and self.bj_pays != mpq(3, 2):
             text += f", blackjack pays {fraction_string(self.bj_pays)}"
@@ -294,12 +298,7 @@ class GameRules:
         }
 
     def describe(self) -> str:
-        if self.shoe is not None:
-            shoe = "shoe " + ",".join(map(str, self.shoe))
-        elif self.infinite:
-            shoe = "infinite deck"
-        else:
-            shoe = f"{self.decks} deck{'s' if self.decks != 1 else ''}"
+        shoe = _shoe_words(self)
         parts = [shoe, "H17" if self.h17 else "S17", f"blackjack pays {fraction_string(self.bj_pays)}"]
         parts.append("double any two" if self.double == "any" else f"double {self.double}")
         if not self.double_soft:
