@@ -127,6 +127,10 @@ class DealerOracle:
         """Per removed set, the probabilities of :data:`OUTCOMES` given ``upcard``.
 
         ``blackjack`` is the dealer's natural; the entries sum to 1.
+
+        >>> rows = DealerOracle((4,) * 9 + (16,), h17=False).distributions([(0,) * 5 + (1,) + (0,) * 3 + (1,)], 10)
+        >>> dict(zip(OUTCOMES, (f"{float(p):.4f}" for p in rows[0])))["blackjack"]   # 4 aces among 49 cards
+        '0.0816'
         """
         pair, j = hidden if hidden else (0, 0)
         rows = self.numerators(removed, upcard, pair, [j] * len(removed) if j else None)

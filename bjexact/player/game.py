@@ -994,6 +994,16 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, progress: bo
     ``with_distribution``: also the distribution of the round's net result, where it
     is computed (see :class:`_Results`). ``progress``: a progress bar on standard
     error (default: when it is a terminal).
+
+    Examples
+    --------
+    >>> solution = solve_game(GameRules(decks="inf", split_hands=2))
+    >>> f"{float(solution.ev) * 100:.6f}"
+    '-0.570388'
+    >>> sum(solution.distribution.values()) == 1
+    True
+    >>> solution.chart()["hard"]["16"][10].code, solution.chart()["pairs"]["8"][10].code
+    ('H', 'P')
     """
     solver = _Solver(rules)
     shoe = solver.cards.shoe
@@ -1042,6 +1052,14 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
     more: stand and hit. Values per unit initial bet, composition-dependent (the
     cards and the up-card have left the shoe); see :meth:`MoveValues.value` for
     what they are conditioned on.
+
+    Examples
+    --------
+    >>> moves = hand_moves(GameRules(decks=6, split_hands=2, surrender="late"), ["T", "6"], "T")
+    >>> {move: f"{float(v) * 100:.6f}" for move, v in moves.values.items()}
+    {'stand': '-54.095444', 'hit': '-53.467556', 'double': '-106.935112', 'surrender': '-50.000000'}
+    >>> moves.best
+    'surrender'
     """
     ranks = tuple(as_rank(c) for c in cards)
     up = as_rank(upcard)
@@ -1078,6 +1096,9 @@ def insurance_value(rules: GameRules, cards: Sequence[int] | Sequence[str] | Seq
                     upcard: int | str = ACE) -> mpq:
     """The value of insuring (half the stake, paid 2:1 if the hole card is ten-valued),
     per unit initial bet, given the player's ``cards`` and an ace up: (3 P(ten) - 1) / 2.
+
+    >>> insurance_value(GameRules(decks=1), ["T", "9"])   # 15 tens among 49 unseen cards
+    mpq(-2,49)
 
     With a player natural, even money is worth 1 against (1 - P(ten)) * bj_pays unpaid.
     """
