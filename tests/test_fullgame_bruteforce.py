@@ -100,6 +100,24 @@ def test_split_aces():
     assert bf.move_values(shoe, (1, 1), 10, BFRules(hit_split_aces=True))["split"] == F(3, 2)
 
 
+def test_h17():
+    """Shoe A + 4x4 + 6 + 8T, T,T v 6: eleven cards unseen. The dealer reaches soft 17 only as 6,A
+    (hole card A, 1/11). Standing on it, 20 wins; hitting it, a 4 (4/10) makes soft 21, which
+    beats 20, and a T makes hard 17. Every other line is the same under S17 and H17, so hitting
+    soft 17 costs the player 2 * 1/11 * 4/10 = 4/55 on standing 20."""
+    shoe = (1, 0, 0, 4, 0, 1, 0, 0, 0, 8)
+    s17 = bf.move_values(shoe, (10, 10), 6)["stand"]
+    assert bf.move_values(shoe, (10, 10), 6, BFRules(h17=True))["stand"] == s17 - F(4, 55)
+
+
+def test_double_after_split():
+    """Split 5s v 6 among sixes and tens: a split 5 that draws a 6 makes 11, which the unsplit
+    hand 5,6 would double; without DAS it may only hit, so splitting is worth less."""
+    shoe = (0, 0, 0, 0, 3, 4, 0, 0, 0, 10)
+    with_das = bf.move_values(shoe, (5, 5), 6)["split"]
+    assert with_das > bf.move_values(shoe, (5, 5), 6, BFRules(das=False))["split"]
+
+
 def test_natural_and_insurance_values():
     """A natural against a T up with no ace left: the dealer cannot have one, 3:2 (or 6:5).
     Insurance against an ace when only tens are unseen wins 1; one deck, 5,6 v A: 16 tens among
