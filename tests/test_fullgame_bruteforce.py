@@ -321,3 +321,10 @@ def test_simulation_agrees(shoe, rules):
         chi2 += (rest_seen - n * rest_p) ** 2 / (n * rest_p)
         df += 1
     assert float(chi2) < _chi_square_threshold(df)
+
+
+def test_simulation_infinite_deck():
+    """Dealing from the infinite deck works too (no splits, to keep the decisions quick)."""
+    rng = random.Random(3)
+    results = [bf.simulate_round("inf", BFRules(split_hands=1), rng) for _ in range(30)]
+    assert all(x in (-2, -1, 0, 1, 2, F(3, 2)) for x in results)
