@@ -12,10 +12,12 @@ How the round is modelled (real order: player, up-card, player, hole card):
 
 * The hole card is always one of the unseen cards, reserved before the player draws (under
   ENHC the dealer's second card comes after the player, which by exchangeability has the same
-  law). Under peek with a T or A up it is conditioned on not completing a natural. The player's
-  decisions are made on an information state (his cards and the up-card): every unseen card is
-  equally likely to be the hole card, apart from that conditioning. Values of a move are found
-  by averaging, over the hole card, the exact play-out with every draw taken from what is left.
+  law). Under peek with a T or A up it is conditioned on not completing a natural. Play is
+  followed on the player's information: the unseen cards (hole card included). Every unseen
+  card is equally likely to be the hole card, apart from that conditioning, however many cards
+  the player has drawn since (the deal is exchangeable). So the player's next card is a card of
+  the unseen ones other than a hole card drawn by that law, and once the player is done the
+  hole card is turned over by the same law and the dealer draws from the rest.
 * Unsplit hands play the move of largest value; ties go to the earliest of stand, hit, double,
   split, surrender.
 * Split hands use CDZ-: a split hand holding cards C chooses among its allowed moves by the
@@ -33,7 +35,14 @@ How the round is modelled (real order: player, up-card, player, hole card):
 * ENHC: a dealer natural takes every stake of the round, busted hands included, or only 1 in
   total with ``obo``. The dealer does not draw when every player hand has busted.
 * Any line of play (including lines only needed to value a move) that needs a card from an
-  empty shoe raises ``ValueError("shoe exhausted")``.
+  empty shoe raises ``ValueError("shoe exhausted")``; the reserved hole card counts as drawn.
+
+Cost: everything is memoised (per shoe and rules, kept across calls; ``clear_caches()`` frees
+it) on the cards left, the hole card and the hands' state. A whole round on a shoe of about 16
+to 20 cards of a few ranks takes a second or a few. The infinite deck is exact too (split hands
+are played jointly against one dealer), fine for hands without a split and for one split
+(``split_hands=2``, about a second), but a pair with resplits to four hands takes a minute or
+more, and ``round_distribution("inf", ...)`` is not practical.
 """
 
 from __future__ import annotations
@@ -154,6 +163,22 @@ def _hole_cards(g, unseen, up):
     return tuple((h, p / z, rest) for h, p, rest in options)
 
 
+@cache
+def _player_draws(g, unseen, up):
+    """(rank, probability, unseen left) of the player's next card: a card of the unseen ones other
+    than the hole card, which is itself any unseen card (under peek with T/A up, not a natural)."""
+    if unseen == INF:
+        return _draws(INF)
+    n = sum(unseen)
+    if n < 2:
+        raise ValueError("shoe exhausted")
+    chances = {}
+    for _hole, w, rest in _hole_cards(g, unseen, up):
+        for c, p, _ in _draws(rest):
+            chances[c] = chances.get(c, 0) + w * p
+    return tuple((c, p, _remove(unseen, (c,))) for c, p in sorted(chances.items()))
+
+
 def _peek_natural_chance(g, unseen, up):
     """P(dealer natural) as the dealer checks it under peek (0 under ENHC or with no T/A up)."""
     if g.rules.hole_card != "peek" or _partner(up) is None:
@@ -191,13 +216,25 @@ def _settle(done, dealer, rules):
     return result
 
 
-def _finish(g, stock, hole, up, done):
-    if all(total == BUST for total, _ in done):  # the dealer does not draw
-        outcomes = {NATURAL if _partner(up) == hole else BUST: Fraction(1)}
-    else:
-        outcomes = _dealer(g, stock, up, hole)
+@cache
+def _dealer_outcomes(g, unseen, up, draws):
+    """Law of the dealer's outcome once the player is done: the hole card (one of the unseen cards;
+    under peek with T/A up not a natural) is turned over, then, if `draws`, the dealer draws."""
     out = {}
-    for o, p in outcomes.items():
+    for hole, w, stock in _hole_cards(g, unseen, up):
+        if draws:
+            outcomes = _dealer(g, stock, up, hole)
+        else:
+            outcomes = {NATURAL if _partner(up) == hole else BUST: Fraction(1)}
+        for o, p in outcomes.items():
+            out[o] = out.get(o, 0) + w * p
+    return out
+
+
+def _finish(g, unseen, up, done):
+    """Distribution of the net result of the finished hands; the dealer draws unless all busted."""
+    out = {}
+    for o, p in _dealer_outcomes(g, unseen, up, any(total != BUST for total, _ in done)).items():
         x = _settle(done, o, g.rules)
         out[x] = out.get(x, 0) + p
     return out
@@ -245,53 +282,54 @@ def _decide(g, cards, up, pair, nhands):
 
 
 @cache
-def _play(g, stock, hole, up, done, cards, pair, pending, nhands, move=None):
-    """Distribution of the round's net result, the hole card known to the model, not to the player.
+def _play(g, unseen, up, done, cards, pair, pending, nhands, move=None):
+    """Distribution of the round's net result from this point of the player's play.
 
-    stock: cards left to draw; done: sorted (total, stake) of finished hands; cards: the hand in
-    play (sorted); pair: the split rank (0 before a split); pending: split hands still holding
-    one card; nhands: hands in the round; move: the forced first move, else the strategy's.
+    unseen: cards not seen by the player (the hole card is one of them); done: sorted (total,
+    stake) of finished hands; cards: the hand in play (sorted); pair: the split rank (0 before a
+    split); pending: split hands still holding one card; nhands: hands in the round; move: the
+    forced first move, else the strategy's.
     """
 
-    def next_hand(stock, done):
+    def next_hand(unseen, done):
         if pending:
-            return _play(g, stock, hole, up, done, (pair,), pair, pending - 1, nhands)
-        return _finish(g, stock, hole, up, done)
+            return _play(g, unseen, up, done, (pair,), pair, pending - 1, nhands)
+        return _finish(g, unseen, up, done)
 
     def add(total, stake):  # a total below 17 settles like 16: it wins only when the dealer busts
         return tuple(sorted(done + ((max(total, 16), stake),)))
 
     if len(cards) == 1:  # a split hand takes its second card
         return _mix(
-            (p, _play(g, rest, hole, up, done, tuple(sorted(cards + (r,))), pair, pending, nhands))
-            for r, p, rest in _draws(stock)
+            (p, _play(g, rest, up, done, tuple(sorted(cards + (r,))), pair, pending, nhands))
+            for r, p, rest in _player_draws(g, unseen, up)
         )
     move = move or _decide(g, cards, up, pair, nhands)
     if move == "stand":
-        return next_hand(stock, add(_value(cards)[0], 1))
+        return next_hand(unseen, add(_value(cards)[0], 1))
     if move == "double":
-        return _mix((p, next_hand(rest, add(_value(cards + (r,))[0], 2))) for r, p, rest in _draws(stock))
+        draws = _player_draws(g, unseen, up)
+        return _mix((p, next_hand(rest, add(_value(cards + (r,))[0], 2))) for r, p, rest in draws)
     if move == "split":
-        return _play(g, stock, hole, up, done, (cards[0],), cards[0], pending + 1, nhands + 1)
+        return _play(g, unseen, up, done, (cards[0],), cards[0], pending + 1, nhands + 1)
     if move == "hit":
         out = []
-        for r, p, rest in _draws(stock):
+        for r, p, rest in _player_draws(g, unseen, up):
             new = tuple(sorted(cards + (r,)))
             if _value(new)[0] == BUST:
                 out.append((p, next_hand(rest, add(BUST, 1))))
             else:
-                out.append((p, _play(g, rest, hole, up, done, new, pair, pending, nhands)))
+                out.append((p, _play(g, rest, up, done, new, pair, pending, nhands)))
         return _mix(out)
     raise ValueError(f"unknown move {move!r}")
 
 
 @cache
 def _move_dist(g, cards, up, move):
-    """Distribution of the result of an unsplit hand's move, over the hole cards the player cannot see."""
+    """Distribution of the result of an unsplit hand's move (under peek with T/A up, given no natural)."""
     if move == "surrender":
         return {-HALF: Fraction(1)}
-    unseen = _remove(g.shoe, cards + (up,))
-    return _mix((w, _play(g, rest, h, up, (), cards, 0, 0, 1, move)) for h, w, rest in _hole_cards(g, unseen, up))
+    return _play(g, _remove(g.shoe, cards + (up,)), up, (), cards, 0, 0, 1, move)
 
 
 @cache
@@ -476,6 +514,7 @@ def simulate_round(shoe, rules, rng):
 
 def clear_caches():
     """Forget every memoised value (they are kept across calls, keyed by shoe and rules)."""
-    for f in (_hole_cards, _dealer_draws, _decide, _play, _move_dist, _move_value, _natural_dist, _top_move):
+    for f in (_hole_cards, _player_draws, _dealer_draws, _dealer_outcomes, _decide, _play, _move_dist, _move_value):
         f.cache_clear()
-    _deal_dist.cache_clear()
+    for f in (_top_move, _natural_dist, _deal_dist):
+        f.cache_clear()

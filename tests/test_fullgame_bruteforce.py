@@ -100,6 +100,24 @@ def test_split_aces():
     assert bf.move_values(shoe, (1, 1), 10, BFRules(hit_split_aces=True))["split"] == F(3, 2)
 
 
+def test_h17():
+    """Shoe A + 4x4 + 6 + 8T, T,T v 6: eleven cards unseen. The dealer reaches soft 17 only as 6,A
+    (hole card A, 1/11). Standing on it, 20 wins; hitting it, a 4 (4/10) makes soft 21, which
+    beats 20, and a T makes hard 17. Every other line is the same under S17 and H17, so hitting
+    soft 17 costs the player 2 * 1/11 * 4/10 = 4/55 on standing 20."""
+    shoe = (1, 0, 0, 4, 0, 1, 0, 0, 0, 8)
+    s17 = bf.move_values(shoe, (10, 10), 6)["stand"]
+    assert bf.move_values(shoe, (10, 10), 6, BFRules(h17=True))["stand"] == s17 - F(4, 55)
+
+
+def test_double_after_split():
+    """Split 5s v 6 among sixes and tens: a split 5 that draws a 6 makes 11, which the unsplit
+    hand 5,6 would double; without DAS it may only hit, so splitting is worth less."""
+    shoe = (0, 0, 0, 0, 3, 4, 0, 0, 0, 10)
+    with_das = bf.move_values(shoe, (5, 5), 6)["split"]
+    assert with_das > bf.move_values(shoe, (5, 5), 6, BFRules(das=False))["split"]
+
+
 def test_natural_and_insurance_values():
     """A natural against a T up with no ace left: the dealer cannot have one, 3:2 (or 6:5).
     Insurance against an ace when only tens are unseen wins 1; one deck, 5,6 v A: 16 tens among
@@ -214,6 +232,63 @@ def test_infinite_deck_split_is_two_independent_hands(pair, up):
     assert bf.move_values("inf", (pair, pair), up, rules)["split"] == 2 * _one_split_hand(pair, up, rules)
 
 
+def _literal_double(shoe, cards, up, rules):
+    """Value of doubling, enumerated in the real order: hole card (under peek with T/A up, drawn
+    again until it makes no natural, i.e. conditioned), then the player's card, then the dealer."""
+
+    def draw(counts):
+        n = sum(counts)
+        left = [tuple(x - (i == r - 1) for i, x in enumerate(counts)) for r in range(1, 11)]
+        return [(r, F(c, n), left[r - 1]) for r, c in enumerate(counts, 1) if c]
+
+    def total(hand):
+        s = sum(hand)
+        return s + 10 if 1 in hand and s <= 11 else s
+
+    def dealer(counts, hand):
+        t = total(hand)
+        if t > 17 or (t == 17 and not (rules.h17 and 1 in hand and sum(hand) <= 11)):
+            return {t: F(1)}
+        out = {}
+        for r, p, rest in draw(counts):
+            for o, q in dealer(rest, hand + [r]).items():
+                out[o] = out.get(o, 0) + p * q
+        return out
+
+    unseen = list(shoe)
+    for c in (*cards, up):
+        unseen[c - 1] -= 1
+    partner = {1: 10, 10: 1}.get(up)
+    holes = draw(unseen)
+    if rules.hole_card == "peek":
+        holes = [(h, p, rest) for h, p, rest in holes if h != partner]
+    z = sum(p for _, p, _ in holes)
+    value = F(0)
+    for h, ph, rest in holes:
+        for c, pc, rest2 in draw(rest):
+            mine = total([*cards, c])
+            if h == partner:
+                result = -1 if rules.obo else -2
+            elif mine > 21:
+                result = -2
+            else:
+                result = sum(
+                    q * (2 if o > 21 or mine > o else -2 if mine < o else 0) for o, q in dealer(rest2, [up, h]).items()
+                )
+            value += ph / z * pc * result
+    return value
+
+
+@pytest.mark.parametrize("up", [1, 10, 5])
+@pytest.mark.parametrize("rules", [BFRules(), BFRules(hole_card="enhc"), BFRules(hole_card="enhc", obo=True, h17=True)])
+def test_double_matches_real_order_enumeration(up, rules):
+    """Doubling is one card then stand: no strategy, so it can be enumerated literally in the real
+    order (hole card before the player's card); the reference follows the unseen cards instead."""
+    shoe = (3, 0, 0, 0, 2, 2, 0, 0, 0, 8)
+    for cards in [(5, 6), (1, 5), (6, 10)]:
+        assert bf.move_values(shoe, cards, up, rules)["double"] == _literal_double(shoe, cards, up, rules)
+
+
 def _chi_square_threshold(df):
     return df + 6 * math.sqrt(2 * df)  # far in the tail: a p-value of about 1e-4 or less
 
@@ -246,3 +321,10 @@ def test_simulation_agrees(shoe, rules):
         chi2 += (rest_seen - n * rest_p) ** 2 / (n * rest_p)
         df += 1
     assert float(chi2) < _chi_square_threshold(df)
+
+
+def test_simulation_infinite_deck():
+    """Dealing from the infinite deck works too (no splits, to keep the decisions quick)."""
+    rng = random.Random(3)
+    results = [bf.simulate_round("inf", BFRules(split_hands=1), rng) for _ in range(30)]
+    assert all(x in (-2, -1, 0, 1, 2, F(3, 2)) for x in results)
