@@ -38,6 +38,7 @@ from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..player.game import ChartCell, GameSolution, solve_game
+from .player_tables import _upcard_of_header
 from .printed import _layout_of, _skippable, _split, _strip_markup
 
 __all__ = [
@@ -178,16 +179,6 @@ def row_keys(label: str, section: str | None) -> tuple[str, list[str]] | None:
     return None
 
 
-def _upcard_of(cell: str) -> int | None:
-    text = _strip_markup(cell).strip()
-    if not text:
-        return None
-    try:
-        return parse_rank(text)
-    except BjexactError:
-        return None
-
-
 def _section_of(text: str) -> str | None:
     lower = text.lower()
     for section, pattern in _SECTION_WORDS:
@@ -200,7 +191,7 @@ def _header(cells: list[str]) -> tuple[list[int], str] | None:
     """The up-cards of a header row (its trailing cells) and its leading text."""
     run: list[int] = []
     for cell in reversed(cells):
-        up = _upcard_of(cell)
+        up = _upcard_of_header(cell)
         if up is None:
             break
         run.append(up)
@@ -208,7 +199,7 @@ def _header(cells: list[str]) -> tuple[list[int], str] | None:
     if len(run) < 2 or len(set(run)) != len(run):
         return None
     lead = cells[: len(cells) - len(run)]
-    if any(_upcard_of(c) is not None for c in lead[-1:]) and len(run) < 10:
+    if any(_upcard_of_header(c) is not None for c in lead[-1:]) and len(run) < 10:
         return None
     return run, " ".join(lead)
 

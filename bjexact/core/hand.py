@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .cards import ACE, TEN, Counts
+from ..errors import BjexactError
+from .cards import ACE, TEN, Counts, as_rank
 from .numbers import mpq
 
 __all__ = [
     "HandValue", "EMPTY_HAND", "add_card", "hand_value", "is_natural", "two_cards_natural", "natural_partner",
-    "no_natural_chance",
+    "no_natural_chance", "player_hand",
 ]
 
 
@@ -110,3 +111,17 @@ def no_natural_chance(unseen: Counts, upcard: int) -> mpq:
     if partner is None or total == 0:
         return mpq(1)
     return 1 - mpq(unseen[partner - 1], total)
+
+
+def player_hand(cards: Iterable[int | str], upcard: int | str) -> tuple[tuple[int, ...], int]:
+    """A player's hand and the up-card as ranks, checked: two cards or more, not bust.
+
+    Cards are ranks 1..10 (11 for an ace) or symbols such as ``"A"``, ``"K"``.
+    """
+    ranks = tuple(as_rank(c) for c in cards)
+    up = as_rank(upcard)
+    if len(ranks) < 2:
+        raise BjexactError("a hand needs at least two cards")
+    if hand_value(ranks).bust:
+        raise BjexactError("the hand is already bust")
+    return ranks, up

@@ -63,7 +63,7 @@ from ..core.cards import (
     counts_of,
     rank_symbol,
 )
-from ..core.hand import HandValue, hand_value, natural_partner
+from ..core.hand import HandValue, hand_value, natural_partner, player_hand
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..dealer.batch import OUTCOMES, DealerOracle
@@ -1061,12 +1061,7 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
     >>> moves.best
     'surrender'
     """
-    ranks = tuple(as_rank(c) for c in cards)
-    up = as_rank(upcard)
-    if len(ranks) < 2:
-        raise BjexactError("a hand needs at least two cards")
-    if hand_value(ranks).bust:
-        raise BjexactError("the hand is already bust")
+    ranks, up = player_hand(cards, upcard)
     if len(ranks) == 2 and hand_value(ranks).total == 21:
         raise BjexactError("the hand is a natural: it is paid at once, with nothing to decide")
     solver = _Solver(rules)

@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache, partial
 from typing import Any
 
-from ..core.cards import RANKS, UPCARD_ORDER, Counts, FiniteShoe, Shoe, add_counts, as_rank, counts_of, rank_symbol
+from ..core.cards import RANKS, UPCARD_ORDER, Counts, FiniteShoe, Shoe, add_counts, counts_of, rank_symbol
 from ..core.hand import (
     HandValue,
     add_card,
@@ -60,6 +60,7 @@ from ..core.hand import (
     is_natural,
     natural_partner,
     no_natural_chance,
+    player_hand,
     two_cards_natural,
 )
 from ..core.numbers import fraction_string, mpq
@@ -637,12 +638,7 @@ def hand_decision(
     >>> hand_decision(Rules(decks="inf"), (10, 6), 10).best
     'hit'
     """
-    cards = tuple(as_rank(c) for c in cards)
-    upcard = as_rank(upcard)
-    if len(cards) < 2:
-        raise BjexactError("a hand needs at least two cards")
-    if hand_value(cards).bust:
-        raise BjexactError("the hand is already bust")
+    cards, upcard = player_hand(cards, upcard)
     if rules.infinite and unseen is None:
         hand = hand_value(cards)
         position = solve_infinite(rules, objective)[PlayerState(hand.total, hand.soft, upcard)]
