@@ -45,9 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
 from math import gcd
-from operator import add
 from typing import Any
 
 from ..core.cards import (
@@ -59,18 +57,19 @@ from ..core.cards import (
     Counts,
     FiniteShoe,
     Shoe,
+    add_counts,
     as_rank,
     counts_of,
     rank_symbol,
 )
-from ..core.hand import HandValue, hand_value, natural_partner, player_hand
+from ..core.hand import hand_value, natural_partner, player_hand
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..dealer.batch import OUTCOMES, DealerOracle
 from ..dealer.distributions import dealer_distributions
 from ..errors import BjexactError
 from ..progress import Progress
-from .states import hands_up_to_21
+from .states import counts_value, hands_up_to_21
 
 __all__ = ["GameRules", "MOVES", "Strategy", "GameSolution", "MoveValues", "ChartCell", "solve_game", "hand_moves",
            "insurance_value", "even_money", "chart_code", "UPCARD_ORDER"]
@@ -223,20 +222,6 @@ def _stand_weights(total: int, natural_loses: bool) -> tuple[int, ...]:
 # --- the solver ----------------------------------------------------------------
 
 
-def _cards_of(counts: Counts) -> tuple[int, ...]:
-    return tuple(r for r in RANKS for _ in range(counts[r - 1]))
-
-
-@cache
-def _value(counts: Counts) -> HandValue:
-    """The value of a hand given by its counts (the ace rule of :mod:`bjexact.hand`)."""
-    return hand_value(_cards_of(counts))
-
-
-def add_counts(a: Counts, b: Counts) -> Counts:
-    return tuple(map(add, a, b))
-
-
 def _add(counts: Counts, rank: int) -> Counts:
     return counts[: rank - 1] + (counts[rank - 1] + 1,) + counts[rank:]
 
@@ -307,7 +292,7 @@ class _Solver:
     def _key(self, hand: Counts) -> Any:
         """Memo key of a hand: for the infinite deck its values depend on (total, soft) only."""
         if self.cards.infinite:
-            value = _value(hand)
+            value = counts_value(hand)
             return (value.total, value.soft)
         return hand
 
@@ -330,7 +315,7 @@ class _Solver:
 
     def stand(self, hand: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> mpq:
         """W of standing with ``hand``."""
-        total = max(_value(hand).total, 4)
+        total = max(counts_value(hand).total, 4)
         key = (total, self._gone_key(hand, upcard, gone))
         found = self._stand.get(key)
         if found is None:
@@ -349,7 +334,7 @@ class _Solver:
         total = _ZERO
         for rank, p in draws:
             new = _add(hand, rank)
-            if _value(new).bust:
+            if counts_value(new).bust:
                 total -= p * self.scale(new, upcard, gone)
             else:
                 total += p * then(new)
@@ -370,7 +355,7 @@ class _Solver:
         return None if one_card is None else 2 * one_card
 
     def may_double(self, hand: Counts) -> bool:
-        value = _value(hand)
+        value = counts_value(hand)
         if value.soft and not self.rules.double_soft:
             return False
         if self.rules.double == "9-11":
@@ -471,7 +456,7 @@ class _Solver:
         CDZ-: the unsplit hand's values choose among the moves allowed after a split.
         CDP1: the values of the first split hand (the other pair card removed too) choose.
         """
-        if _value(hand).total == 21 or (pair == ACE and not self.rules.hit_split_aces):
+        if counts_value(hand).total == 21 or (pair == ACE and not self.rules.hit_split_aces):
             return "stand"
         cdp1 = self.rules.split_strategy == "cdp1"
         gone = _first_split_hand(pair) if cdp1 else NOTHING_GONE
@@ -662,7 +647,7 @@ class _Results:
 
     def stand(self, hand: Counts, upcard: int, stake: int) -> Dist:
         numerators, denominator = self.solver.cards.dealer(hand, upcard)
-        weights = self.solver._stand_w[max(_value(hand).total, 4)]
+        weights = self.solver._stand_w[max(counts_value(hand).total, 4)]
         out: Dist = {}
         for outcome, w, n in zip(OUTCOMES, weights, numerators):
             if not n or (outcome == "blackjack" and not self.solver.natural_loses):
@@ -675,7 +660,7 @@ class _Results:
         out: Dist = {}
         for rank, p in self.solver.cards.draws(hand, upcard):
             new = _add(hand, rank)
-            if _value(new).bust:
+            if counts_value(new).bust:
                 _mix(out, {mpq(-stake): self.solver.scale(new, upcard, NOTHING_GONE)}, p)
             else:
                 _mix(out, then(new), p)
@@ -725,9 +710,9 @@ class _Results:
         """Final (total, stake) of a split hand with its second card; total 22 is a bust."""
         move = self.solver.split_move(hand, upcard, pair)
         if move == "stand":
-            return {(_value(hand).total, 1): _ONE}
+            return {(counts_value(hand).total, 1): _ONE}
         if move == "double":
-            return self._final_after_hit(hand, upcard, lambda new: {(min(_value(new).total, 22), 2): _ONE})
+            return self._final_after_hit(hand, upcard, lambda new: {(min(counts_value(new).total, 22), 2): _ONE})
         return self._final_after_hit(hand, upcard, lambda new: self._final_continue(new, upcard, pair))
 
     def _final_after_hit(self, hand: Counts, upcard: int, then: Callable[[Counts], Dist]) -> Dist:
@@ -738,7 +723,7 @@ class _Results:
         return out
 
     def _final_continue(self, hand: Counts, upcard: int, pair: int) -> Dist:
-        value = _value(hand)
+        value = counts_value(hand)
         if value.bust:
             return {(22, 1): _ONE}
         key = (value, upcard, pair)

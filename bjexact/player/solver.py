@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property, lru_cache, partial
+from functools import cached_property, lru_cache, partial
 from typing import Any
 
 from ..core.cards import RANKS, UPCARD_ORDER, Counts, FiniteShoe, Shoe, add_counts, counts_of, rank_symbol
@@ -86,7 +86,7 @@ from .outcomes import (
     settle_deal,
     stand_results,
 )
-from .states import PlayerState, _hard_sum, hands_up_to_21, player_hit_graph, player_states
+from .states import PlayerState, _hard_sum, counts_value, hands_up_to_21, player_hit_graph, player_states
 
 # From this many cards on no round can run the shoe out (a player's hand of 21 holds at most
 # 11 cards, the dealer draws at most 10 more besides the up-card); smaller custom shoes keep the
@@ -467,7 +467,7 @@ class _FiniteSolver:
         found = self._positions.get(key)
         if found is not None:
             return found
-        hand = _counts_value(cards)
+        hand = counts_value(cards)
         stand = self.stand(cards, hand.total, upcard)
         unseen = self.unseen(cards, upcard)
         total = sum(unseen)
@@ -492,12 +492,6 @@ class _FiniteSolver:
         scale = self.no_natural(cards, upcard) if self.peek else _ONE
         found = self._positions[key] = PositionValues(stand, hit, self.weights, scale)
         return found
-
-
-@cache
-def _counts_value(cards: Counts) -> HandValue:
-    """The value of a hand given by its ten counts."""
-    return hand_value(r for r in RANKS for _ in range(cards[r - 1]))
 
 
 def _two_card_hands(shoe: FiniteShoe) -> Iterator[tuple[int, int]]:

@@ -10,10 +10,10 @@ from functools import cache
 import networkx as nx
 
 from ..core.cards import RANKS, Counts, rank_symbol
-from ..core.hand import HandValue, add_card
+from ..core.hand import HandValue, add_card, hand_value
 from ..dealer.graph import BUST
 
-__all__ = ["PlayerState", "player_states", "player_hit_graph", "hands_up_to_21"]
+__all__ = ["PlayerState", "player_states", "player_hit_graph", "hands_up_to_21", "counts_value"]
 
 _HARD_TOTALS = range(4, 22)
 _SOFT_TOTALS = range(12, 22)
@@ -94,3 +94,9 @@ def hands_up_to_21(
                 counts[r - 1] -= 1
 
     yield from extend(1, sum(start))  # cards added in rank order: each multiset once
+
+
+@cache
+def counts_value(counts: Counts) -> HandValue:
+    """The value of a hand given by its ten counts (A, 2, ..., T), kept once computed."""
+    return hand_value(r for r in RANKS for _ in range(counts[r - 1]))
