@@ -103,17 +103,19 @@ def dealer_outcome_figure(table: DealerTable) -> Drawing:
     """The dealer's final outcomes as stacked bars, one bar per up-card (2 .. 10, A).
 
     Each bar is the row P(outcome | up-card) of ``table``, every outcome of the table
-    stacked from 17 at the bottom to bust at the top, so each bar is exactly 1 high.
+    stacked from 17 at the bottom to bust at the top, so each bar is exactly 1 high
+    (up-cards the shoe does not hold keep an empty place).
     Segments: class ``outcome``, ``data-upcard``, ``data-outcome``, ``data-p`` (exact "p/q").
     """
-    upcards = [u for u in UPCARD_ORDER if u in table.rows]
-    outcomes = list(table.outcomes)
+    # the totals, a natural where it is separate, then bust (and a shoe run out) on top
+    outcomes = [o for o in table.outcomes if o not in ("bust", "exhausted")]
+    outcomes += [o for o in ("bust", "exhausted") if o in table.outcomes]
     bar, gap, plot_height = 44, 14, 380
     axis_left = _MARGIN + 46
-    plot_width = len(upcards) * (bar + gap) + gap
+    plot_width = len(UPCARD_ORDER) * (bar + gap) + gap
     legend_x = axis_left + plot_width + 24
     width = legend_x + 130
-    notes = ["Each bar is P(final outcome | up-card), exact; segments of 4% or more are labelled, every "
+    notes = ["Each bar is P(final outcome | up-card), exact; segments of 4% or more are labelled (in percent), every "
              "segment shows its exact value on hover (SVG)."]
     if table.rules.naturals == "peek":
         notes.append("Naturals peek: the 10 and A bars are conditioned on the dealer not holding a natural.")
@@ -129,8 +131,11 @@ def dealer_outcome_figure(table: DealerTable) -> Drawing:
         shapes.append(Line(axis_left - 4, y, axis_left + plot_width, y, "#dddddd" if k else "#000000", 0.8))
         shapes.append(Label(axis_left - 7, y + 4, f"{20 * k}%", 10, anchor="end"))
     shapes.append(Label(_MARGIN + 10, (top + bottom) / 2, "probability", _TEXT_SIZE, anchor="middle", vertical=True))
-    for i, upcard in enumerate(upcards):
+    for i, upcard in enumerate(UPCARD_ORDER):
         x = axis_left + gap + i * (bar + gap)
+        if upcard not in table.rows:  # not in the shoe: an empty place
+            shapes.append(Label(x + bar / 2, bottom + 16, rank_symbol(upcard), 12, anchor="middle", colour="#999999"))
+            continue
         row = table.rows[upcard]
         below = mpq(0)
         for outcome in outcomes:
