@@ -118,7 +118,7 @@ def dealer_outcome_figure(table: DealerTable) -> Drawing:
     notes = ["Each bar is P(final outcome | up-card), exact; segments of 4% or more are labelled (in percent), every "
              "segment shows its exact value on hover (SVG)."]
     if table.rules.naturals == "peek":
-        notes.append("Naturals peek: the 10 and A bars are conditioned on the dealer not holding a natural.")
+        notes.append("Naturals peek: the T and A bars are conditioned on the dealer not holding a natural.")
     elif table.rules.naturals == "separate":
         notes.append("Naturals separate: a two-card 21 is its own outcome, 'natural'.")
     if not table.rules.infinite:

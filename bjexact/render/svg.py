@@ -146,18 +146,19 @@ class Drawing:
         axes.set_xlim(0, self.width)
         axes.set_ylim(self.height, 0)
         axes.axis("off")
-        for shape in self.shapes:
+        for order, shape in enumerate(self.shapes, 1):  # drawn in order, as in SVG
             if isinstance(shape, Box):
                 axes.add_patch(Rectangle((shape.x, shape.y), shape.width, shape.height, facecolor=shape.fill,
-                                         edgecolor=shape.stroke or "none", linewidth=0.75 if shape.stroke else 0))
+                                         edgecolor=shape.stroke or "none", linewidth=0.75 if shape.stroke else 0,
+                                         zorder=order))
             elif isinstance(shape, Line):
                 axes.plot([shape.x1, shape.x2], [shape.y1, shape.y2], color=shape.colour, linewidth=shape.width,
-                          linestyle="--" if shape.dashed else "-", solid_capstyle="butt")
+                          linestyle="--" if shape.dashed else "-", solid_capstyle="butt", zorder=order)
             else:
                 alignment = {"start": "left", "middle": "center", "end": "right"}[shape.anchor]
                 axes.text(shape.x, shape.y, shape.text, fontsize=shape.size, ha=alignment, va="baseline",
                           color=shape.colour, fontweight="bold" if shape.bold else "normal",
-                          rotation=90 if shape.vertical else 0, rotation_mode="anchor")
+                          rotation=90 if shape.vertical else 0, rotation_mode="anchor", zorder=order)
         buffer = io.BytesIO()
         metadata: dict[str, Any] = {"CreationDate": None} if fmt == "pdf" else {}
         figure.savefig(buffer, format=fmt, metadata=metadata)
