@@ -100,14 +100,15 @@ def run(args: argparse.Namespace) -> int:
         raise BjexactError("--move split: these rules allow no splitting (--split-hands 1)")
     solution = solve_game(rules, with_distribution=False, progress=False if args.quiet else None)
     figures = []
+    chart = solution.chart(das_codes=True) if fmt in FIGURE_FORMATS else None  # once, for both figures
     if heatmap is not None:
         from ..render.figures import ev_heatmap_figure
 
-        figures.append((heatmap, ev_heatmap_figure(solution, args.move or "best")))
+        figures.append((heatmap, ev_heatmap_figure(solution, args.move or "best", chart)))
     if fmt in FIGURE_FORMATS:
         from ..render.figures import strategy_chart_figure
 
-        drawing = strategy_chart_figure(solution)
+        drawing = strategy_chart_figure(solution, chart)
         if chart_figure is None:  # svg to standard output
             write_figures(figures)
             write_output(drawing.svg(), args.output)

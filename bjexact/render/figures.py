@@ -33,7 +33,7 @@ from ..files import write_atomically
 from ..player.game import MOVES, ChartCell, GameSolution
 from .svg import Box, Drawing, Label, Line, Shape, figure_format, text_width, wrap
 
-__all__ = ["dealer_outcome_figure", "strategy_chart_figure", "ev_heatmap_figure", "result_distribution_figure",
+__all__ = ["Chart", "dealer_outcome_figure", "strategy_chart_figure", "ev_heatmap_figure", "result_distribution_figure",
            "write_figure", "row_move_values", "CHART_COLOURS", "OUTCOME_COLOURS", "HEATMAP_MOVES"]
 
 # Okabe-Ito colours (distinguishable with the common colour-vision deficiencies), in the
@@ -248,11 +248,12 @@ def _grid(x: float, y: float, section: str, rows: Mapping[str, Mapping[int, Char
     return shapes, y
 
 
-def _chart_layout(solution: GameSolution, title: str, notes: Sequence[str],
-                  paint: Callable[[str, str, int, ChartCell], _Cell],
+Chart = Mapping[str, Mapping[str, Mapping[int, ChartCell]]]
+
+
+def _chart_layout(chart: Chart, title: str, notes: Sequence[str], paint: Callable[[str, str, int, ChartCell], _Cell],
                   legend: Callable[[float, float, float], tuple[list[Shape], float]]) -> Drawing:
     """Hard totals on the left with the legend below them; soft totals above pairs on the right."""
-    chart = solution.chart(das_codes=True)
     panel = _ROW_LABEL_W + len(UPCARD_ORDER) * _CELL_W
     width = 2 * _MARGIN + 2 * panel + 36
     shapes, top = _heading(title, notes, width)
@@ -270,14 +271,17 @@ def _value_lines(values: Mapping[str, mpq], best: str) -> str:
                      for move, value in values.items())
 
 
-def strategy_chart_figure(solution: GameSolution) -> Drawing:
+def strategy_chart_figure(solution: GameSolution, chart: Chart | None = None) -> Drawing:
     """The total-dependent basic strategy chart (:meth:`GameSolution.chart`) as a colour-coded grid.
 
     Colours by a code's first letter (:data:`CHART_COLOURS`): stand yellow, hit white,
     double blue, split green, surrender vermillion; a * marks cells whose two-card hands
     play differently. Each cell (class ``cell``, ``data-code``) shows on hover every move's
-    value from :func:`row_move_values`, as decimals and "p/q".
+    value from :func:`row_move_values`, as decimals and "p/q". ``chart``: the solution's
+    ``chart(das_codes=True)`` when it is at hand (it takes a second or two for 6 decks).
     """
+    if chart is None:
+        chart = solution.chart(das_codes=True)
 
     def paint(section: str, row: str, upcard: int, cell: ChartCell) -> _Cell:
         fill = CHART_COLOURS[cell.code[0]]
@@ -306,7 +310,7 @@ def strategy_chart_figure(solution: GameSolution) -> Drawing:
 
     notes = ["Each cell: the move with the largest expected value over the row's two-card hands, each weighted "
              "by its chance of being dealt. Hover a cell (SVG) for every move's exact value per unit initial bet."]
-    return _chart_layout(solution, f"Basic strategy: {solution.rules.describe()}", notes, paint, legend)
+    return _chart_layout(chart, f"Basic strategy: {solution.rules.describe()}", notes, paint, legend)
 
 
 # --- heat maps of the decisions' values ----------------------------------------------------------------------
@@ -322,17 +326,19 @@ def _diverging(value: float, limit: float) -> str:
     return "#" + "".join(f"{c:02x}" for c in rgb)
 
 
-def ev_heatmap_figure(solution: GameSolution, move: str = "best") -> Drawing:
+def ev_heatmap_figure(solution: GameSolution, move: str = "best", chart: Chart | None = None) -> Drawing:
     """The value of a decision for every chart row and up-card, as a heat map.
 
     ``move``: ``best`` (the chart's move in each cell) or one of stand, hit, double, split,
     surrender (cells where some hand of the row may not make it are grey). Values are
     :func:`row_move_values`, per unit initial bet, shown to two decimals; each cell
     (class ``cell``, ``data-value`` exact "p/q", ``data-move``) shows them exactly on hover.
+    ``chart``: the solution's :meth:`~GameSolution.chart` when it is at hand.
     """
     if move not in HEATMAP_MOVES:
         raise BjexactError(f"unknown move {move!r}: use one of {', '.join(HEATMAP_MOVES)}")
-    chart = solution.chart(das_codes=True)
+    if chart is None:
+        chart = solution.chart()  # the cells' best moves and hands: the DAS codes are not drawn
     values: dict[tuple[str, str, int], tuple[str, mpq, dict[str, mpq]]] = {}
     for section, rows in chart.items():
         for row, cells in rows.items():
@@ -380,7 +386,7 @@ def ev_heatmap_figure(solution: GameSolution, move: str = "best") -> Drawing:
     notes = ["Per unit initial bet, given a hand of the row (each of its two-card hands weighted by its chance); "
              "with a ten or ace up and the dealer peeking, given no dealer natural. Hover a cell (SVG) for "
              "every move's exact value."]
-    return _chart_layout(solution, f"Expected value of {what}: {solution.rules.describe()}", notes, paint, legend)
+    return _chart_layout(chart, f"Expected value of {what}: {solution.rules.describe()}", notes, paint, legend)
 
 
 # --- the round's result distribution ------------------------------------------------------------------------
