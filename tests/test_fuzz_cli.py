@@ -585,7 +585,8 @@ BASES = {  # fast settings that the fuzzed options are added to
 }
 SLOW_OR_ELSEWHERE = {"--decks", "--shoe", "--output", "-o", "--reference", "--game", "--rounds", "--episodes",
                      "--timeout", "--call-timeout", "--full", "--plot", "--file", "--help", "-h", "--symbolic",
-                     "--ten-density", "--gym", "--identify", "--kind", "--by", "--view", "--depth", "--digits"}
+                     "--ten-density", "--gym", "--identify", "--kind", "--by", "--view", "--depth", "--digits",
+                     "--heatmap"}
 
 
 def _options(command: str):
@@ -693,6 +694,49 @@ def test_output_situations(tmp_path_factory, situation, argv, name):
     else:
         assert status == 2, err
         assert set(tmp.rglob("*")) == set(before)
+
+
+# the figure options: the file after each of them (chart -o draws the chart by the file's ending)
+FIGURE_WRITERS = [
+    ["dealer", "--decks", "inf", "--plot"],
+    ["edge", "--decks", "inf", "--split-hands", "2", "--quiet", "--plot"],
+    ["chart", "--decks", "inf", "--split-hands", "2", "--quiet", "--heatmap"],
+    ["chart", "--decks", "inf", "--split-hands", "2", "--quiet", "-o"],
+]
+
+
+@pytest.mark.parametrize("situation", ["under-a-file", "missing-directory", "fifo", "device", "directory", "empty"])
+@pytest.mark.parametrize("argv", FIGURE_WRITERS, ids=lambda argv: f"{argv[0]} {argv[-1]}")
+def test_unwritable_figures(tmp_path, situation, argv):
+    """A figure file that cannot be written is refused in one line before any work, and nothing is written."""
+    target, words = _situation(tmp_path, situation)
+    if target.endswith(".dot"):  # the same situation, for a figure's name
+        if os.path.lexists(target):
+            os.rename(target, target[:-4] + ".svg")
+        target = target[:-4] + ".svg"
+    before = files_in(tmp_path)
+    status, out, err = run(*argv, target)
+    assert_clean(status, out, err)
+    assert status == 2, err
+    if target.endswith(".svg"):
+        assert words in err, err
+    assert files_in(tmp_path) == before
+
+
+@FUZZ
+@given(argv=st.sampled_from(FIGURE_WRITERS[:1] + FIGURE_WRITERS[2:3]), name=ODD_NAMES,
+       ending=st.sampled_from([".svg", ".SVG", ".png", ".pdf", ".gif", ".svg.", ""]),
+       move=st.sampled_from([[], ["--move", "double"], ["--move", "x"], ["--move", ""]]))
+def test_figure_names(tmp_path_factory, argv, name, ending, move):
+    """Any file name with any ending: the figure whole, or one line and no file."""
+    tmp = tmp_path_factory.mktemp("figure")
+    status, out, err = run(*argv, str(tmp / (name + ending)), *(move if argv[0] == "chart" else []))
+    assert_clean(status, out, err)
+    written = [p for p in tmp.rglob("*") if p.is_file()]
+    if status == 0:
+        assert len(written) == 1 and written[0].stat().st_size > 0
+    else:
+        assert status == 2 and not written, err
 
 
 @pytest.mark.parametrize("argv", [["play"], ["replay", "--file", "-"], ["verify", "-"]])
