@@ -568,7 +568,7 @@ def test_a_tampered_shuffle_is_refused():
     shuffle = json.loads(lines[1])
     shuffle["cards"][0] = shuffle["cards"][1]
     lines[1] = json.dumps(shuffle, ensure_ascii=False)
-    with pytest.raises(BjexactError, match="not 1 deck less the cards on the table"):
+    with pytest.raises(BjexactError, match="the log line 2: the shuffle is not 1 deck"):
         _replay(lines)
 
 

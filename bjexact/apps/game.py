@@ -1080,7 +1080,11 @@ def read_log(lines: Iterable[str], name: str = "the log") -> tuple[GameConfig, l
             elif config is None:
                 raise BjexactError(f"{where}: the log does not start with the session")
             elif kind == "shuffle":
-                shuffles.append([card(text) for text in event["cards"]])
+                dealt = [card(text) for text in event["cards"]]
+                held = [card(text) for text in event["held"]]
+                if sorted(c.label for c in dealt + held) != sorted(c.label for c in DealingShoe.full(config.decks)):
+                    raise BjexactError(f"the shuffle is not {config.decks} deck{'s' if config.decks > 1 else ''}")
+                shuffles.append(dealt)
             elif kind in ("hand", "end"):
                 if not all(isinstance(a, str) for a in event["answers"]):
                     raise BjexactError(f"{where}: answers must be text")
