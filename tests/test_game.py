@@ -331,6 +331,20 @@ def test_advice_errors_do_not_stop_the_game():
     assert "(no exact advice here: the shoe is too small)" in log and "You lose 10" in log
 
 
+def test_the_spinner_turns_only_past_its_delay_and_wipes_itself():
+    import io
+    import time
+
+    from bjexact.cli.play import _spinner
+
+    stream = io.StringIO()
+    advise = _spinner(stream, after=0.05)
+    assert advise(lambda: 7) == 7 and stream.getvalue() == ""
+    assert advise(lambda: time.sleep(0.4) or 8) == 8
+    text = stream.getvalue()
+    assert text.startswith("\r  working out the exact values |") and text.endswith("\r\x1b[K")
+
+
 def test_hints_off_never_asks_for_advice():
     def advisor(compute):
         raise AssertionError("no advice wanted")

@@ -111,18 +111,23 @@ def test_a_person_splits_doubles_and_quits(terminal):
     assert "Final balance: 110 chips (+10 over 1 hand)." in screen and "Traceback" not in screen
 
 
-def test_a_person_surrenders(terminal):
-    term = terminal("--seed", "10", "--surrender", "late")
-    term.wait_for(r"Stake \(1-100, q to quit\):$")
-    term.type("10")
-    screen = term.wait_for(r"Stand, hit, double or surrender\? \[s/h/d/r, q to quit\]:$")
-    assert "The dealer checks the hole card: no blackjack." in screen
-    assert "surrender  -0.50000  = -1/2   <- best" in screen
-    term.type("r")
-    screen = term.wait_for(r"Stake \(1-95, Enter = 10, q to quit\):$")
-    assert "You lose 5 (surrendered, half the bet). Balance: 95." in screen
-    term.keys("C-d")
-    term.wait_for(r"Decisions: 1, every one the best\.")
+def test_a_person_surrenders(tmp_path):
+    term = Terminal(tmp_path / "tmux-no-colour", ["env", "NO_COLOR=1", sys.executable, "-m", "bjexact", "play",
+                                                   "--seed", "10", "--surrender", "late"])
+    try:
+        term.wait_for(r"Stake \(1-100, q to quit\):$")
+        term.type("10")
+        screen = term.wait_for(r"Stand, hit, double or surrender\? \[s/h/d/r, q to quit\]:$")
+        assert "The dealer checks the hole card: no blackjack." in screen
+        assert "surrender  -0.50000  = -1/2   <- best" in screen
+        term.type("r")
+        screen = term.wait_for(r"Stake \(1-95, Enter = 10, q to quit\):$")
+        assert "You lose 5 (surrendered, half the bet). Balance: 95." in screen
+        assert "\x1b[31m" not in term.screen(colours=True)                  # NO_COLOR: plain suits
+        term.keys("C-d")
+        term.wait_for(r"Decisions: 1, every one the best\.")
+    finally:
+        term.close()
 
 
 def test_a_person_insures_and_runs_out_of_chips(terminal):

@@ -569,6 +569,11 @@ class Game:
         self.decisions: list[Decision] = []
         self.answers: list[str] = []
         self.advice_failed = False
+        # the round being played
+        self.seat: list[SeatHand] = []
+        self.dealer: list[PlayingCard] = []
+        self.round_decisions: list[Decision] = []
+        self.net = _ZERO
         if self.log is not None:
             self.log({"event": "session", "version": LOG_VERSION, **config.to_json()})
         if shoe is None:
@@ -716,9 +721,9 @@ class Game:
         self.last_stake = stake
         self.hands += 1
         self.on_table = mpq(stake)
-        self.round_decisions: list[Decision] = []
+        self.round_decisions = []
         self.seat = [SeatHand([], stake)]
-        self.dealer: list[PlayingCard] = []
+        self.dealer = []
         self.net = _ZERO
         ended = "settled"
         try:

@@ -6,7 +6,7 @@ import argparse
 
 EXAMPLES = """\
 examples:
-  bjexact play                              # one deck, the rules of `bjexact edge`, 100 chips
+  bjexact play                              # one deck, otherwise `bjexact edge`'s rules, 100 chips
   bjexact play --decks 6 --surrender late --seed 7 --log session.jsonl
   bjexact play --replay session.jsonl       # the same hands and advice again, without input
   bjexact play --hole-card enhc --obo --split-hands 2 --min-bet 5 --max-bet 50
