@@ -41,11 +41,13 @@ Inside a split
     removed). Standing, hitting and doubling are exact for that hand: the hands
     played after it draw by stopping rules of their own, which leave the dealer's
     cards distributed as if they had not been drawn. Splitting at the deal and
-    resplitting take the engine's split values (CDZ-, or CDP1 with
-    ``split_strategy``: the new hands play the unsplit strategy for their cards),
+    resplitting take the engine's split values (CDZ-: the new hands are valued
+    playing the unsplit strategy for their cards; CDP1 with ``split_strategy``),
     with as many hands as the rules still allow counting the hands on the table
     now; hands still waiting for their second card are not foreseen to use up
-    resplits. Under ``enhc`` with ``obo`` the values inside a split count the
+    resplits. The hands are played by the player, move by move, with these
+    values shown: the split values are a model of the play to come, not a
+    promise about it. Under ``enhc`` with ``obo`` the values inside a split count the
     original stake's loss to a dealer blackjack against each hand: a constant that
     changes no choice and no cost.
 
