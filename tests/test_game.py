@@ -311,7 +311,9 @@ def test_the_game_reshuffles_at_the_penetration_and_says_so():
     headers = [line for line in log.splitlines() if line.startswith("--- Hand")]
     left = [int(h.split("· ")[2].split()[0]) for h in headers]
     assert re.search(r"Reshuffling the shoe \((2[6-9]|[3-4]\d) of 52 cards dealt\)\.", log)
-    assert "the shoe is reshuffled once 50% of it is dealt" in log
+    assert "the shoe is reshuffled once 50% of it is dealt; exact" in log
+    _, log = play([], penetration=mpq(3, 4))
+    assert "the shoe is reshuffled once 75% of it is dealt (or fewer than 20 cards are left)" in log
     assert min(left) > 26 and left.count(52) >= 2
 
 

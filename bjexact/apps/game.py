@@ -670,8 +670,10 @@ class Game:
         self.write(f"Blackjack: {rules.describe()}.")
         limits = f"stakes {self.config.min_bet} to " + (
             str(self.config.max_bet) if self.config.max_bet is not None else "your balance")
-        self.write(f"{limits}; the shoe is reshuffled once {_percent(self.config.penetration)} of it is dealt; "
-                   f"exact advice {'on' if self.config.hints else 'off'}.")
+        size = 52 * self.config.decks
+        floor = f" (or fewer than {MIN_CUT} cards are left)" if size - self.config.penetration * size < MIN_CUT else ""
+        self.write(f"{limits}; the shoe is reshuffled once {_percent(self.config.penetration)} of it is "
+                   f"dealt{floor}; exact advice {'on' if self.config.hints else 'off'}.")
         how = "q"
         try:
             while self.balance >= self.config.min_bet:
