@@ -832,6 +832,8 @@ class Game:
 
     def decide(self, index: int, kind: str, advice: Advice | None, chosen: str, bet: int) -> None:
         hand = self.seat[index]
+        if advice is not None and chosen not in advice.values:  # a move the shoe left no value for
+            advice = None
         decision = Decision(index + 1, tuple(hand.cards), self.dealer[0], kind, advice, chosen, bet)
         self.decisions.append(decision)
         self.round_decisions.append(decision)
