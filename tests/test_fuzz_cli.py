@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import io
+import json
 import os
 import re
 import signal
@@ -287,6 +288,62 @@ def test_messages_name_the_problem(argv, words):
     status, out, err = run(*argv)
     assert_clean(status, out, err)
     assert status == 2 and words in err, err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["play", "--min-bet", "0"], "--min-bet must be a whole number >= 1"),
+    (["play", "--min-bet", "10", "--max-bet", "5"], "--max-bet must be a whole number >= --min-bet (10)"),
+    (["play", "--max-bet", "9" * 5000], "--max-bet"),
+    (["play", "--penetration", "0"], "--penetration must be above 0"),
+    (["play", "--penetration", "1e999999999"], "--penetration"),
+    (["play", "--penetration", "1/0"], "--penetration"),
+    (["play", "--decks", "9"], "--decks must be a whole number from 1 to 8"),
+    (["play", "--hole-card", "enhc", "--surrender", "late"], "late surrender comes after the dealer's peek"),
+    (["play", "--replay", "x", "--log", "y"], "--replay and --log conflict"),
+])
+def test_play_table_options_name_the_problem(argv, words):
+    status, out, err = run(*argv, stdin="q\n")
+    assert_clean(status, out, err)
+    assert status == 2 and words in err and out == "", err
+
+
+LOGS = st.one_of(
+    st.text(max_size=200),
+    st.lists(st.one_of(st.dictionaries(st.sampled_from(["event", "version", "cards", "answers", "how", "rules"]),
+                                       st.one_of(st.integers(), st.text(max_size=5), st.none(),
+                                                 st.lists(st.text(max_size=3), max_size=3)), max_size=4),
+                       st.sampled_from([{"event": "session", "version": 1}, {"event": "shuffle", "cards": ["A♠"]},
+                                        {"event": "end", "how": "q", "answers": ["q"]}])),
+             max_size=4).map(lambda events: "\n".join(json.dumps(e) for e in events)),
+)
+
+
+@FUZZ
+@given(text=LOGS)
+def test_play_replays_any_file_or_names_the_problem(tmp_path_factory, text):
+    path = tmp_path_factory.mktemp("logs") / "session.jsonl"
+    path.write_text(text)
+    status, out, err = run("play", "--replay", str(path))
+    assert_clean(status, out, err)
+    assert status == 2 and str(path) in err, err
+
+
+def test_play_log_and_replay_files(tmp_path):
+    log = tmp_path / "session.jsonl"
+    status, out, err = run("play", "--seed", "1", "--log", str(log), stdin="5\ns\nn\ns\nq\n")
+    assert_clean(status, out, err)
+    assert status == 0 and log.read_text().endswith("\n")
+    status, again, err = run("play", "--replay", str(log))
+    assert status == 0 and again == f"Replaying {log}.\n" + out
+    for bad in (tmp_path / "missing" / "x.jsonl", tmp_path):        # no such directory; a directory
+        status, out, err = run("play", "--log", str(bad), stdin="q\n")
+        assert_clean(status, out, err)
+        assert status == 2 and "cannot write the log" in err and out == ""
+    status, out, err = run("play", "--replay", str(tmp_path / "none.jsonl"))
+    assert status == 2 and "cannot read the log" in err
+    (tmp_path / "binary.jsonl").write_bytes(b"\xff\xfe\x00")
+    status, out, err = run("play", "--replay", str(tmp_path / "binary.jsonl"))
+    assert status == 2 and "not a play log" in err and len(err.splitlines()) == 1
 
 
 def test_replay_file_with_no_deck_is_an_error(tmp_path):
@@ -586,7 +643,8 @@ BASES = {  # fast settings that the fuzzed options are added to
 SLOW_OR_ELSEWHERE = {"--decks", "--shoe", "--output", "-o", "--reference", "--game", "--rounds", "--episodes",
                      "--timeout", "--call-timeout", "--full", "--plot", "--file", "--help", "-h", "--symbolic",
                      "--ten-density", "--gym", "--identify", "--kind", "--by", "--view", "--depth", "--digits",
-                     "--heatmap"}
+                     "--heatmap",
+                     "--log", "--replay"}  # play's files: test_play_log_and_replay_files
 
 
 def _options(command: str):
