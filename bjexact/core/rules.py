@@ -207,7 +207,7 @@ class Rules:
 DOUBLE_RULES = ("any", "9-11", "10-11")
 SURRENDER_RULES = ("none", "late", "early")
 HOLE_CARD_RULES = ("peek", "enhc")
-SPLIT_STRATEGIES = ("cdz", "cdp1")
+SPLIT_STRATEGIES = ("cdz", "cdp1", "cdp")
 
 
 
@@ -230,7 +230,7 @@ class GameRules:
     surrender: Literal["none", "late", "early"] = "none"
     hole_card: Literal["peek", "enhc"] = "peek"
     obo: bool = False
-    split_strategy: Literal["cdz", "cdp1"] = "cdz"
+    split_strategy: Literal["cdz", "cdp1", "cdp"] = "cdz"
 
     def __post_init__(self) -> None:
         _set_shoe_or_decks(self)
@@ -312,7 +312,7 @@ class GameRules:
         if self.surrender != "none":
             parts.append(f"{self.surrender} surrender")
         parts.append("ENHC" + (" OBO" if self.obo else "") if self.hole_card == "enhc" else "peek")
-        parts.append("CDP1" if self.split_strategy == "cdp1" else "CDZ-")
+        parts.append({"cdz": "CDZ-", "cdp1": "CDP1", "cdp": "CDP"}[self.split_strategy])
         return ", ".join(parts)
 
 
