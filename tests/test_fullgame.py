@@ -60,6 +60,15 @@ def test_six_decks_sixteen_against_a_ten_matches_the_combinatorial_analyzer(six_
     assert hand_moves(SIX_DECKS_SPLIT_ONCE, ["T", "6"], "T").values == moves.values
 
 
+def test_resplits_on_a_small_shoe_match_the_combinatorial_analyzer():
+    # a 19-card shoe (2,2,2,2,3,3,3,3,4,4,7,7, seven tens), S17, DAS, resplit to 4 hands, CDZ-:
+    # 2,2 v 7 as a combinatorial analyzer printed it
+    rules = GameRules(shoe=(0, 4, 4, 2, 0, 0, 2, 0, 0, 7), split_hands=4)
+    values = {m: percent(v, 9) for m, v in hand_moves(rules, ["2", "2"], "7").values.items()}
+    assert values == {"stand": "-61.639194139", "hit": "-13.266733267", "double": "-123.278388278",
+                      "split": "-76.210220335"}
+
+
 def test_by_upcard_values_average_to_the_round_value(six_decks):
     assert sum(six_decks.upcard_chance[u] * v for u, v in six_decks.by_upcard.items()) == six_decks.ev
     assert sum(six_decks.upcard_chance.values()) == 1

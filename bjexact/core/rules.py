@@ -215,7 +215,13 @@ SPLIT_STRATEGIES = ("cdz", "cdp1", "cdp")
 class GameRules:
     """The rules of the full game. Defaults: 2 decks, S17, 3:2, double any two cards,
     DAS, up to 4 hands by splitting, no resplitting aces, one card to each split ace,
-    no surrender, peek, CDZ- post-split strategy."""
+    no surrender, peek, CDZ- post-split strategy.
+
+    ``split_strategy``, how split hands are played: ``"cdz"`` (CDZ-: the unsplit hand's
+    strategy for the same cards), ``"cdp1"`` (the first split hand's optimal strategy, the
+    other pair card gone too, for every split hand) or ``"cdp"`` (optimal with the other
+    split hands' pair cards gone too, as many as are on the table when the hand is played).
+    """
 
     decks: int | float | str | None = None
     shoe: Counts | None = None

@@ -51,7 +51,6 @@ Results
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from math import gcd
@@ -430,8 +429,7 @@ class _Solver:
                 gone = Gone(extra, pair, b - 1)
                 chances = self.cards.chances(add_counts(extra, counts_of([pair])), upcard, gone)
                 others = 1 - chances[pair - 1]
-                for strategy, count in Counter(self.strategy_pairs(k + 2) for k, m in enumerate(made)
-                                               for _ in range(m)).items():
+                for strategy, count in self._hands_by_strategy(made).items():
                     value = sum((c / others * self._split_two_cards(counts_of([pair, x]), upcard, gone, strategy)
                                  for x, c in zip(RANKS, chances) if x != pair and c), _ZERO)
                     total += chance * count * value
@@ -443,6 +441,15 @@ class _Solver:
                              for x, c in zip(RANKS, chances) if c), _ZERO)
                 total += chance * waiting * value
         return total
+
+    def _hands_by_strategy(self, made: tuple[int, ...]) -> dict[int, int]:
+        """How many of the hands ``made`` counts (see :meth:`_split_patterns`) play each strategy."""
+        found: dict[int, int] = {}
+        for k, count in enumerate(made):
+            if count:
+                strategy = self.strategy_pairs(k + 2)
+                found[strategy] = found.get(strategy, 0) + count
+        return found
 
     def _split_patterns(self, pair: int, upcard: int) -> list[tuple[mpq, int, tuple[int, ...], int]]:
         """(chance, hands, made, waiting) of how the split hands' second cards fall, up to the
