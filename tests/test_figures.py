@@ -304,6 +304,8 @@ def test_chart_figures_from_the_command_line(tmp_path, capsys):
     (["--heatmap", "x.txt"], "--heatmap: a figure file must end in .svg, .png or .pdf"),
     (["-o", "x.svg", "--heatmap", "missing/x.svg"], "does not exist"),
     (["--heatmap", "x.svg", "-o", "missing/x.txt"], "does not exist"),
+    (["-o", "same.svg", "--heatmap", "same.svg"], "name the same file"),
+    (["-o", "x.svg", "--format", "csv"], "a .svg file is a figure"),
 ])
 def test_chart_figure_mistakes_are_one_line(argv, words, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -342,6 +344,15 @@ def test_png_and_pdf_through_matplotlib(tmp_path, infinite_solution):
     assert png.startswith(b"\x89PNG") and (tmp_path / "chart.pdf").read_bytes().startswith(b"%PDF")
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
     assert (width, height) == pytest.approx((drawing.width / 72 * 144, drawing.height / 72 * 144), abs=2)
+
+
+def test_small_negative_heatmap_values_keep_their_sign():
+    """A cell worth -0.0019 is labelled -0.00, as one worth +0.0041 is +0.00."""
+    from bjexact.core.text import decimal_string
+
+    assert decimal_string(Fraction(-19, 10000), 2, signed=True) == "-0.00"
+    assert decimal_string(Fraction(41, 10000), 2, signed=True) == "+0.00"
+    assert decimal_string(Fraction(-19, 10000), 2) == "0.00"
 
 
 def test_text_is_escaped():

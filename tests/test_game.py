@@ -604,12 +604,46 @@ def test_whole_game_through_stdin():
                                   ["--bj-pays", "-1"], ["--min-bet", "0"], ["--min-bet", "5", "--max-bet", "4"],
                                   ["--penetration", "0"], ["--penetration", "1.5"], ["--penetration", "x"],
                                   ["--obo"], ["--rsa", "--split-hands", "2"], ["--replay", "/nonexistent/x"],
-                                  ["--log", "/nonexistent/dir/x.jsonl"], ["--replay", "x", "--log", "y"]])
+                                  ["--log", "/nonexistent/dir/x.jsonl"], ["--replay", "x", "--log", "y"],
+                                  ["--min-bet", "200"], ["--chips", "-5"], ["--replay", "x", "--decks", "6"]])
 def test_bad_options_exit_2(args):
     done = subprocess.run([sys.executable, "-m", "bjexact", "play", *args], input="", capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
-    assert len(done.stderr.strip().splitlines()) == 1 and done.stderr.startswith("bjexact: error:"), done.stderr
+    # argument errors name the command (argparse), the others the program
+    assert len(done.stderr.strip().splitlines()) == 1 and re.match(r"bjexact( play)?: error:", done.stderr), \
+        done.stderr
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--min-bet", "200"], "--min-bet 200 is more than the 100 chips you start with"),
+    (["--chips", "-5"], "between 1 and"),
+    (["--penetration", "1.5"], "not 1.5"),
+    (["--replay", "x", "--decks", "6", "--h17"], "--decks, --h17 cannot change them"),
+])
+def test_bad_options_name_the_problem(args, words):
+    done = subprocess.run([sys.executable, "-m", "bjexact", "play", *args], input="", capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and words in done.stderr, done.stderr
+
+
+def test_a_replay_says_when_the_logged_values_differ(tmp_path):
+    lines = []
+    session(["10", "s", "q"], seed=1, hints=True, log=lambda e: lines.append(json.dumps(e, ensure_ascii=False)))
+    path = tmp_path / "session.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    same = subprocess.run([sys.executable, "-m", "bjexact", "play", "--replay", str(path)], capture_output=True,
+                          text=True, timeout=120)
+    assert same.returncode == 0 and "differs" not in same.stdout
+    hand = json.loads(lines[2])
+    assert hand["event"] == "hand"
+    hand["decisions"][0]["values"] = {move: "1/2" for move in hand["decisions"][0]["values"]}
+    lines[2] = json.dumps(hand, ensure_ascii=False)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    edited = subprocess.run([sys.executable, "-m", "bjexact", "play", "--replay", str(path)], capture_output=True,
+                            text=True, timeout=120)
+    assert edited.returncode == 1
+    assert edited.stdout.splitlines()[-1].startswith("Hand 1 of the log differs from its replay")
 
 
 # --- exact advice, independently ---------------------------------------------------------------

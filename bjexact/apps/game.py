@@ -41,10 +41,13 @@ Inside a split
     removed). Standing, hitting and doubling are exact for that hand: the hands
     played after it draw by stopping rules of their own, which leave the dealer's
     cards distributed as if they had not been drawn. Splitting at the deal and
-    resplitting take the engine's split values (CDZ-: the new hands are valued
-    playing the unsplit strategy for their cards; CDP1 with ``split_strategy``),
-    with as many hands as the rules still allow counting the hands on the table
-    now; hands still waiting for their second card are not foreseen to use up
+    resplitting take the engine's split values for the cards unseen now (CDZ-:
+    the new hands are valued playing the unsplit strategy for their cards; CDP1
+    and CDP with ``split_strategy``), with as many hands as the rules still allow
+    counting the hands on the table now. A resplit is valued as a fresh split in
+    the current shoe: the pair cards of hands already on the table count as
+    removed cards only (CDP does not count them among the "other split hands"),
+    and hands still waiting for their second card are not foreseen to use up
     resplits. The hands are played by the player, move by move, with these
     values shown: the split values are a model of the play to come, not a
     promise about it. Under ``enhc`` with ``obo`` the values inside a split count the
@@ -94,6 +97,7 @@ __all__ = [
     "card",
     "chips_text",
     "early_surrender_advice",
+    "first_differing_hand",
     "insurance_advice",
     "is_natural",
     "may_double",
@@ -204,6 +208,8 @@ class GameConfig:
             raise BjexactError(f"--chips must be a whole number >= 1, not {self.chips!r}")
         if isinstance(self.min_bet, bool) or not isinstance(self.min_bet, int) or self.min_bet < 1:
             raise BjexactError(f"--min-bet must be a whole number >= 1, not {self.min_bet!r}")
+        if self.min_bet > self.chips:
+            raise BjexactError(f"--min-bet {self.min_bet} is more than the {self.chips} chips you start with (--chips)")
         if self.max_bet is not None and (isinstance(self.max_bet, bool) or not isinstance(self.max_bet, int)
                                          or self.max_bet < self.min_bet):
             raise BjexactError(f"--max-bet must be a whole number >= --min-bet ({self.min_bet}), not {self.max_bet!r}")
@@ -265,9 +271,11 @@ class DealingShoe:
     def cut(self) -> int:
         """The least number of cards left before a hand: at least :data:`MIN_CUT`.
 
-        A hand without splits never needs more: the cards of both hands but the
-        dealer's last one add up to at most 21 + 16 = 37 (aces as 1), which is at
-        most 15 of one deck's smallest cards (A A A A 2 2 2 2 3 3 3 3 4 4 4).
+        A hand without splits rarely needs more: with one deck the cards of both
+        hands but the dealer's last one add up to at most 21 + 16 = 37 (aces as 1),
+        at most 15 cards (A A A A 2 2 2 2 3 3 3 3 4 4 4); with more decks a hand of
+        aces and twos can need a few more. Should the shoe run dry in a hand all
+        the same, the cards not on the table are reshuffled (see the module docstring).
         """
         return MIN_CUT
 
@@ -1116,6 +1124,20 @@ def read_log(lines: Iterable[str], name: str = "the log") -> tuple[GameConfig, l
         raise BjexactError(f"{name} holds no shuffle")
     shoes = [DealingShoe(tuple(cards), config.decks) for cards in shuffles]
     return config, shoes, answers, how
+
+
+def first_differing_hand(lines: Iterable[str], replayed: Iterable[Mapping[str, Any]]) -> int | None:
+    """The number of the first hand whose record in the log (JSON ``lines``) differs from the
+    record of its replay (the events a replaying :class:`Game` logged), or ``None`` when all agree.
+
+    A replay recomputes every value; this finds logs edited by hand or written by another version.
+    """
+    logged = [event for event in (json.loads(line) for line in lines if line.strip()) if event["event"] == "hand"]
+    again = [json.loads(json.dumps(event)) for event in replayed if event["event"] == "hand"]
+    for number, (before, after) in enumerate(zip(logged, again), start=1):
+        if before != after:
+            return number
+    return None if len(logged) == len(again) else min(len(logged), len(again)) + 1
 
 
 def replay_reader(answers: Sequence[str], how: str, write: Writer) -> Reader:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from ..errors import BjexactError
 from ..render.svg import FIGURE_FORMATS
@@ -92,7 +93,14 @@ def run(args: argparse.Namespace) -> int:
     chart_figure = figure_file(args.output, "-o") if fmt in FIGURE_FORMATS and not is_stdout(args.output) else None
     if chart_figure is not None and chart_figure.fmt != fmt:
         raise BjexactError(f"--format {fmt} and -o {args.output[:40]} disagree: name the file .{fmt}")
+    named_ending = args.output.rsplit(".", 1)[-1].lower() if args.output and "." in args.output else ""
+    if fmt not in FIGURE_FORMATS and named_ending in FIGURE_FORMATS and not is_stdout(args.output):
+        raise BjexactError(f"--format {fmt} and -o {args.output[:40]} disagree: a .{named_ending} file is a figure "
+                           f"(leave out --format, or name the file for {fmt})")
     heatmap = figure_file(args.heatmap, "--heatmap") if args.heatmap is not None else None
+    if heatmap is not None and args.output is not None and not is_stdout(args.output) \
+            and heatmap.path.resolve() == Path(args.output).resolve():
+        raise BjexactError(f"-o and --heatmap name the same file {args.output[:40]}: give each figure its own")
     rules = game_rules_from_args(args)
     if args.move == "surrender" and rules.surrender == "none":
         raise BjexactError("--move surrender: these rules allow no surrender (add --surrender late or early)")

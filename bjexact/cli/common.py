@@ -135,6 +135,8 @@ def bounded_int(low: int, high: int, *, signed: bool = False):
         body = text.strip()
         sign = -1 if signed and body.startswith("-") else 1
         body = body[1:] if body[:1] in "+-" and (signed or body[:1] == "+") else body
+        if body[:1] == "-" and body[1:].isascii() and body[1:].isdigit():  # negative where none is allowed
+            raise argparse.ArgumentTypeError(f"must be between {low:,} and {high:,}, not {short(text)}")
         if not body.isascii() or not body.isdigit():
             raise argparse.ArgumentTypeError(f"a whole number is needed, not {short(text)!r}")
         if len(body.lstrip("0")) > max(len(str(abs(low))), len(str(abs(high)))) or not low <= sign * int(body) <= high:

@@ -24,7 +24,8 @@ and the dealer's peek they are conditioned on no dealer blackjack (it was checke
 the early-surrender offer (before the check) and --hole-card enhc include dealer
 blackjacks. Insurance: the side bet's value, (3 P(ten) - 1)/2 per chip of the stake.
 Inside a split the values are the current hand's alone, for the cards unseen then;
-split and resplit values are the engine's (CDZ- unless --split-strategy cdp1). A move
+split and resplit values are the engine's (CDZ- unless --split-strategy cdp1 or cdp), a
+resplit valued as a fresh split in the current shoe. A move
 that is not the best is priced in chips, and the summary adds the prices up.
 --log writes one JSON object per line (the session, each shuffle, each hand with its
 cards, answers and values as p/q, the end); --replay shows such a log again.
@@ -37,9 +38,13 @@ def _penetration(text: str):
     from .common import check_number_text
 
     try:
-        return parse_fraction(check_number_text(text, "--penetration"))
+        value = parse_fraction(check_number_text(text, "--penetration"))
     except (ValueError, ZeroDivisionError):
         raise BjexactError(f"--penetration must be a fraction such as 0.75 or 3/4, not {text[:20]!r}") from None
+    if not 0 < value <= 1:
+        raise BjexactError(f"--penetration must be above 0 and at most 1 (the fraction of the shoe dealt), "
+                           f"not {text[:20]}")
+    return value
 
 
 def register(subparsers) -> None:
@@ -55,11 +60,11 @@ def register(subparsers) -> None:
     table.add_argument("--decks", type=bounded_int(-10**6, 10**6, signed=True), default=1, metavar="N",
                        help="decks in the shoe, 1 to 8 (default: 1)")
     table.add_argument("--h17", action="store_true", help="the dealer hits soft 17 (default: stands on all 17s)")
-    table.add_argument("--chips", type=bounded_int(-10**12, 10**12, signed=True), default=100, metavar="N",
+    table.add_argument("--chips", type=bounded_int(1, 10**12), default=100, metavar="N",
                        help="starting chips (default: 100)")
-    table.add_argument("--min-bet", type=bounded_int(-10**12, 10**12, signed=True), default=1, metavar="N",
+    table.add_argument("--min-bet", type=bounded_int(1, 10**12), default=1, metavar="N",
                        help="the table minimum stake (default: 1)")
-    table.add_argument("--max-bet", type=bounded_int(-10**12, 10**12, signed=True), default=None, metavar="N",
+    table.add_argument("--max-bet", type=bounded_int(1, 10**12), default=None, metavar="N",
                        help="the table maximum stake (default: your balance)")
     table.add_argument("--penetration", default="0.75", metavar="F",
                        help="reshuffle before a hand once this fraction of the shoe is dealt (default: 0.75)")
@@ -71,7 +76,9 @@ def register(subparsers) -> None:
     table.add_argument("--replay", default=None, metavar="FILE",
                        help="show a session recorded with --log again: its hands and advice, without input")
     add_game_rule_options(parser, split_hands_help="(default: 4; 2 = split once; 1 = no splitting)")
-    parser.set_defaults(run=run)
+    table_and_rules = {action.option_strings[-1]: (action.dest, action.default) for action in parser._actions
+                       if action.option_strings and action.dest not in ("help", "replay")}
+    parser.set_defaults(run=run, table_and_rules=table_and_rules)
 
 
 def _line_reader(stream, echo):
@@ -144,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     import os
     import sys
 
-    from ..apps.game import Game, GameConfig, read_log, replay_reader
+    from ..apps.game import Game, GameConfig, first_differing_hand, read_log, replay_reader
     from ..errors import BjexactError
     from ..files import os_error_message
     from .game_options import game_rules_from_args
@@ -156,15 +163,26 @@ def run(args: argparse.Namespace) -> int:
     if args.replay is not None:
         if args.log is not None:
             raise BjexactError("--replay and --log conflict: a replay records nothing")
+        given = [option for option, (dest, default) in args.table_and_rules.items() if getattr(args, dest) != default]
+        if given:
+            raise BjexactError(f"--replay plays the table and rules of the log: {', '.join(given)} cannot change them")
         try:
             with open(args.replay, encoding="utf-8") as handle:
-                config, shoes, answers, how = read_log(handle, args.replay)
+                lines = handle.readlines()
         except OSError as exc:
             raise BjexactError(f"cannot read the log {args.replay}: {os_error_message(exc)}") from None
         except UnicodeDecodeError:
             raise BjexactError(f"{args.replay} is not a play log (not UTF-8 text)") from None
+        config, shoes, answers, how = read_log(lines, args.replay)
         write(f"Replaying {args.replay}.")
-        Game(config, replay_reader(answers, how, write), write, shoes=iter(shoes), colour=colour).run()
+        replayed: list = []
+        Game(config, replay_reader(answers, how, write), write, log=replayed.append, shoes=iter(shoes),
+             colour=colour).run()
+        differing = first_differing_hand(lines, replayed)
+        if differing is not None:
+            write(f"Hand {differing} of the log differs from its replay (edited, or written by another version "
+                  "of bjexact): the values shown above are the exact ones, recomputed.")
+            return 1
         return 0
 
     if sys.stdin is None:

@@ -106,7 +106,8 @@ def full_path(output: str | None, full: str | None) -> str | None:
 
 def run_dealer(args: argparse.Namespace) -> int:
     """``bjexact dealer --symbolic``."""
-    from ..render.plots import outcome_plot, plot_format
+    from ..render.plots import outcome_plot
+    from ..render.svg import figure_format
     from ..render.symbolic import render_symbolic
     from ..symbolic.models import per_rank_model, ten_density_model
     from ..symbolic.table import symbolic_dealer_table
@@ -118,7 +119,7 @@ def run_dealer(args: argparse.Namespace) -> int:
     if args.max_terms < 1:
         raise BjexactError("--max-terms must be at least 1")
     if args.plot is not None:
-        fmt = plot_format(args.plot)
+        fmt = figure_format(args.plot)
         if not args.ten_density:
             raise BjexactError("--plot draws against the ten density: add --ten-density NAME")
     density = args.ten_density

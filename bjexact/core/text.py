@@ -49,14 +49,21 @@ class NumberStyle:
 
 
 def decimal_string(value: mpq, places: int, signed: bool = False) -> str:
-    """Round an exact value half away from zero to ``places`` decimals, exactly."""
+    """Round an exact value half away from zero to ``places`` decimals, exactly.
+
+    A negative value that rounds to zero prints without its sign, unless ``signed``
+    asks for every non-zero value's sign (``+0.00``, ``-0.00``).
+
+    >>> decimal_string(mpq(-19, 10000), 2), decimal_string(mpq(-19, 10000), 2, signed=True)
+    ('0.00', '-0.00')
+    """
     scaled = abs(value) * 10**places
     whole = int(scaled)
     if scaled - whole >= mpq(1, 2):
         whole += 1
     digits = str(whole).rjust(places + 1, "0")
     text = digits if places == 0 else f"{digits[:-places]}.{digits[-places:]}"
-    if value < 0 and whole:
+    if value < 0 and (whole or signed):
         return "-" + text
     return ("+" + text) if signed and value > 0 else text
 

@@ -31,6 +31,7 @@ from ..dealer.distributions import DealerTable
 from ..errors import BjexactError
 from ..files import write_atomically
 from ..player.game import MOVES, ChartCell, GameSolution
+from .game import chart_row_label
 from .svg import Box, Drawing, Label, Line, Shape, figure_format, text_width, wrap
 
 __all__ = ["Chart", "dealer_outcome_figure", "strategy_chart_figure", "ev_heatmap_figure", "result_distribution_figure",
@@ -209,14 +210,6 @@ class _Cell:
 _CELL_W, _CELL_H, _ROW_LABEL_W = 40, 22, 56
 
 
-def _row_label(section: str, row: str) -> str:
-    if section == "pairs":
-        return f"{row},{row}"
-    if section == "soft":
-        return f"A,{int(row) - 11}"
-    return row
-
-
 def _grid(x: float, y: float, section: str, rows: Mapping[str, Mapping[int, ChartCell]],
           paint: Callable[[str, str, int, ChartCell], _Cell]) -> tuple[list[Shape], float]:
     """One section of a chart at (x, y): its title, the up-card header, a row per hand; returns the y below."""
@@ -229,7 +222,7 @@ def _grid(x: float, y: float, section: str, rows: Mapping[str, Mapping[int, Char
                             anchor="middle", bold=True))
     y += _CELL_H
     for row, cells in rows.items():
-        label = _row_label(section, row)
+        label = chart_row_label(section, row)
         shapes.append(Label(x + _ROW_LABEL_W - 8, y + 15, label, 12, anchor="end", bold=True))
         for i, upcard in enumerate(UPCARD_ORDER):
             cx = x + _ROW_LABEL_W + i * _CELL_W
@@ -287,7 +280,7 @@ def strategy_chart_figure(solution: GameSolution, chart: Chart | None = None) ->
         fill = CHART_COLOURS[cell.code[0]]
         values = row_move_values(solution, cell.hands, upcard)
         differ = " (its hands differ)" if cell.depends_on_composition else ""
-        title = (f"{_row_label(section, row)} v {rank_symbol(upcard)}: {cell.code}{differ}\n"
+        title = (f"{chart_row_label(section, row)} v {rank_symbol(upcard)}: {cell.code}{differ}\n"
                  + _value_lines(values, cell.best))
         return _Cell(fill, cell.code + ("*" if cell.depends_on_composition else ""), title, (("code", cell.code),))
 
@@ -354,7 +347,7 @@ def ev_heatmap_figure(solution: GameSolution, move: str = "best", chart: Chart |
 
     def paint(section: str, row: str, upcard: int, cell: ChartCell) -> _Cell:
         found = values.get((section, row, upcard))
-        label = f"{_row_label(section, row)} v {rank_symbol(upcard)}"
+        label = f"{chart_row_label(section, row)} v {rank_symbol(upcard)}"
         if found is None:
             return _Cell("#e0e0e0", "", f"{label}: may not {move}", (("move", ""),))
         chosen, value, row_values = found

@@ -11,7 +11,7 @@ from ..player.game import GameSolution, MoveValues, chart_code
 from .tables import NumberStyle, Table
 
 __all__ = ["edge_tables", "edge_json", "edge_headline", "hand_tables", "hand_json", "chart_tables", "chart_json",
-           "even_money_tables", "even_money_json", "CHART_LEGEND"]
+           "even_money_tables", "even_money_json", "chart_row_label", "CHART_LEGEND"]
 
 CHART_LEGEND = ("H hit, S stand, Dh double else hit, Ds double else stand, P split, "
                 "Ph/Pd split if doubling after splitting is allowed, else hit/double, "
@@ -149,7 +149,7 @@ def chart_tables(solution: GameSolution, by_hand: bool = False) -> list[Table]:
     for section, rows in chart.items():
         body = []
         for row, cells in rows.items():
-            label = _row_label(section, row)
+            label = chart_row_label(section, row)
             body.append([label] + [(cells[u].code + ("*" if cells[u].depends_on_composition else ""))
                                    if u in cells else "" for u in UPCARD_ORDER])
         tables.append(Table(f"Basic strategy, {_SECTION_TITLES[section].lower()}: {rules}",
@@ -160,7 +160,8 @@ def chart_tables(solution: GameSolution, by_hand: bool = False) -> list[Table]:
     return tables
 
 
-def _row_label(section: str, row: str) -> str:
+def chart_row_label(section: str, row: str) -> str:
+    """How a chart row is printed: hard totals as the total, soft totals as ``A,x``, pairs as ``x,x``."""
     if section == "pairs":
         return f"{row},{row}"
     if section == "soft":

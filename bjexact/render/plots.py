@@ -13,10 +13,10 @@ from ..core.cards import STANDARD_PROBABILITIES, TEN, rank_symbol
 from ..core.numbers import mpq
 from ..errors import BjexactError
 from ..symbolic.polys import evaluate
+from .svg import FIGURE_FORMATS
 
-__all__ = ["PLOT_FORMATS", "plot_format", "outcome_plot"]
+__all__ = ["outcome_plot"]
 
-PLOT_FORMATS = ("svg", "pdf", "png")
 STANDARD_T = STANDARD_PROBABILITIES[TEN - 1]
 
 
@@ -31,14 +31,6 @@ def _pyplot():
     return plt
 
 
-def plot_format(path: str) -> str:
-    """The figure format named by a file's extension (svg, pdf or png)."""
-    extension = path.rsplit(".", 1)[-1].lower() if "." in path else ""
-    if extension not in PLOT_FORMATS:
-        raise BjexactError(f"a plot file must end in .svg, .pdf or .png, not {path!r}")
-    return extension
-
-
 def outcome_plot(table: Any, fmt: str = "svg", points: int = 200) -> bytes:
     """P(outcome | up-card) against the ten density ``t`` in [0, 1), one panel per up-card.
 
@@ -48,7 +40,7 @@ def outcome_plot(table: Any, fmt: str = "svg", points: int = 200) -> bytes:
 
     if table.model.kind != "ten-density":
         raise BjexactError("plots are drawn against the ten density: use --ten-density NAME")
-    if fmt not in PLOT_FORMATS:
+    if fmt not in FIGURE_FORMATS:
         raise BjexactError(f"unknown plot format {fmt!r} (use svg, pdf or png)")
     plt = _pyplot()
     t = table.model.variables[0]
