@@ -1,0 +1,131 @@
+"""How notebooks show the package's values: HTML and Markdown for Jupyter's rich display.
+
+Importing this module registers a presenter for each displayable type of the domain layers
+(:func:`bjexact.core.display.register_presenter`); the package arranges for the import the first
+time a notebook displays one of them (see :mod:`bjexact.core.display` for why it is wired that
+way). Each presenter builds the same :class:`~bjexact.core.text.Table` objects as the command
+line, so a notebook shows what ``bjexact dealer``, ``player``, ``edge``, ``hand`` and ``matrix``
+print: numbers rounded for reading, and in HTML each rounded number carries its exact fraction
+as a tooltip (``title``). ``to_pandas()`` gives the exact values as data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from ..core.cards import rank_symbol
+from ..core.display import register_presenter
+from ..core.numbers import fraction_string
+from ..core.text import NumberStyle, Table, render
+from ..dealer.distributions import DealerTable
+from ..dealer.matrices import AbsorbingChain
+from ..dealer.text import dealer_tables
+from ..player.game import GameSolution, MoveValues
+from ..player.solver import FiniteSolution, HandDecision, InfiniteSolution, PlayerMatrices
+from .game import chart_tables, edge_headline, edge_tables, hand_tables
+from .tables import game_lines, player_tables
+
+__all__ = ["html_tables", "markdown_tables", "notebook_tables"]
+
+_PERCENT = NumberStyle()  # probabilities as percentages, 4 places
+_VALUE = NumberStyle(decimals=6, percent=False)  # expected values per unit bet
+_MATRIX = NumberStyle(decimals=6, percent=False)
+
+
+def html_tables(tables: Sequence[Table], style: NumberStyle, lines: Sequence[str] = ()) -> str:
+    """Tables as HTML: a caption per table, its notes below it, every number rounded by ``style``
+    with the exact fraction as its tooltip; ``lines``: paragraphs before the tables."""
+    parts = ['<div class="bjexact">']
+    parts += [f"<p>{escape(line)}</p>" for line in lines]
+    for table in tables:
+        parts.append("<table>")
+        if table.title:
+            parts.append(f"<caption>{escape(table.title)}</caption>")
+        parts.append("<thead><tr>" + "".join(f"<th>{escape(str(c))}</th>" for c in table.columns) + "</tr></thead>")
+        parts.append("<tbody>")
+        for row in table.rows:
+            cells = []
+            for i, value in enumerate(row):
+                if isinstance(value, str):
+                    tag = "th" if i == 0 else "td"
+                    cells.append(f"<{tag}>{escape(value)}</{tag}>")
+                elif value is None:
+                    cells.append("<td></td>")
+                else:
+                    cells.append(f'<td style="text-align:right" title="{escape(fraction_string(value))}">'
+                                 f"{escape(style.plain(value))}</td>")
+            parts.append("<tr>" + "".join(cells) + "</tr>")
+        parts.append("</tbody></table>")
+        parts += [f"<p><small>{escape(note)}</small></p>" for note in table.notes]
+    parts.append("</div>")
+    return "\n".join(parts) + "\n"
+
+
+def markdown_tables(tables: Sequence[Table], style: NumberStyle, lines: Sequence[str] = ()) -> str:
+    """Tables as Markdown (as ``--format md`` prints them), ``lines`` first."""
+    head = "".join(f"{line}\n\n" for line in lines)
+    return head + render(tables, "md", style)
+
+
+def notebook_tables(value: Any) -> tuple[list[str], list[Table], NumberStyle]:
+    """(paragraphs, tables, number style) that show ``value`` in a notebook."""
+    if isinstance(value, DealerTable):
+        return [], dealer_tables(value, _PERCENT), _PERCENT
+    if isinstance(value, InfiniteSolution | FiniteSolution):
+        lines = [line.strip() for line in game_lines(value.game, value.objective, value.rules.naturals)]
+        lines.append("Every value: solution.to_pandas().")
+        return lines, player_tables(value, _VALUE, "policy"), _VALUE
+    if isinstance(value, GameSolution):
+        lines = [line.strip() for line in edge_headline(value)]
+        return lines, edge_tables(value, _PERCENT) + chart_tables(value), _PERCENT
+    if isinstance(value, MoveValues):
+        return [], hand_tables(value, "values per unit initial bet", _VALUE), _VALUE
+    if isinstance(value, HandDecision):
+        return [], [_decision_table(value)], _VALUE
+    if isinstance(value, AbsorbingChain):
+        return [], [_grid_table(value, name) for name in ("absorption", "T", "R")], _MATRIX
+    if isinstance(value, PlayerMatrices):
+        return [], [_player_matrices_table(value)], _MATRIX
+    raise TypeError(f"no notebook view of {type(value).__name__}")
+
+
+def _decision_table(decision: HandDecision) -> Table:
+    cards = ",".join(rank_symbol(c) for c in decision.cards)
+    rows = [[move, value, "best" if move == decision.best else ""]
+            for move, value in (("stand", decision.stand), ("hit", decision.hit)) if value is not None]
+    return Table(f"{cards} ({decision.hand}) v {rank_symbol(decision.upcard)}: best move {decision.best}",
+                 ["move", "value", ""], rows,
+                 ["Hitting: one card, then the best play. The hand's own cards and the up-card have left the shoe."])
+
+
+_GRID_TITLES = {"absorption": "N R: P(final outcome | state)", "T": "T: one draw, transient to transient",
+                "R": "R: one draw, transient to absorbing"}
+
+
+def _grid_table(chain: AbsorbingChain, name: str) -> Table:
+    rows, columns, grid = chain.grid(name)
+    return Table(_GRID_TITLES[name], ["state", *columns], [[label, *row] for label, row in zip(rows, grid)])
+
+
+def _player_matrices_table(matrices: PlayerMatrices) -> Table:
+    rows = [[label, *t, b, r, v, move] for label, t, b, r, v, move in
+            zip(matrices.states, matrices.T, matrices.B, matrices.R_stand, matrices.V, matrices.policy)]
+    return Table("The hit chain: T (one card), B (busting), R_stand (standing), V (optimal value), the best move",
+                 ["state", *matrices.states, "B", "R_stand", "V", "best"], rows)
+
+
+def present(value: Any, fmt: str) -> str:
+    """``value`` as ``"html"`` or ``"md"`` (the presenter registered for every displayable type)."""
+    lines, tables, style = notebook_tables(value)
+    if fmt == "html":
+        return html_tables(tables, style, lines)
+    if fmt == "md":
+        return markdown_tables(tables, style, lines)
+    raise ValueError(f"unknown notebook format {fmt!r} (use html or md)")
+
+
+for _type in (DealerTable, InfiniteSolution, FiniteSolution, GameSolution, MoveValues, HandDecision,
+              AbsorbingChain, PlayerMatrices):
+    register_presenter(_type, present)
