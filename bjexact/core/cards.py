@@ -113,25 +113,34 @@ class RankKeyError(BjexactError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
-def rank_key(key: Any) -> Any:
+def rank_key(key: Any, *, hands: bool = False) -> Any:
     """The one normalisation of keys of tables whose rows are ranks or tuples of ranks.
 
     A rank (``1``..``10``, ``11`` for an ace) or a card symbol (``"A"``, ``"1"``, ``"T"``,
     ``"10"``, ``"K"``, any case: :func:`as_rank`) becomes its rank; a tuple of them becomes
-    the tuple of ranks, element by element (order kept). Anything else raises
-    :class:`RankKeyError` naming the key.
+    the tuple of ranks, element by element. With ``hands`` a tuple is a hand's cards and then
+    the up-card, and the cards are put in rank order, as tables of two-card hands store them
+    (``(6, 10, 1)`` for T,6 against an ace). Anything else raises :class:`RankKeyError`
+    naming the key.
 
     Examples
     --------
     >>> rank_key("A"), rank_key(11), rank_key("K"), rank_key(("T", "6", 1))
     (1, 1, 10, (10, 6, 1))
+    >>> rank_key(("T", "6", "A"), hands=True)
+    (6, 10, 1)
     """
     if isinstance(key, tuple):
-        return tuple(rank_key(k) for k in key)
+        ranks = tuple(rank_key(k) for k in key)
+        return (*sorted(ranks[:-1]), ranks[-1]) if hands and ranks else ranks
     try:
         return as_rank(key)
     except BjexactError as exc:
         raise RankKeyError(str(exc)) from None
+
+
+def _rank_keyed(data: Mapping[Any, Any], hands: bool) -> RankKeyed[Any, Any]:
+    return RankKeyed(data, hands=hands)
 
 
 _K = TypeVar("_K")
@@ -144,20 +153,23 @@ class RankKeyed(Mapping[_K, _V]):
     Stored keys are ranks as ints (``1`` the ace, ``10`` any ten-valued card); a lookup tries
     the key as given, then :func:`rank_key` of it, so ``rows["A"]``, ``rows[1]``, ``rows[11]``
     and ``rows["1"]`` are one row, and ``rows["X"]`` raises :class:`RankKeyError` naming the
-    card. Iteration, ``len`` and equality are those of the stored dict.
+    card. With ``hands`` the keys are (a hand's cards in rank order, up-card) and a lookup
+    takes the cards in any order (``hands[("T", "6", "A")]`` is ``hands[(6, 10, 1)]``).
+    Iteration, ``len`` and equality are those of the stored dict.
     """
 
-    __slots__ = ("_data",)
+    __slots__ = ("_data", "_hands")
 
-    def __init__(self, data: Mapping[_K, _V] | Iterable[tuple[_K, _V]] = ()) -> None:
+    def __init__(self, data: Mapping[_K, _V] | Iterable[tuple[_K, _V]] = (), *, hands: bool = False) -> None:
         self._data: dict[_K, _V] = dict(data)
+        self._hands = hands
 
     def __getitem__(self, key: Any) -> _V:
         try:
             return self._data[key]
         except (KeyError, TypeError):
             pass
-        normalised = rank_key(key)
+        normalised = rank_key(key, hands=self._hands)
         try:
             return self._data[normalised]
         except KeyError:
@@ -180,7 +192,7 @@ class RankKeyed(Mapping[_K, _V]):
         return repr(self._data)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (RankKeyed, (self._data,))
+        return (_rank_keyed, (self._data, self._hands))
 
 
 def parse_cards(text: str, *, suits: bool = False) -> tuple[int, ...]:

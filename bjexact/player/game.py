@@ -852,8 +852,9 @@ class GameSolution(Displayable):
 
     def __post_init__(self) -> None:
         for name in ("hands", "deal_chance", "by_upcard", "upcard_chance"):
-            if not isinstance(getattr(self, name), RankKeyed):
-                object.__setattr__(self, name, RankKeyed(getattr(self, name)))
+            value = getattr(self, name)
+            if not isinstance(value, RankKeyed):
+                object.__setattr__(self, name, RankKeyed(value, hands=name in ("hands", "deal_chance")))
 
     def to_pandas(self, exact: bool = True) -> Any:
         """A pandas DataFrame, one row per two-card hand (not a natural) and up-card, indexed by hand

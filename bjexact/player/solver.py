@@ -549,7 +549,7 @@ class FiniteSolution(Displayable):
     """Composition-dependent values of every two-card hand against every up-card.
 
     ``hands`` maps (first, second, up-card) with first <= second to a
-    :class:`HandDecision`; its keys answer to card symbols too (``hands[("6", "T", "A")]``).
+    :class:`HandDecision`; its keys take card symbols and either order (``hands[("T", "6", "A")]``).
     ``exceptions`` lists, per (total, soft, up-card), the hands of that total (two or more
     cards) whose best move differs from the two-card hands' majority.
     """
@@ -562,7 +562,7 @@ class FiniteSolution(Displayable):
 
     def __post_init__(self) -> None:
         if not isinstance(self.hands, RankKeyed):
-            object.__setattr__(self, "hands", RankKeyed(self.hands))
+            object.__setattr__(self, "hands", RankKeyed(self.hands, hands=True))
 
     def to_pandas(self, exact: bool = True) -> Any:
         """A pandas DataFrame, one row per two-card hand and up-card, indexed by hand (``"6,T"``) and
