@@ -386,3 +386,51 @@ def test_without_pandas_to_pandas_says_which_extra_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas now raises ImportError
     with pytest.raises(ImportError, match=r"^to_pandas\(\) needs pandas: pip install 'bjexact\[pandas\]'$"):
         dealer_table(Rules(decks="inf")).to_pandas()
+
+
+# --- symbolic tables and effects of removal ------------------------------------------------
+
+
+def test_symbolic_table_keys_frames_and_views():
+    from bjexact.symbolic.models import ten_density_model
+    from bjexact.symbolic.polys import polynomial_string
+
+    table = bjexact.symbolic_dealer_table(Rules(decks="inf"), ten_density_model())
+    assert table["A"] is table[1] is table[11] and table["K"] is table[10]
+    numeric = dealer_table(Rules(decks="inf"))
+    html = table._repr_html_()
+    parsed = cells(html)
+    rows = parsed.tables[0][1:]
+    assert len(rows) == 10 * len(table.outcomes)
+    for row in rows:  # every cell: its exact value at the standard deck, and its polynomial in full (11 terms)
+        upcard, outcome = row[0][0], row[1][0]
+        assert Fraction(row[2][1]) == Fraction(fraction_string(numeric[upcard][outcome]))
+        assert row[3][0] == polynomial_string(table[upcard][outcome])
+    assert "`" + polynomial_string(table[6]["bust"]) + "`" in table._repr_markdown_()
+    pytest.importorskip("pandas")
+    frame = table.to_pandas()
+    assert frame.loc["6", "bust"] == table[6]["bust"]
+    assert table.to_pandas(exact=False).loc["6", "bust"] == float(numeric[6]["bust"])
+
+
+def test_removal_effects_keys_frames_and_views():
+    effects = bjexact.dealer_removal_effects(Rules(decks=1))
+    assert effects.effects["A"] is effects.effects[1] is effects.effects[11]
+    parsed = cells(effects._repr_html_())
+    base, changes = parsed.tables
+    assert [Fraction(c[1]) for c in base[1][1:]] == [Fraction(fraction_string(effects.base[o]))
+                                                     for o in effects.outcomes]
+    assert [row[0][0] for row in changes[1:]] == [f"-{s}" for s in "A23456789T"]
+    for row, (rank, change) in zip(changes[1:], effects.effects.items(), strict=True):
+        assert [Fraction(c[1]) for c in row[1:]] == [Fraction(fraction_string(change[o])) for o in effects.outcomes]
+        assert rank == bjexact.parse_rank(row[0][0][1:])
+    assert changes[1][6][0] == "+0.8550"  # removing an ace: bust +0.8550 points, as `bjexact eor --decks 1`
+    pytest.importorskip("pandas")
+    frame = effects.to_pandas()
+    assert list(frame.index) == ["full", *"A23456789T"]
+    assert frame.loc["full", "bust"] == effects.base["bust"] and frame.loc["A", "bust"] == effects.effects[1]["bust"]
+    game = bjexact.game_removal_effects(Rules(decks="inf"))
+    assert game.effects["T"] == game.effects[10]
+    frame = game.to_pandas()
+    assert frame.loc["standard", "value"] == game.base and frame.loc["5", "value"] == game.effects[5]
+    assert "D_5" in game._repr_html_() and f"title=\"{fraction_string(game.effects[5])}\"" in game._repr_html_()

@@ -5,8 +5,9 @@ Importing this module registers a presenter for each displayable type of the dom
 time a notebook displays one of them (see :mod:`bjexact.core.display` for why it is wired that
 way). Each presenter builds the same :class:`~bjexact.core.text.Table` objects as the command
 line, so a notebook shows what ``bjexact dealer``, ``player``, ``edge``, ``hand`` and ``matrix``
-print: numbers rounded for reading, and in HTML each rounded number carries its exact fraction
-as a tooltip (``title``). ``to_pandas()`` gives the exact values as data.
+print: numbers rounded for reading, and in HTML each rounded number carries its exact value as
+a tooltip (``title``: the fraction itself, a probability where the cell shows a percentage).
+``to_pandas()`` gives the exact values as data.
 """
 
 from __future__ import annotations
@@ -24,7 +25,12 @@ from ..dealer.matrices import AbsorbingChain
 from ..dealer.text import dealer_tables
 from ..player.game import GameSolution, MoveValues
 from ..player.solver import FiniteSolution, HandDecision, InfiniteSolution, PlayerMatrices
+from ..symbolic.polys import n_terms, polynomial_string, summary
+from ..symbolic.removal import GameRemovalEffects, RemovalEffects
+from ..symbolic.table import SymbolicTable, substitution_text
 from .game import chart_tables, edge_headline, edge_tables, hand_tables
+from .removal import game_tables, removal_tables
+from .symbolic import render_symbolic
 from .tables import game_lines, player_tables
 
 __all__ = ["html_tables", "markdown_tables", "notebook_tables"]
@@ -34,12 +40,21 @@ _VALUE = NumberStyle(decimals=6, percent=False)  # expected values per unit bet
 _MATRIX = NumberStyle(decimals=6, percent=False)
 
 
-def html_tables(tables: Sequence[Table], style: NumberStyle, lines: Sequence[str] = ()) -> str:
-    """Tables as HTML: a caption per table, its notes below it, every number rounded by ``style``
+Styles = NumberStyle | Sequence[NumberStyle]  # one for every table, or one per table
+
+
+def _per_table(tables: Sequence[Table], styles: Styles) -> list[tuple[Table, NumberStyle]]:
+    if isinstance(styles, NumberStyle):
+        return [(table, styles) for table in tables]
+    return list(zip(tables, styles, strict=True))
+
+
+def html_tables(tables: Sequence[Table], styles: Styles, lines: Sequence[str] = ()) -> str:
+    """Tables as HTML: a caption per table, its notes below it, every number rounded by its style
     with the exact fraction as its tooltip; ``lines``: paragraphs before the tables."""
     parts = ['<div class="bjexact">']
     parts += [f"<p>{escape(line)}</p>" for line in lines]
-    for table in tables:
+    for table, style in _per_table(tables, styles):
         parts.append("<table>")
         if table.title:
             parts.append(f"<caption>{escape(table.title)}</caption>")
@@ -63,14 +78,14 @@ def html_tables(tables: Sequence[Table], style: NumberStyle, lines: Sequence[str
     return "\n".join(parts) + "\n"
 
 
-def markdown_tables(tables: Sequence[Table], style: NumberStyle, lines: Sequence[str] = ()) -> str:
+def markdown_tables(tables: Sequence[Table], styles: Styles, lines: Sequence[str] = ()) -> str:
     """Tables as Markdown (as ``--format md`` prints them), ``lines`` first."""
     head = "".join(f"{line}\n\n" for line in lines)
-    return head + render(tables, "md", style)
+    return head + "\n".join(render([table], "md", style) for table, style in _per_table(tables, styles))
 
 
-def notebook_tables(value: Any) -> tuple[list[str], list[Table], NumberStyle]:
-    """(paragraphs, tables, number style) that show ``value`` in a notebook."""
+def notebook_tables(value: Any) -> tuple[list[str], list[Table], Styles]:
+    """(paragraphs, tables, number styles) that show ``value`` in a notebook."""
     if isinstance(value, DealerTable):
         return [], dealer_tables(value, _PERCENT), _PERCENT
     if isinstance(value, InfiniteSolution | FiniteSolution):
@@ -88,6 +103,14 @@ def notebook_tables(value: Any) -> tuple[list[str], list[Table], NumberStyle]:
         return [], [_grid_table(value, name) for name in ("absorption", "T", "R")], _MATRIX
     if isinstance(value, PlayerMatrices):
         return [], [_player_matrices_table(value)], _MATRIX
+    if isinstance(value, RemovalEffects):
+        # as `bjexact eor` prints them: percentages, the changes signed
+        return [], removal_tables(value, _PERCENT), [_PERCENT, NumberStyle(signed=True)]
+    if isinstance(value, GameRemovalEffects):
+        signed = NumberStyle(signed=True)
+        return [], game_tables(value, signed), signed
+    if isinstance(value, SymbolicTable):
+        return [substitution_text(value.model)], [_symbolic_table(value)], _PERCENT
     raise TypeError(f"no notebook view of {type(value).__name__}")
 
 
@@ -116,8 +139,24 @@ def _player_matrices_table(matrices: PlayerMatrices) -> Table:
                  ["state", *matrices.states, "B", "R_stand", "V", "best"], rows)
 
 
+_LONG_POLYNOMIAL = 12  # terms: longer polynomials are summarised, as `bjexact dealer --symbolic` does
+
+
+def _symbolic_table(table: SymbolicTable) -> Table:
+    standard = table.evaluate()
+    rows = [[rank_symbol(u), o, standard[u][o],
+             polynomial_string(cell) if n_terms(cell) <= _LONG_POLYNOMIAL else summary(cell)]
+            for u, row in table.rows.items() for o, cell in row.items()]
+    return Table(f"P(dealer's final outcome | up-card) as {table.model.describe()}: {table.rules.describe()}",
+                 ["up-card", "outcome", "at the standard deck (%)", "polynomial"], rows,
+                 [f"Polynomials of more than {_LONG_POLYNOMIAL} terms are summarised: table.to_pandas() or "
+                  "table.rows[u][outcome] give them in full."])
+
+
 def present(value: Any, fmt: str) -> str:
     """``value`` as ``"html"`` or ``"md"`` (the presenter registered for every displayable type)."""
+    if fmt == "md" and isinstance(value, SymbolicTable):  # `dealer --symbolic --format md`: polynomials as code
+        return f"{substitution_text(value.model)}\n\n" + render_symbolic(value, "md", _PERCENT)[0]
     lines, tables, style = notebook_tables(value)
     if fmt == "html":
         return html_tables(tables, style, lines)
@@ -127,5 +166,5 @@ def present(value: Any, fmt: str) -> str:
 
 
 for _type in (DealerTable, InfiniteSolution, FiniteSolution, GameSolution, MoveValues, HandDecision,
-              AbsorbingChain, PlayerMatrices):
+              AbsorbingChain, PlayerMatrices, RemovalEffects, GameRemovalEffects, SymbolicTable):
     register_presenter(_type, present)
