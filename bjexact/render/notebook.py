@@ -120,7 +120,7 @@ def _decision_table(decision: HandDecision) -> Table:
             for move, value in (("stand", decision.stand), ("hit", decision.hit)) if value is not None]
     return Table(f"{cards} ({decision.hand}) v {rank_symbol(decision.upcard)}: best move {decision.best}",
                  ["move", "value", ""], rows,
-                 ["Hitting: one card, then the best play. The hand's own cards and the up-card have left the shoe."])
+                 ["Values per unit bet; hitting: one card, then the best play."])
 
 
 _GRID_TITLES = {"absorption": "N R: P(final outcome | state)", "T": "T: one draw, transient to transient",
