@@ -52,7 +52,7 @@ _EXPORTS = {
     "player_diagram": "render.diagrams",
     "build_report": "render.report",
     "symbolic_dealer_table": "symbolic.table",
-    "decision_boundaries": "symbolic.table",
+    "decision_boundaries": "symbolic.boundaries",
     "dealer_removal_effects": "symbolic.removal",
     "game_removal_effects": "symbolic.removal",
     "read_dealer_table": "checks.verify",

@@ -100,3 +100,11 @@ def test_solve_stays_the_function_after_its_former_module_name_is_imported():
     from bjexact.player.solver import solve
 
     assert bjexact.solve is solve
+
+
+def test_every_exported_name_resolves():
+    for name in bjexact.__all__:
+        assert getattr(bjexact, name) is not None, name
+    namespace: dict = {}
+    exec("from bjexact import *", namespace)
+    assert set(bjexact.__all__) <= set(namespace)
