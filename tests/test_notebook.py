@@ -250,8 +250,36 @@ def test_full_game_html_has_the_house_edge_every_upcard_and_the_chart():
     assert "House edge: 0.570388" in html
     hard = next(t for t, c in zip(parsed.tables, parsed.captions) if c.startswith("Basic strategy, hard totals"))
     row16 = next(r for r in hard if r[0][0] == "16")
-    chart = game.chart(das_codes=True)
+    chart = game.chart()  # without the Ph/Pd codes, which take seconds more (the view says so)
     assert [c[0] for c in row16[1:]] == [chart["hard"]["16"][u].code for u in (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)]
+    pairs = next(t for t, c in zip(parsed.tables, parsed.captions) if c.startswith("Basic strategy, pairs"))
+    for row in pairs[1:]:
+        pair = row[0][0].split(",")[0]
+        assert [c[0].rstrip("*") for c in row[1:]] == [chart["pairs"][pair][u].code
+                                                        for u in (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)]
+    assert "solution.chart(das_codes=True)" in html
+
+
+def test_html_and_markdown_of_one_value_are_computed_once_and_nothing_is_kept_alive(monkeypatch):
+    import gc
+    import weakref
+
+    from bjexact.render import notebook
+
+    calls = []
+    real = notebook.notebook_tables
+    monkeypatch.setattr(notebook, "notebook_tables", lambda value: calls.append(value) or real(value))
+    table = dealer_table(Rules(decks=3))
+    assert "<table>" in table._repr_html_() and "| up-card |" in table._repr_markdown_()
+    assert len(calls) == 1
+    other = dealer_table(Rules(decks=4))
+    other._repr_markdown_()
+    assert len(calls) == 2
+    calls.clear()
+    gone = weakref.ref(other)
+    del other
+    gc.collect()
+    assert gone() is None
 
 
 def test_decision_and_moves_html_show_each_value_and_the_best_move():

@@ -12,6 +12,7 @@ a tooltip (``title``: the fraction itself, a probability where the cell shows a 
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from html import escape
 from typing import Any
@@ -94,7 +95,10 @@ def notebook_tables(value: Any) -> tuple[list[str], list[Table], Styles]:
         return lines, player_tables(value, _VALUE, "policy"), _VALUE
     if isinstance(value, GameSolution):
         lines = [line.strip() for line in edge_headline(value)]
-        return lines, edge_tables(value, _PERCENT) + chart_tables(value), _PERCENT
+        # the chart without the Ph/Pd codes, which take one more valuation of the splits (seconds)
+        lines.append("Chart codes as bjexact chart prints them, but P for every split: "
+                     "solution.chart(das_codes=True) marks the splits that only DAS makes best (Ph, Pd).")
+        return lines, edge_tables(value, _PERCENT) + chart_tables(value, das_codes=False), _PERCENT
     if isinstance(value, MoveValues):
         return [], hand_tables(value, "values per unit initial bet", _VALUE), _VALUE
     if isinstance(value, HandDecision):
@@ -153,11 +157,28 @@ def _symbolic_table(table: SymbolicTable) -> Table:
                   "table.rows[u][outcome] give them in full."])
 
 
+# A notebook asks for HTML and Markdown one after the other: the tables of the last value shown
+# are kept for the second request (by identity, through a weak reference: nothing is kept alive).
+_last: tuple[Any, tuple[list[str], list[Table], Styles]] | None = None
+
+
+def _tables_of(value: Any) -> tuple[list[str], list[Table], Styles]:
+    global _last
+    if _last is not None and _last[0]() is value:
+        return _last[1]
+    found = notebook_tables(value)
+    try:
+        _last = (weakref.ref(value), found)
+    except TypeError:  # a type without weak references is simply not kept
+        _last = None
+    return found
+
+
 def present(value: Any, fmt: str) -> str:
     """``value`` as ``"html"`` or ``"md"`` (the presenter registered for every displayable type)."""
     if fmt == "md" and isinstance(value, SymbolicTable):  # `dealer --symbolic --format md`: polynomials as code
         return f"{substitution_text(value.model)}\n\n" + render_symbolic(value, "md", _PERCENT)[0]
-    lines, tables, style = notebook_tables(value)
+    lines, tables, style = _tables_of(value)
     if fmt == "html":
         return html_tables(tables, style, lines)
     if fmt == "md":
