@@ -18,6 +18,8 @@ import sys
 from types import ModuleType
 from typing import Any
 
+from .core.display import present_with
+
 # The exact values are gmpy2's mpq, the elements of sympy's QQ with its gmpy ground types. SymPy picks
 # python-flint's types instead when that is installed, unless told otherwise before its first import.
 os.environ.setdefault("SYMPY_GROUND_TYPES", "gmpy")
@@ -50,7 +52,7 @@ _EXPORTS = {
     "player_diagram": "render.diagrams",
     "build_report": "render.report",
     "symbolic_dealer_table": "symbolic.table",
-    "decision_boundaries": "symbolic.table",
+    "decision_boundaries": "symbolic.boundaries",
     "dealer_removal_effects": "symbolic.removal",
     "game_removal_effects": "symbolic.removal",
     "read_dealer_table": "checks.verify",
@@ -63,9 +65,20 @@ _EXPORTS = {
     "hand_moves": "player.game",
     "solve": "player.solver",
     "hand_decision": "player.solver",
+    "average_row": "dealer.distributions",
+    "insurance_value": "player.game",
+    "even_money": "player.game",
+    "report_section": "render.symbolic",
+    "rank_key": "core.cards",
+    "RankKeyError": "core.cards",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
+
+# Notebooks show dealer tables, solutions, decisions and matrices as HTML or Markdown tables,
+# drawn by the presentation layer, which is imported the first time one is shown
+# (see bjexact.core.display).
+present_with(f"{__name__}.render.notebook")
 
 
 def __getattr__(name: str) -> Any:
@@ -120,4 +133,16 @@ class _FormerNames(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             module.__spec__ = spec.loader_state
 
 
+class _Package(ModuleType):
+    """The package's module: a former module name that is also the name of a function
+    (``solve``, once ``bjexact.chain.solve``) keeps naming the function after
+    ``import bjexact.solve``, which imports the module (``from bjexact.solve import ...`` still works)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, ModuleType) and name in _EXPORTS and name in _FORMER_NAMES:
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 sys.meta_path.insert(0, _FormerNames())  # before any finder of files that once had these names

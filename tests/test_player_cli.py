@@ -121,6 +121,38 @@ def test_text_policy_tables_show_the_derived_policy(capsys):
     assert "Game value" in out
 
 
+def test_the_game_paragraph_shows_only_results_that_can_happen(capsys):
+    # under as21 a player natural is a 21 like any other: no share of its own, which would be 0
+    _, out, _ = run(capsys, "player", "--decks", "inf")
+    assert "natural 0.0000%" not in out and "results: win 42.9457%, push 9.4530%, loss 47.6013%" in out
+    assert "its wins are among the wins" in out
+    _, out, _ = run(capsys, "player", "--decks", "inf", "--naturals", "separate")
+    assert re.search(r"results: natural 4\.\d{4}%, win", out)
+
+
+@pytest.mark.parametrize("naturals", ["as21", "separate", "peek"])
+def test_objective_win_plays_the_moves_of_ev_and_says_so(capsys, naturals):
+    from bjexact.core.rules import Rules
+    from bjexact.player.solver import solve
+
+    rules = Rules(decks="inf", naturals=naturals)
+    ev, win = solve(rules, "ev"), solve(rules, "win")
+    half = Fraction(1, 2)
+    for state, position in ev.positions.items():
+        other = win[state]
+        assert other.best == position.best
+        # no decision involves a natural: the chance of winning (push = 1/2) is 1/2 + EV/2 at each
+        assert Fraction(other.stand) == half + Fraction(position.stand) / 2
+        assert other.hit is None or Fraction(other.hit) == half + Fraction(position.hit) / 2
+    from_deal = half + Fraction(ev.game.value) / 2
+    assert (Fraction(win.game.value) == from_deal) == (naturals == "as21")  # a natural pays 3/2 in ev, 1 in win
+    _, out, _ = run(capsys, "player", "--decks", "inf", "--naturals", naturals, "--objective", "win")
+    assert "The moves are those of --objective ev" in out
+    assert ("and from the deal." in out) == (naturals == "as21")
+    _, out, _ = run(capsys, "player", "--decks", "inf", "--naturals", naturals)
+    assert "The moves are those of" not in out
+
+
 @pytest.mark.parametrize("fmt", ["csv", "md", "latex"])
 def test_other_formats_run(capsys, fmt):
     status, out, err = run(capsys, "player", "--decks", "inf", "--format", fmt)

@@ -84,6 +84,25 @@ def test_tie_rules_and_h17():
     assert replay("10 10 8 8", ties="dealer").tries[0].result == "loss"
     assert replay("10 10 8 8", ties="push").tries[0].result == "push"
     assert replay("10 10 8 8", ties="push").hits is None
+    assert replay("10 10 8 8", ties="casino").tries[0].result == "push"
+
+
+def test_two_naturals_tie_under_the_contest_rule_and_push_in_a_casino():
+    # player A,T and dealer K,A: the contest sees a tie of 21s, which goes to the player
+    contest = replay("A K T A").tries[0]
+    assert (contest.result, contest.reason) == ("win", "tie goes to the player, the contest's rule")
+    assert "the contest's rule" in replay_text(replay("A K T A"))
+    casino = replay("A K T A", ties="casino")
+    assert [(t.result, t.reason) for t in casino.tries] == [("push", "two naturals push")]
+    assert casino.hits is None and "the contest's rule" not in replay_text(casino)
+    # a player natural beats a dealer's 21 of three cards (10 + 5 + 6) in a casino, ties it in the contest
+    assert replay("A T T 5 6").tries[0].result == "win" and replay("A T T 5 6").tries[0].reason.startswith("tie")
+    natural = replay("A T T 5 6", ties="casino").tries[0]
+    assert (natural.result, natural.reason, len(natural.dealer)) == ("win", "player natural", 2)
+    # a dealer natural ends the deal: every number of extra cards loses, though 9,2 + 10 = 21 would tie
+    dealer = replay("9 A 2 T T", ties="casino")
+    assert [(t.result, t.reason) for t in dealer.tries] == [("loss", "dealer natural")] * 2
+    assert replay("9 A 2 T T").tries[1].result == "win"  # the contest: 21 against 21, a tie to the player
 
 
 # --- input --------------------------------------------------------------------------------
@@ -129,6 +148,16 @@ def brute_force(deck, h17=False, ties="player"):
     while 4 + k <= len(deck):
         player = [deck[0], deck[2]] + deck[4:4 + k]
         p, _ = brute_total(player)
+        if ties == "casino":  # naturals settle at once: nobody draws
+            player_natural = k == 0 and sorted(player) == [1, 10]
+            dealer_natural = sorted([deck[1], deck[3]]) == [1, 10]
+            if player_natural or dealer_natural:
+                outcome.append("push" if player_natural and dealer_natural else
+                               "win" if player_natural else "loss")
+                if p > 21:
+                    break
+                k += 1
+                continue
         if p > 21:
             outcome.append("loss")
             break
@@ -149,7 +178,7 @@ def brute_force(deck, h17=False, ties="player"):
         elif p < d:
             outcome.append("loss")
         else:
-            outcome.append({"player": "win", "dealer": "loss", "push": "push"}[ties])
+            outcome.append({"player": "win", "dealer": "loss", "push": "push", "casino": "push"}[ties])
         k += 1
     return outcome
 
@@ -159,7 +188,7 @@ FULL_DECK = [r for r in range(1, 11) for _ in range(16 if r == 10 else 4)]
 
 @settings(max_examples=300, deadline=None)
 @given(seed=st.integers(0, 2**32), length=st.integers(4, 14), h17=st.booleans(),
-       ties=st.sampled_from(["player", "dealer", "push"]))
+       ties=st.sampled_from(["player", "dealer", "push", "casino"]))
 def test_matches_brute_force_on_random_decks(seed, length, h17, ties):
     deck = random.Random(seed).sample(FULL_DECK, length)
     text = " ".join("A" if r == 1 else str(r) for r in deck)

@@ -384,6 +384,11 @@ def test_boundaries_text_json_and_errors(capsys):
     text = capsys.readouterr().out
     assert "hard 16 v T: stand is right for t > 0.316284..., hit for t below it" in text
     assert "t1 = 0.31628405580517" in text
+    # hit(t) is shown once per expression: the flip at t1 changes the best move, not hit(t)
+    hit_lines = [line for line in text.splitlines() if line.startswith("  ") and " < t < " in line]
+    assert [line.split(":")[0].strip() for line in hit_lines] == [
+        "0 < t < 0.09055884678464750938...", "0.09055884678464750938... < t < 1"]
+    assert len({line.split(":  ")[1] for line in hit_lines}) == 2
     assert main(["boundaries", "--upcard", "T", "--total", "16", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     (boundary,) = document["boundaries"]

@@ -10,6 +10,12 @@ The rules of the contest problem "A No-Win Situation":
 - otherwise the higher total wins, and a tie goes to the player (``ties`` may
   instead give it to the dealer or make it a push).
 
+The contest knows no naturals: A K against T A is a tie of 21s, a win under its rule.
+``ties="casino"`` settles as a casino does instead: a natural (the first two cards make 21)
+beats every other hand, 21s of three or more cards included, two naturals push, and a
+dealer natural ends the deal before the player draws (every ``k`` loses to it, ``k = 0``
+pushes a player natural); other equal totals push.
+
 Every ``k`` is tried, from 0 until the player busts or the deck cannot give the
 player ``k`` cards. Each alternative is built from the original deck, so the
 deck and both hands start afresh every time. An alternative where the deck runs
@@ -25,14 +31,15 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..core.cards import parse_cards
-from ..core.hand import HandValue, hand_value
+from ..core.hand import HandValue, hand_value, is_natural
 from ..core.rules import Rules
 from ..errors import BjexactError
 
 __all__ = ["Card", "Try", "Replay", "TIE_RULES", "parse_deck", "replay", "replay_lines"]
 
-TIE_RULES = ("player", "dealer", "push")
-TieRule = Literal["player", "dealer", "push"]
+TIE_RULES = ("player", "dealer", "push", "casino")
+TieRule = Literal["player", "dealer", "push", "casino"]
+CONTEST_TIES = "player"  # the contest's rule, the default
 
 WIN, LOSS, PUSH, UNSETTLED = "win", "loss", "push", "unsettled"
 
@@ -115,8 +122,23 @@ def _settle(player: HandValue, dealer: HandValue, ties: TieRule) -> tuple[str, s
         return WIN, "higher total"
     if player.total < dealer.total:
         return LOSS, "dealer's total is higher"
-    tie = {"player": WIN, "dealer": LOSS, "push": PUSH}[ties]
-    return tie, f"tie goes to the {ties}" if ties != "push" else "tie is a push"
+    tie = {"player": WIN, "dealer": LOSS, "push": PUSH, "casino": PUSH}[ties]
+    if ties in ("push", "casino"):
+        return tie, "tie is a push"
+    return tie, f"tie goes to the {ties}" + (", the contest's rule" if ties == CONTEST_TIES else "")
+
+
+def _settle_naturals(player: tuple[Card, ...], dealer: Sequence[Card]) -> tuple[str, str] | None:
+    """The casino's settlement of naturals (two-card 21s), or ``None`` when neither side has one."""
+    player_natural = is_natural(tuple(c.rank for c in player))
+    dealer_natural = is_natural(tuple(c.rank for c in dealer))
+    if player_natural and dealer_natural:
+        return PUSH, "two naturals push"
+    if dealer_natural:
+        return LOSS, "dealer natural"
+    if player_natural:
+        return WIN, "player natural"
+    return None
 
 
 def play_alternative(deck: Sequence[Card], hits: int, *, h17: bool = False, ties: TieRule = "player") -> Try:
@@ -127,6 +149,9 @@ def play_alternative(deck: Sequence[Card], hits: int, *, h17: bool = False, ties
     player = (deck[0], deck[2], *deck[4:4 + hits])
     dealer = [deck[1], deck[3]]
     player_value = hand_value(c.rank for c in player)
+    naturals = _settle_naturals(player, dealer) if ties == "casino" else None
+    if naturals is not None:  # the deal ends here: nobody draws
+        return Try(hits, player, tuple(dealer), player_value, hand_value(c.rank for c in dealer), *naturals)
     if player_value.bust:
         return Try(hits, player, tuple(dealer), player_value, hand_value(c.rank for c in dealer),
                    LOSS, "player busts")
@@ -207,6 +232,9 @@ def replay_text(result: Replay) -> str:
 
     lines = [f"deck: {cards(result.deck)}", verdict, "", line(header), "  ".join("-" * w for w in widths)]
     lines += [line(row) for row in rows[1:]]
+    if any(t.reason.endswith("the contest's rule") for t in result.tries):
+        lines += ["", "A tie goes to the player: the contest's rule, two naturals included. In a casino equal",
+                  "totals push and a natural beats any other 21: --ties casino."]
     return "\n".join(lines) + "\n"
 
 

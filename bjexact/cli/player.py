@@ -44,7 +44,10 @@ def register(subparsers) -> None:
     add_rule_options(parser)
     add_bj_pays_option(parser)
     parser.add_argument("--objective", choices=("ev", "win"), default="ev",
-                        help="ev: expected result; win: chance of winning, push = 1/2 (default: ev)")
+                        help="ev: expected result; win: chance of winning, push = 1/2 (default: ev). The moves "
+                             "are the same: no decision involves a natural, so the chance of winning is 1/2 + EV/2 "
+                             "at each; win changes the values shown, and under separate/peek the game's value "
+                             "counts a natural as one win")
     parser.add_argument("--by", choices=("state", "hand"), default="state",
                         help="state: policy by total (default); hand: every two-card hand")
     parser.add_argument("--values", action="store_true", help="also print the values of standing and hitting")
@@ -65,6 +68,6 @@ def run(args: argparse.Namespace) -> int:
     tables = [t for view in views for t in player_tables(solution, style, view)]
     text = render(tables, args.format, style, solution.to_json())
     if args.format in ("text", "md"):
-        text += "\n" + "\n".join(game_lines(solution.game, args.objective)) + "\n"
+        text += "\n" + "\n".join(game_lines(solution.game, args.objective, rules.naturals)) + "\n"
     write_output(text, args.output)
     return 0

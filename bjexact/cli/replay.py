@@ -14,11 +14,13 @@ examples:
   bjexact replay QS,6h,4d,9c,10s       # suits and commas are fine
   bjexact replay --file decks.txt      # one deck per line ('#' comments, blank lines skipped)
   bjexact replay --ties push --h17 A 6 5 6 10 2 --format json
+  bjexact replay --ties casino A K T A # two naturals push in a casino
 
 Rules of the contest problem: cards 1 and 3 go to the player, 2 and 4 to the dealer;
 the player takes k >= 0 more cards from the top (over 21 loses at once); the dealer
 draws while under 17 and stands on 17 or more; a dealer over 21 loses; otherwise
-the higher total wins and a tie goes to the player. Every k is tried from the
+the higher total wins and a tie goes to the player (the contest knows no naturals:
+A K against T A is a tie of 21s, a win; --ties casino makes it a push). Every k is tried from the
 original deck until the player busts or the deck runs out; an alternative where
 the deck runs out before the dealer is done is 'unsettled', never a win.
 JSON: one object per deck per line,
@@ -36,8 +38,10 @@ def register(subparsers) -> None:
                         help="the deck from the top: A, 2..10, T, J, Q, K (any case, optional suit letter)")
     parser.add_argument("--file", default=None, metavar="FILE",
                         help="read one deck per line from FILE ('-': stdin)")
-    parser.add_argument("--ties", choices=("player", "dealer", "push"), default="player",
-                        help="who a tie goes to (default: player, as in the contest)")
+    parser.add_argument("--ties", choices=("player", "dealer", "push", "casino"), default="player",
+                        help="who a tie goes to (default: player, the contest's rule, even for two naturals); "
+                             "push: equal totals push; casino: equal totals push, a natural beats any other 21, "
+                             "two naturals push and a dealer natural ends the deal")
     parser.add_argument("--h17", action="store_true",
                         help="the dealer hits soft 17 (default: stands on all 17s)")
     parser.add_argument("--format", choices=("text", "json"), default="text",

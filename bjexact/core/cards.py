@@ -12,9 +12,10 @@ replacement.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import add
+from typing import Any, TypeVar
 
 from ..errors import BjexactError
 from .numbers import mpq
@@ -34,6 +35,9 @@ __all__ = [
     "counts_of",
     "parse_rank",
     "as_rank",
+    "rank_key",
+    "RankKeyError",
+    "RankKeyed",
     "add_counts",
     "parse_cards",
     "rank_symbol",
@@ -99,6 +103,96 @@ def as_rank(card: int | str) -> int:
         if card == 11:
             return ACE
     raise BjexactError(f"unknown card {card!r} (use a rank 1..10, 11 for an ace, or A, 2..9, T/J/Q/K)")
+
+
+class RankKeyError(BjexactError, KeyError):
+    """A key that names no card: a ``KeyError`` to mappings (``in`` and ``get`` say no), a
+    :class:`BjexactError` with its one-line message to everyone else."""
+
+    def __str__(self) -> str:  # the message as is, not quoted as KeyError would
+        return str(self.args[0]) if self.args else ""
+
+
+def rank_key(key: Any, *, hands: bool = False) -> Any:
+    """The one normalisation of keys of tables whose rows are ranks or tuples of ranks.
+
+    A rank (``1``..``10``, ``11`` for an ace) or a card symbol (``"A"``, ``"1"``, ``"T"``,
+    ``"10"``, ``"K"``, any case: :func:`as_rank`) becomes its rank; a tuple of them becomes
+    the tuple of ranks, element by element. With ``hands`` a tuple is a hand's cards and then
+    the up-card, and the cards are put in rank order, as tables of two-card hands store them
+    (``(6, 10, 1)`` for T,6 against an ace). Anything else raises :class:`RankKeyError`
+    naming the key.
+
+    Examples
+    --------
+    >>> rank_key("A"), rank_key(11), rank_key("K"), rank_key(("T", "6", 1))
+    (1, 1, 10, (10, 6, 1))
+    >>> rank_key(("T", "6", "A"), hands=True)
+    (6, 10, 1)
+    """
+    if isinstance(key, tuple):
+        ranks = tuple(rank_key(k) for k in key)
+        return (*sorted(ranks[:-1]), ranks[-1]) if hands and ranks else ranks
+    try:
+        return as_rank(key)
+    except BjexactError as exc:
+        raise RankKeyError(str(exc)) from None
+
+
+def _rank_keyed(data: Mapping[Any, Any], hands: bool) -> RankKeyed[Any, Any]:
+    return RankKeyed(data, hands=hands)
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class RankKeyed(Mapping[_K, _V]):
+    """A read-only mapping keyed by ranks (or tuples of ranks) that accepts card symbols too.
+
+    Stored keys are ranks as ints (``1`` the ace, ``10`` any ten-valued card); a lookup tries
+    the key as given, then :func:`rank_key` of it, so ``rows["A"]``, ``rows[1]``, ``rows[11]``
+    and ``rows["1"]`` are one row, and ``rows["X"]`` raises :class:`RankKeyError` naming the
+    card. With ``hands`` the keys are (a hand's cards in rank order, up-card) and a lookup
+    takes the cards in any order (``hands[("T", "6", "A")]`` is ``hands[(6, 10, 1)]``).
+    Iteration, ``len`` and equality are those of the stored dict.
+    """
+
+    __slots__ = ("_data", "_hands")
+
+    def __init__(self, data: Mapping[_K, _V] | Iterable[tuple[_K, _V]] = (), *, hands: bool = False) -> None:
+        self._data: dict[_K, _V] = dict(data)
+        self._hands = hands
+
+    def __getitem__(self, key: Any) -> _V:
+        try:
+            return self._data[key]
+        except (KeyError, TypeError):
+            pass
+        normalised = rank_key(key, hands=self._hands)
+        try:
+            return self._data[normalised]
+        except KeyError:
+            raise KeyError(key) from None
+
+    def __contains__(self, key: object) -> bool:
+        try:
+            self[key]
+        except KeyError:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[_K]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __repr__(self) -> str:
+        return repr(self._data)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rank_keyed, (self._data, self._hands))
 
 
 def parse_cards(text: str, *, suits: bool = False) -> tuple[int, ...]:

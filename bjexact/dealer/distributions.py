@@ -8,7 +8,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.cards import ACE, RANKS, STANDARD_PROPORTIONS, Counts, FiniteShoe, rank_symbol
+from ..core.cards import ACE, RANKS, STANDARD_PROPORTIONS, Counts, FiniteShoe, RankKeyed, rank_key, rank_symbol
+from ..core.display import Displayable
+from ..core.frames import data_frame
 from ..core.hand import no_natural_chance
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
@@ -20,25 +22,38 @@ __all__ = ["DealerTable", "dealer_table", "dealer_distributions", "average_row",
 
 
 @dataclass(frozen=True)
-class DealerTable:
+class DealerTable(Displayable):
     """Exact final-outcome probabilities of the dealer, one row per up-card.
 
     ``rows[u][o]`` is P(the dealer ends with outcome ``o`` | up-card ``u``), under
     the conventions of ``rules`` (see :mod:`bjexact.core.rules`). Up-cards that the
     shoe does not hold have no row. ``outcomes`` lists the columns; ``exhausted``
-    is one only when a custom shoe can run out.
+    is one only when a custom shoe can run out. Rows are keyed by rank (1 the ace,
+    10 any ten-valued card) and answer to card symbols too: ``table["A"]``,
+    ``table[11]`` and ``table[1]`` are one row, as are ``table["T"]``, ``table["K"]``
+    and ``table[10]`` (:class:`~bjexact.core.cards.RankKeyed`).
     """
 
     rules: Rules
     outcomes: tuple[str, ...]
     rows: Mapping[int, Mapping[str, mpq]]
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.rows, RankKeyed):
+            object.__setattr__(self, "rows", RankKeyed(self.rows))
+
     @property
     def upcards(self) -> tuple[int, ...]:
         return tuple(self.rows)
 
-    def __getitem__(self, upcard: int) -> Mapping[str, mpq]:
-        return self.rows[upcard]
+    def __getitem__(self, upcard: int | str) -> Mapping[str, mpq]:
+        return self.rows[rank_key(upcard)]
+
+    def to_pandas(self, exact: bool = True) -> Any:
+        """A pandas DataFrame: one row per up-card (index ``"2"`` .. ``"9"``, ``"T"``, ``"A"``), one
+        column per outcome; exact ``mpq`` cells, or floats with ``exact=False``."""
+        records = [{"up-card": rank_symbol(u), **row} for u, row in self.rows.items()]
+        return data_frame(records, ["up-card", *self.outcomes], exact, index="up-card")
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -24,7 +24,9 @@ from functools import cached_property
 from typing import Any
 
 from ..chain.solve import Chain
-from ..core.cards import parse_rank, rank_symbol
+from ..core.cards import as_rank, rank_symbol
+from ..core.display import Displayable
+from ..core.frames import data_frame
 from ..core.numbers import RATIONALS, fraction_string
 from ..core.rules import Rules
 from ..errors import BjexactError
@@ -36,7 +38,7 @@ Grid = tuple[tuple[Any, ...], ...]
 
 
 @dataclass(frozen=True)
-class AbsorbingChain:
+class AbsorbingChain(Displayable):
     """``T`` and ``R`` of an absorbing chain (exact), with ``N`` and ``N R`` derived from them.
 
     ``start`` is the label of the state the chain starts in (the first transient state).
@@ -89,6 +91,22 @@ class AbsorbingChain:
         rows = [value] if name == "B" else value
         matrix = Matrix([[Rational(int(x.numerator), int(x.denominator)) for x in row] for row in rows])
         return matrix.T if name == "B" else matrix
+
+    def grid(self, name: str) -> tuple[tuple[str, ...], tuple[str, ...], Grid]:
+        """(row labels, column labels, rows) of ``T``, ``R``, ``B`` (one column), ``N`` or ``absorption``."""
+        if name not in ("T", "R", "B", "N", "absorption"):
+            raise BjexactError(f"unknown matrix {name!r} (use T, R, B, N or absorption)")
+        if name == "B":
+            return self.transient, ("bust",), tuple((x,) for x in self.B)
+        columns = self.transient if name in ("T", "N") else self.absorbing
+        return self.transient, columns, getattr(self, name)
+
+    def to_pandas(self, name: str = "absorption", exact: bool = True) -> Any:
+        """One matrix as a pandas DataFrame labelled by states: ``absorption`` (``N R``, the
+        default), ``T``, ``R``, ``B`` or ``N``; exact ``mpq`` cells, or floats with ``exact=False``."""
+        rows, columns, grid = self.grid(name)
+        records = [{"state": label, **dict(zip(columns, row))} for label, row in zip(rows, grid)]
+        return data_frame(records, ["state", *columns], exact, index="state")
 
     def to_json(self) -> dict[str, Any]:
         def grid(g: Sequence[Sequence[Any]]) -> list[list[str]]:
@@ -179,8 +197,7 @@ def dealer_matrices(rules: Rules, upcard: int | str) -> AbsorbingChain:
     >>> bust, f"{float(bust):.4f}"
     (mpq(345176856,815730721), '0.4232')
     """
-    if isinstance(upcard, str):
-        upcard = parse_rank(upcard)
+    upcard = as_rank(upcard)
     shoe = rules.make_shoe()
     if not shoe.has(upcard):
         raise BjexactError(f"the shoe holds no {rank_symbol(upcard)}, so it cannot be the up-card")

@@ -64,12 +64,15 @@ from ..core.cards import (
     UPCARD_ORDER,
     Counts,
     FiniteShoe,
+    RankKeyed,
     Shoe,
     add_counts,
     as_rank,
     counts_of,
     rank_symbol,
 )
+from ..core.display import Displayable
+from ..core.frames import data_frame
 from ..core.hand import hand_value, natural_partner, player_hand
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
@@ -235,7 +238,7 @@ def _add(counts: Counts, rank: int) -> Counts:
 
 
 @dataclass(frozen=True)
-class MoveValues:
+class MoveValues(Displayable):
     """The values (per unit initial bet) of the allowed moves of one two-card hand.
 
     ``w`` maps move -> W: E[payoff, no dealer natural] when a dealer natural costs the
@@ -251,6 +254,9 @@ class MoveValues:
     natural_costs_one: bool
     early_surrender: bool
     peek: bool
+
+    def __repr__(self) -> str:
+        return f"MoveValues(cards={self.cards!r}, upcard={self.upcard!r}, best={self.best!r}, values={self.values!r})"
 
     def unconditional(self, move: str) -> mpq:
         """What the round is worth with this move, dealer naturals included."""
@@ -877,14 +883,15 @@ def _argmax(values: Mapping[str, mpq]) -> str:
 
 
 @dataclass(frozen=True)
-class GameSolution:
+class GameSolution(Displayable):
     """The exact value of the round under optimal composition-dependent play.
 
     ``ev``: the expected net result of a round per unit initial bet (minus the house
     edge). ``by_upcard[u]``: the same given the up-card, dealer naturals included;
     weighted by ``upcard_chance`` they sum to ``ev``. ``hands[(a, b, u)]`` (a <= b):
     the moves of every two-card hand that is not a natural. ``deal_chance[(a, b, u)]``:
-    P(the player is dealt a, b | up-card u).
+    P(the player is dealt a, b | up-card u). Keys are ranks and answer to card symbols
+    too: ``by_upcard["A"]``, ``hands[("8", "8", "T")]``.
     """
 
     rules: GameRules
@@ -894,6 +901,25 @@ class GameSolution:
     upcard_chance: Mapping[int, mpq]
     ev: mpq
     distribution: Mapping[mpq, mpq] | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("hands", "deal_chance", "by_upcard", "upcard_chance"):
+            value = getattr(self, name)
+            if not isinstance(value, RankKeyed):
+                object.__setattr__(self, name, RankKeyed(value, hands=name in ("hands", "deal_chance")))
+
+    def to_pandas(self, exact: bool = True) -> Any:
+        """A pandas DataFrame, one row per two-card hand (not a natural) and up-card, indexed by hand
+        (``"8,8"``) and up-card (``"T"``): P(the hand | up-card), the best move, the value of each move
+        as the player weighs it (:meth:`MoveValues.value`; missing where the rules forbid the move)
+        and the hand's value to the round; exact ``mpq`` cells, or floats with ``exact=False``."""
+        records = [{"hand": f"{rank_symbol(a)},{rank_symbol(b)}", "up-card": rank_symbol(u),
+                    "chance": self.deal_chance[(a, b, u)], "best": moves.best, **moves.values,
+                    "round value": moves.round_value}
+                   for (a, b, u), moves in self.hands.items()]
+        moves = [m for m in MOVES if any(m in r for r in records)]
+        return data_frame(records, ["hand", "up-card", "chance", "best", *moves, "round value"], exact,
+                          index=["hand", "up-card"])
 
     @property
     def move_chances(self) -> dict[str, mpq]:
@@ -927,8 +953,9 @@ class GameSolution:
         second = sum((r * r * p for r, p in self.distribution.items()), _ZERO)
         return second - self.ev * self.ev
 
-    def chart(self, das_codes: bool = False) -> dict[str, dict[str, dict[int, ChartCell]]]:
-        """The total-dependent basic strategy chart: section -> row -> up-card -> cell.
+    def chart(self, das_codes: bool = False) -> dict[str, dict[str, Mapping[int, ChartCell]]]:
+        """The total-dependent basic strategy chart: section -> row -> up-card -> cell (up-cards
+        as ranks or card symbols: ``chart["hard"]["16"]["T"]``).
 
         Rows: hard totals of two different cards (keys "5".."20"), soft totals of an
         ace and another card ("13".."21" less the natural: "13".."20"), pairs (keys
@@ -970,7 +997,7 @@ class GameSolution:
             for (pair, upcard), code in _das_codes(self, chart["pairs"]).items():
                 cell = chart["pairs"][rank_symbol(pair)][upcard]
                 chart["pairs"][rank_symbol(pair)][upcard] = replace(cell, code=code)
-        return chart
+        return {section: {row: RankKeyed(cells) for row, cells in rows.items()} for section, rows in chart.items()}
 
     def to_json(self) -> dict[str, Any]:
         return {

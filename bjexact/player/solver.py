@@ -52,7 +52,21 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache, partial
 from typing import Any
 
-from ..core.cards import RANKS, UPCARD_ORDER, Counts, FiniteShoe, Shoe, add_counts, counts_of, rank_symbol
+from ..core.cards import (
+    RANKS,
+    UPCARD_ORDER,
+    Counts,
+    FiniteShoe,
+    RankKeyed,
+    Shoe,
+    add_counts,
+    as_rank,
+    counts_of,
+    rank_key,
+    rank_symbol,
+)
+from ..core.display import Displayable
+from ..core.frames import data_frame
 from ..core.hand import (
     HandValue,
     add_card,
@@ -180,7 +194,7 @@ class GameValue:
 
 
 @dataclass(frozen=True)
-class PlayerMatrices:
+class PlayerMatrices(Displayable):
     """The infinite-deck hit chain for one up-card in matrix form, with the solution.
 
     ``states`` are labels in topological order (by hard sum); ``T`` and ``B`` as
@@ -207,6 +221,13 @@ class PlayerMatrices:
             return Matrix([[rational(x) for x in row] for row in value])
         return Matrix([rational(x) for x in value])
 
+    def to_pandas(self, exact: bool = True) -> Any:
+        """A pandas DataFrame, one row per state: the columns of ``T`` (one per state), then ``B``,
+        ``R_stand``, ``V`` and ``policy``; exact ``mpq`` cells, or floats with ``exact=False``."""
+        records = [{"state": label, **dict(zip(self.states, row)), "B": b, "R_stand": r, "V": v, "policy": move}
+                   for label, row, b, r, v, move in zip(self.states, self.T, self.B, self.R_stand, self.V, self.policy)]
+        return data_frame(records, ["state", *self.states, "B", "R_stand", "V", "policy"], exact, index="state")
+
     def to_json(self) -> dict[str, Any]:
         return {
             "states": list(self.states),
@@ -219,8 +240,12 @@ class PlayerMatrices:
 
 
 @dataclass(frozen=True)
-class InfiniteSolution:
-    """The exact hit/stand solution for the infinite deck: every (total, soft, up-card) state."""
+class InfiniteSolution(Displayable):
+    """The exact hit/stand solution for the infinite deck: every (total, soft, up-card) state.
+
+    ``solution[PlayerState(16, False, 10)]``, or a plain ``(16, False, "T")``: the up-card as a
+    rank or a card symbol (``"A"``, ``1`` and ``11`` are the ace).
+    """
 
     rules: Rules
     objective: str
@@ -230,11 +255,24 @@ class InfiniteSolution:
     def states(self) -> tuple[PlayerState, ...]:
         return tuple(self.positions)
 
-    def __getitem__(self, state: PlayerState) -> PositionValues:
-        return self.positions[state]
+    def __getitem__(self, state: PlayerState | tuple[int, bool, int | str]) -> PositionValues:
+        if isinstance(state, PlayerState):
+            return self.positions[state]
+        total, soft, upcard = state
+        return self.positions[PlayerState(total, soft, rank_key(upcard))]
 
-    def best(self, total: int, soft: bool, upcard: int) -> str:
-        return self.positions[PlayerState(total, soft, upcard)].best
+    def best(self, total: int, soft: bool, upcard: int | str) -> str:
+        return self[(total, soft, upcard)].best
+
+    def to_pandas(self, exact: bool = True) -> Any:
+        """A pandas DataFrame, one row per state, indexed by hand (``"hard 16"``) and up-card (``"T"``):
+        the values of standing, of hitting and of the best move, and the best move; exact ``mpq``
+        cells, or floats with ``exact=False``."""
+        records = [{"hand": str(s.hand), "up-card": rank_symbol(s.upcard), "total": s.total, "soft": s.soft,
+                    "stand": v.stand, "hit": v.hit, "value": v.value, "best": v.best}
+                   for s, v in self.positions.items()]
+        return data_frame(records, ["hand", "up-card", "total", "soft", "stand", "hit", "value", "best"], exact,
+                          index=["hand", "up-card"])
 
     @cached_property
     def game(self) -> GameValue:
@@ -256,12 +294,13 @@ class InfiniteSolution:
                     total = _add(total, results, chance)
         return GameValue(_score(weights, total), total)
 
-    def matrices(self, upcard: int) -> PlayerMatrices:
-        """T, B, R_stand, V and the policy for one up-card.
+    def matrices(self, upcard: int | str) -> PlayerMatrices:
+        """T, B, R_stand, V and the policy for one up-card (a rank or a card symbol).
 
         States are ordered by hard sum (the total with a soft ace counted as 1), which
         every card raises, so T is strictly upper triangular.
         """
+        upcard = as_rank(upcard)
         graph = player_hit_graph()
         hands = {str(h): h for h in player_states()}
         order = sorted(hands, key=lambda label: (_hard_sum(hands[label]), hands[label].soft))
@@ -344,12 +383,16 @@ def solve_infinite(rules: Rules, objective: str = "ev") -> InfiniteSolution:
 
 
 @dataclass(frozen=True)
-class HandDecision:
+class HandDecision(Displayable):
     """Stand and hit values of one hand (its cards) against one up-card, composition-dependent."""
 
     cards: tuple[int, ...]
     upcard: int
     position: PositionValues = field(repr=False)
+
+    def __repr__(self) -> str:
+        return (f"HandDecision(cards={self.cards!r}, upcard={self.upcard!r}, best={self.best!r}, "
+                f"stand={self.stand!r}, hit={self.hit!r})")
 
     @property
     def stand(self) -> mpq | None:
@@ -502,13 +545,13 @@ def _two_card_hands(shoe: FiniteShoe) -> Iterator[tuple[int, int]]:
 
 
 @dataclass(frozen=True)
-class FiniteSolution:
+class FiniteSolution(Displayable):
     """Composition-dependent values of every two-card hand against every up-card.
 
     ``hands`` maps (first, second, up-card) with first <= second to a
-    :class:`HandDecision`. ``exceptions`` lists, per (total, soft, up-card), the
-    hands of that total (two or more cards) whose best move differs from the
-    two-card hands' majority.
+    :class:`HandDecision`; its keys take card symbols and either order (``hands[("T", "6", "A")]``).
+    ``exceptions`` lists, per (total, soft, up-card), the hands of that total (two or more
+    cards) whose best move differs from the two-card hands' majority.
     """
 
     rules: Rules
@@ -516,6 +559,23 @@ class FiniteSolution:
     hands: Mapping[tuple[int, int, int], HandDecision]
     game: GameValue
     exceptions: tuple[tuple[PlayerState, str, tuple[tuple[int, ...], ...]], ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.hands, RankKeyed):
+            object.__setattr__(self, "hands", RankKeyed(self.hands, hands=True))
+
+    def to_pandas(self, exact: bool = True) -> Any:
+        """A pandas DataFrame, one row per two-card hand and up-card, indexed by hand (``"6,T"``) and
+        up-card (``"A"``): the hand's total, the values of standing, of hitting and of the best move,
+        and the best move; exact ``mpq`` cells, or floats with ``exact=False``."""
+        records = []
+        for (first, second, upcard), d in self.hands.items():
+            hand = d.hand
+            records.append({"hand": f"{rank_symbol(first)},{rank_symbol(second)}", "up-card": rank_symbol(upcard),
+                            "total": hand.total, "soft": hand.soft, "stand": d.stand, "hit": d.hit,
+                            "value": d.value, "best": d.best})
+        return data_frame(records, ["hand", "up-card", "total", "soft", "stand", "hit", "value", "best"], exact,
+                          index=["hand", "up-card"])
 
     @cached_property
     def two_card_moves(self) -> dict[PlayerState, dict[str, int]]:

@@ -140,9 +140,11 @@ def hand_json(moves: MoveValues, rules: Any, insurance: mpq | None = None) -> di
     } | extra
 
 
-def chart_tables(solution: GameSolution, by_hand: bool = False) -> list[Table]:
+def chart_tables(solution: GameSolution, by_hand: bool = False, das_codes: bool = True) -> list[Table]:
+    """The basic strategy chart; ``das_codes``: Ph/Pd where a split is best only thanks to DAS
+    (one more valuation of those splits: seconds for finite shoes)."""
     rules = solution.rules.describe()
-    chart = solution.chart(das_codes=True)
+    chart = solution.chart(das_codes=das_codes)
     if by_hand:
         return _chart_by_hand(solution, chart, rules)
     tables = []

@@ -161,7 +161,7 @@ def render_boundaries(result: DecisionBoundaries, fmt: str, digits: int = 15) ->
             return point(x, default).replace("...", r"\ldots").replace(t, f"{t}_", 1) if x is not None and \
                 id(x) in point_name else point(x, default).replace("...", r"\ldots")
 
-        for p in result.pieces:
+        for p in _by_hit(result.pieces):
             where = f"{bound(p.left, '0')} < {t} < {bound(p.right, '1')}"
             lines.append(rf"\mathrm{{hit}}({t}) &= {frac(p.hit)} && {where} \\")
         for (x, below, above), name in zip(result.boundaries, names, strict=True):
@@ -178,11 +178,12 @@ def render_boundaries(result: DecisionBoundaries, fmt: str, digits: int = 15) ->
         "",
         f"stand({t}) = {result.value_string(result.stand)}",
     ]
-    if len(result.pieces) == 1:
-        lines.append(f"hit({t})   = {result.value_string(result.pieces[0].hit)}")
+    hit_pieces = _by_hit(result.pieces)
+    if len(hit_pieces) == 1:
+        lines.append(f"hit({t})   = {result.value_string(hit_pieces[0].hit)}")
     else:
         lines.append(f"hit({t}), one card and then the best play, piece by piece:")
-        for p in result.pieces:
+        for p in hit_pieces:
             lines.append(f"  {point(p.left, '0')} < {t} < {point(p.right, '1')}:  {result.value_string(p.hit)}")
     lines += [
         "",
@@ -209,6 +210,19 @@ def _by_move(pieces: Sequence[Piece]) -> list[Piece]:
     joined: list[Piece] = []
     for p in pieces:
         if joined and joined[-1].best == p.best:
+            last = joined[-1]
+            joined[-1] = Piece(last.left, p.right, last.best, last.value, last.hit, last.stand)
+        else:
+            joined.append(p)
+    return joined
+
+
+def _by_hit(pieces: Sequence[Piece]) -> list[Piece]:
+    """Pieces joined where the hit polynomial stays the same (only the best move changes), for
+    showing hit(t) once per expression; ``best`` and ``value`` are then those of the first piece."""
+    joined: list[Piece] = []
+    for p in pieces:
+        if joined and joined[-1].hit == p.hit:
             last = joined[-1]
             joined[-1] = Piece(last.left, p.right, last.best, last.value, last.hit, last.stand)
         else:

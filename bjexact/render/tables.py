@@ -149,12 +149,27 @@ def _finite_tables(solution: Any, style: NumberStyle, view: str) -> list[Table]:
     return tables
 
 
-def game_lines(game: Any, objective: str) -> list[str]:
-    """One paragraph on the value of the whole hit/stand game from the deal."""
+def game_lines(game: Any, objective: str, naturals: str | None = None) -> list[str]:
+    """One paragraph on the value of the whole hit/stand game from the deal.
 
-    shares = ", ".join(f"{name} {decimal_string(p * 100, 4)}%" for name, p in zip(RESULTS, game.results))
+    With ``naturals`` (the rules' convention) the paragraph leaves out what cannot happen (under
+    ``as21`` a natural is a 21 like any other: no separate share) and, for the objective ``win``,
+    says that the moves are those of ``ev``: no decision involves a natural, so at every decision
+    the chance of winning (a push half a win) is ``1/2 + EV/2``, an increasing function of the EV.
+    """
+
+    shown = [(name, p) for name, p in zip(RESULTS, game.results) if not (name == "natural" and naturals == "as21")]
+    shares = ", ".join(f"{name} {decimal_string(p * 100, 4)}%" for name, p in shown)
     what = "expected result per unit bet" if objective == "ev" else "chance of winning (push = 1/2)"
-    return [
+    lines = [
         f"Game value from the deal ({what}): {fraction_string(game.value)}",
         f"  = {decimal_string(game.value * 100, 6, signed=objective == 'ev')}%; results: {shares}",
     ]
+    if naturals == "as21":
+        lines.append("  (under as21 a player natural is a 21 like any other: its wins are among the wins)")
+    if objective == "win" and naturals is not None:
+        lines += ["The moves are those of --objective ev: no decision involves a natural, so the chance",
+                  "of winning is 1/2 + EV/2 at every decision" + (
+                      " and from the deal." if naturals == "as21" else
+                      "; from the deal it counts a natural as one win, not --bj-pays.")]
+    return lines

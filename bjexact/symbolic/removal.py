@@ -35,7 +35,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..chain.solve import absorption, compile_chain
-from ..core.cards import RANKS, STANDARD_PROBABILITIES, Counts, counts_of, rank_symbol
+from ..core.cards import RANKS, STANDARD_PROBABILITIES, Counts, RankKeyed, counts_of, rank_symbol
+from ..core.display import Displayable
+from ..core.frames import data_frame
 from ..core.hand import hand_value, is_natural, natural_partner
 from ..core.hand import no_natural_chance as hand_no_natural_chance
 from ..core.numbers import as_rational, fraction_string, mpq
@@ -106,7 +108,7 @@ def no_natural_chance(counts: Counts, upcard: int | None = None) -> mpq:
 
 
 @dataclass(frozen=True)
-class RemovalEffects:
+class RemovalEffects(Displayable):
     """Effects of removing one card of each rank on the dealer's outcome probabilities.
 
     ``base``: the probabilities for the full shoe. ``effects[r]``: the exact change
@@ -124,9 +126,28 @@ class RemovalEffects:
     effects: Mapping[int, Mapping[str, mpq] | None]
     partials: Mapping[int, Mapping[str, mpq]] | None = None
 
+    def __post_init__(self) -> None:  # keyed by rank, and by card symbols too: effects["A"]
+        for name in ("effects", "partials"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, RankKeyed):
+                object.__setattr__(self, name, RankKeyed(value))
+
     @property
     def kind(self) -> str:
         return "derivative" if self.rules.infinite else "removal"
+
+    def to_pandas(self, exact: bool = True, *, partials: bool = False) -> Any:
+        """A pandas DataFrame: the full shoe's probabilities (row ``"full"``, ``"standard"`` for the
+        infinite deck), then the change per rank removed (rows ``"A"`` .. ``"T"``; ``partials``:
+        the raw ``df/dp_r`` of the infinite deck); one column per outcome; exact ``mpq`` cells,
+        or floats with ``exact=False``. A rank that cannot be removed has an empty row."""
+        rows = self.partials if partials else self.effects
+        if rows is None:
+            raise BjexactError("partials exist for the infinite deck only")
+        base = "standard" if self.rules.infinite else "full"
+        records = [{"shoe": base, **self.base}]
+        records += [{"shoe": rank_symbol(r), **(row or {})} for r, row in rows.items()]
+        return data_frame(records, ["shoe", *self.outcomes], exact, index="shoe")
 
     def weighted_sum(self, outcome: str) -> mpq:
         """``sum_r w_r * effect_r`` with the burn-card weights: exactly 0 (burning an unseen card
@@ -261,7 +282,7 @@ def infinite_removal_effects(rules: Rules, upcard: int | None = None) -> Removal
 
 
 @dataclass(frozen=True)
-class GameRemovalEffects:
+class GameRemovalEffects(Displayable):
     """Effects of removal on the value of the hit/stand game (from the deal, optimal play).
 
     ``base`` is the game's value; ``effects[r]`` the exact change when one card of rank
@@ -276,9 +297,21 @@ class GameRemovalEffects:
     base: mpq
     effects: Mapping[int, mpq | None]
 
+    def __post_init__(self) -> None:  # keyed by rank, and by card symbols too: effects["A"]
+        if not isinstance(self.effects, RankKeyed):
+            object.__setattr__(self, "effects", RankKeyed(self.effects))
+
     @property
     def kind(self) -> str:
         return "derivative" if self.rules.infinite else "removal"
+
+    def to_pandas(self, exact: bool = True) -> Any:
+        """A pandas DataFrame with one column, ``value``: the game's value (row ``"full"``,
+        ``"standard"`` for the infinite deck), then its change per rank removed (rows ``"A"`` ..
+        ``"T"``, empty where the rank cannot be removed); exact ``mpq``, or floats with ``exact=False``."""
+        records = [{"shoe": "standard" if self.rules.infinite else "full", "value": self.base}]
+        records += [{"shoe": rank_symbol(r), "value": v} for r, v in self.effects.items()]
+        return data_frame(records, ["shoe", "value"], exact, index="shoe")
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -21,7 +21,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.cards import RANKS, rank_symbol
+from ..core.cards import RANKS, RankKeyed, rank_key, rank_symbol
+from ..core.display import Displayable
+from ..core.frames import data_frame
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
 from ..dealer.graph import FINAL_TOTALS, graph_for
@@ -35,11 +37,12 @@ __all__ = ["SymbolicTable", "symbolic_dealer_table", "simplex_substitute"]
 
 
 @dataclass(frozen=True)
-class SymbolicTable:
+class SymbolicTable(Displayable):
     """P(final outcome | up-card) as elements of ``model.domain``, one row per up-card.
 
     ``rows[u][o]`` is a polynomial (a rational function in the A and T rows under
-    ``peek``). ``outcomes`` are the columns, in the numeric table's order.
+    ``peek``). ``outcomes`` are the columns, in the numeric table's order. Rows answer
+    to ranks and card symbols alike (``table["A"]``, ``table[1]``, ``table[11]``).
     """
 
     rules: Rules
@@ -47,12 +50,24 @@ class SymbolicTable:
     outcomes: tuple[str, ...]
     rows: Mapping[int, Mapping[str, Any]]
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.rows, RankKeyed):
+            object.__setattr__(self, "rows", RankKeyed(self.rows))
+
     @property
     def upcards(self) -> tuple[int, ...]:
         return tuple(self.rows)
 
-    def __getitem__(self, upcard: int) -> Mapping[str, Any]:
-        return self.rows[upcard]
+    def __getitem__(self, upcard: int | str) -> Mapping[str, Any]:
+        return self.rows[rank_key(upcard)]
+
+    def to_pandas(self, exact: bool = True) -> Any:
+        """A pandas DataFrame, one row per up-card (``"2"`` .. ``"T"``, ``"A"``), one column per
+        outcome: the polynomials themselves (elements of ``model.domain``; ``str`` gives sympy's
+        text), or with ``exact=False`` their values at the standard deck as floats."""
+        cells = self.rows if exact else self.evaluate()
+        records = [{"up-card": rank_symbol(u), **row} for u, row in cells.items()]
+        return data_frame(records, ["up-card", *self.outcomes], exact, index="up-card")
 
     def evaluate(self, point: Sequence[Any] | None = None) -> dict[int, dict[str, mpq]]:
         """The numeric table at ``point`` (default: the standard deck)."""
