@@ -990,7 +990,13 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, progress: bo
     >>> solution.chart()["hard"]["16"][10].code, solution.chart()["pairs"]["8"][10].code
     ('H', 'P')
     """
-    solver = _Solver(rules)
+    return _solve(_Solver(rules), with_distribution=with_distribution, progress=progress)
+
+
+def _solve(solver: _Solver, *, with_distribution: bool, progress: bool | None) -> GameSolution:
+    """The round under the play ``solver`` chooses (its :meth:`_Solver.moves` and the decisions
+    after the first): the optimal play, or a fixed policy's (:mod:`bjexact.player.policy`)."""
+    rules = solver.rules
     shoe = solver.cards.shoe
     up_p = shoe.draw_probabilities()
     upcards = [u for u in UPCARD_ORDER if up_p[u - 1]]
