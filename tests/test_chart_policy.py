@@ -49,7 +49,8 @@ def test_the_engines_own_chart_on_the_infinite_deck_is_worth_at_most_the_optimum
 def test_a_worse_chart_is_worth_less_exactly():
     game = GameRules(decks="inf", split_hands=2)
     chart = optimal_chart(split_hands=2)
-    never_double = ChartPolicy({k: ("H" if c in ("Dh", "D") else "S" if c == "Ds" else c) for k, c in chart.codes.items()})
+    plain = {"D": "H", "Dh": "H", "Ds": "S"}
+    never_double = ChartPolicy({k: plain.get(c, c) for k, c in chart.codes.items()})
     assert evaluate_chart(game, never_double).ev < evaluate_chart(game, chart).ev
     # hitting hard 12 v 4 instead of standing: the loss is that cell's alone
     changed = ChartPolicy(dict(chart.codes) | {("hard", "12", 4): "H"})
@@ -65,7 +66,8 @@ def test_finite_shoes_the_chart_is_worth_less_than_composition_dependent_play():
 
 BRUTE_RULES = [
     (dict(split_hands=3), dict(split_hands=3)),
-    (dict(split_hands=3, surrender="late", h17=True, das=False), dict(split_hands=3, surrender=True, h17=True, das=False)),
+    (dict(split_hands=3, surrender="late", h17=True, das=False),
+     dict(split_hands=3, surrender=True, h17=True, das=False)),
     (dict(split_hands=2, hole_card="enhc"), dict(split_hands=2, hole_card="enhc")),
     (dict(split_hands=1), dict(split_hands=1)),
 ]
