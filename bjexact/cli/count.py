@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     if rules.infinite:
         raise BjexactError("counting needs a finite shoe: --decks N or --shoe")
     full = rules.make_shoe().counts
-    rounds = [r for i in range(args.shoes) for r in deal_shoe(full, i, args.seed, penetration, rules.h17)]
+    rounds = [r for i in range(args.shoes) for r in deal_shoe(full, i, args.seed, penetration, rules)]
     rules_json = rules.to_json()
     tasks = [{"rules": rules_json, "unseen": list(r.unseen)} for r in rounds]
     stats = RunStats()
@@ -104,16 +104,22 @@ def run(args: argparse.Namespace) -> int:
     signed = NumberStyle(style.decimals, style.percent, style.exact, signed=True)
     total = analysis.rounds
     share = NumberStyle(1, True)
+    running = analysis.by == "running"
+    count_notes = [f"{system.name} is unbalanced: rounds by running count, from the initial running count "
+                   f"{analysis.initial_running_count:+d}; key count (the rounds at or above it have a positive "
+                   "mean value under basic strategy): "
+                   + ("none" if analysis.key_count is None else f"{analysis.key_count:+d}")] if running else []
     by_count = Table(
-        f"Expected result by true count (%): {system.name}, {rules.describe()}",
-        ["true count", "rounds", "share (%)", "optimal", "basic"],
-        [[f"{b.true_count:+d}", str(b.rounds), share.plain(mpq(b.rounds, total)), b.ev, b.ev_basic]
+        f"Expected result by {analysis.by} count (%): {system.name}, {rules.describe()}",
+        [f"{analysis.by} count", "rounds", "share (%)", "optimal", "basic"],
+        [[f"{b.count:+d}", str(b.rounds), share.plain(mpq(b.rounds, total)), b.ev, b.ev_basic]
          for b in analysis.bins],
         [f"{total} rounds of {analysis.shoes} shoes (seed {args.seed}, penetration {args.penetration}); "
          f"{stats.computed} solved on {stats.workers} worker(s), {stats.stored} from the store {args.store}",
-         "optimal: the best play for the cards unseen; basic: first decisions as the full shoe's basic strategy",
+         "optimal: the best play for the cards unseen; basic: every decision by the full shoe's basic strategy "
+         "chart (total-dependent), valued exactly for the cards unseen"] + count_notes + [
          f"all rounds: optimal {signed.plain(analysis.ev)}%, basic {signed.plain(analysis.ev_basic)}%",
-         "betting correlation (true count vs exact value): "
+         f"betting correlation ({analysis.by} count vs exact value): "
          + ("n/a" if analysis.betting_correlation is None else f"{analysis.betting_correlation:.3f}"),
          "playing efficiency (indices below / perfect play, gain over basic): "
          + ("n/a" if analysis.playing_efficiency is None
@@ -124,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         ["decision", "basic", "deviation", "index", "rounds", "agreement", "gain per 100 rounds"],
         [[i.decision, i.basic, i.move, _index_text(i), str(i.rounds), share.plain(i.agreement) + "%",
           i.gain] for i in analysis.indices],
-        ["index: play the deviation at true counts >= (or <=) the number; none: never on these rounds",
+        [f"index: play the deviation at {analysis.by} counts >= (or <=) the number; none: never on these rounds",
          "agreement: share of rounds meeting the decision where the index plays the best move; "
          "gain: exact, per 100 rounds, in units of the initial bet"],
     )
