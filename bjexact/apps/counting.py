@@ -11,7 +11,8 @@ round exactly for it:
 - ``ev_basic``: the round's expected result when every decision is made by the full
   shoe's basic strategy: the total-dependent chart of the full shoe
   (:meth:`~bjexact.player.game.GameSolution.chart`), played from the first decision to the
-  last and valued exactly for the cards unseen (:func:`~bjexact.player.policy.evaluate_chart`);
+  last and valued exactly for the cards unseen (:func:`~bjexact.player.policy.evaluate_chart`,
+  with the optimal solve: :func:`~bjexact.player.policy.solve_game_and_chart`);
 - for chosen decisions (16 v T, 15 v T, 12 v 3, 10 v T, ...) the exact value of each
   move and the chance of meeting the decision, and the value of insurance.
 
@@ -46,7 +47,7 @@ from ..core.numbers import fraction_string, mpq, parse_fraction
 from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..player.game import solve_game
-from ..player.policy import ChartPolicy, ChartStrategy, evaluate_chart
+from ..player.policy import ChartPolicy, ChartStrategy, solve_game_and_chart
 from .sweep import rules_from_json
 
 __all__ = ["SYSTEMS", "CountSystem", "load_system", "basic_chart", "deal_shoe", "play_round", "Round", "round_task",
@@ -239,8 +240,7 @@ def round_task(task: Mapping[str, Any]) -> dict[str, Any]:
     chart = basic_chart(rules_from_json(rules))
     rules.pop("decks", None)
     composition = rules_from_json(rules | {"shoe": list(task["unseen"])})
-    solution = solve_game(composition, with_distribution=False, progress=False)
-    basic = evaluate_chart(composition, chart, with_distribution=False, progress=False)
+    solution, basic = solve_game_and_chart(composition, chart)
     decisions = {}
     for name, ((a, b), up) in DECISIONS.items():
         key = (a, b, up)

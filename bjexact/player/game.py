@@ -277,9 +277,9 @@ class MoveValues:
 class _Solver:
     """Memoised exact values for one rule set. W values (see :class:`MoveValues`)."""
 
-    def __init__(self, rules: GameRules):
+    def __init__(self, rules: GameRules, cards: _Cards | None = None):
         self.rules = rules
-        self.cards = _Cards(rules)
+        self.cards = _Cards(rules) if cards is None else cards  # shared: the dealer's rows are the shoe's
         self.natural_loses = not rules.excludes_natural
         self._stand_w = {t: _stand_weights(t, self.natural_loses) for t in range(4, 22)}
         self._cont: dict[Any, tuple[mpq, mpq | None]] = {}

@@ -37,10 +37,10 @@ from ..core.cards import ACE, RANKS, Counts, counts_of, rank_symbol
 from ..core.numbers import mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError
-from .game import NOTHING_GONE, GameSolution, MoveValues, _solve, _Solver
+from .game import NOTHING_GONE, GameSolution, MoveValues, _Cards, _solve, _Solver
 from .states import counts_value
 
-__all__ = ["POLICY_CODES", "ChartPolicy", "code_move", "evaluate_chart", "ChartStrategy"]
+__all__ = ["POLICY_CODES", "ChartPolicy", "code_move", "evaluate_chart", "solve_game_and_chart", "ChartStrategy"]
 
 POLICY_CODES = ("H", "S", "D", "Dh", "Ds", "P", "Ph", "Pd", "R", "Rh", "Rs", "Rp", "N")
 _HALF = mpq(1, 2)
@@ -133,8 +133,8 @@ class ChartPolicy:
 class _ChartSolver(_Solver):
     """The engine's values with every choice made by a chart instead of by the values."""
 
-    def __init__(self, rules: GameRules, chart: ChartPolicy):
-        super().__init__(rules)
+    def __init__(self, rules: GameRules, chart: ChartPolicy, cards: _Cards | None = None):
+        super().__init__(rules, cards)
         self.chart = chart
         self._played: dict[object, mpq] = {}
 
@@ -163,16 +163,28 @@ class _ChartSolver(_Solver):
         allowed = {"stand", "hit"} | ({"double"} if self.rules.das and self.may_double(hand) else set())
         return self._choose(hand, upcard, allowed)
 
-    def moves(self, cards: tuple[int, int], upcard: int) -> MoveValues:
-        """The W of the chart's move only (:attr:`MoveValues.best` is that move)."""
-        hand = counts_of(cards)
+    def first_allowed(self, cards: tuple[int, int]) -> set[str]:
+        """The moves a dealt two-card hand may make."""
         allowed = {"stand", "hit"}
-        if self.may_double(hand):
+        if self.may_double(counts_of(cards)):
             allowed.add("double")
         if cards[0] == cards[1] and self.rules.split_hands >= 2:
             allowed.add("split")
         if self.rules.surrender != "none":
             allowed.add("surrender")
+        return allowed
+
+    def first_move(self, cards: tuple[int, int], upcard: int) -> str:
+        return self._choose(counts_of(cards), upcard, self.first_allowed(cards), first=True)
+
+    def prefetch_splits(self, pairs: list[int], upcard: int) -> None:
+        """Only the pairs the chart splits against ``upcard`` are ever valued split."""
+        super().prefetch_splits([p for p in pairs if self.first_move((p, p), upcard) == "split"], upcard)
+
+    def moves(self, cards: tuple[int, int], upcard: int) -> MoveValues:
+        """The W of the chart's move only (:attr:`MoveValues.best` is that move)."""
+        hand = counts_of(cards)
+        allowed = self.first_allowed(cards)
         move = self._choose(hand, upcard, allowed, first=True)
         value = self._value(move, cards, hand, upcard)
         if value is None and move == "double":  # a shoe too small to double: the chart's fallback
@@ -216,6 +228,16 @@ def evaluate_chart(rules: GameRules, chart: ChartPolicy, *, with_distribution: b
     return _solve(_ChartSolver(rules, chart), with_distribution=with_distribution, progress=progress)
 
 
+def solve_game_and_chart(rules: GameRules, chart: ChartPolicy, *, with_distribution: bool = False,
+                         progress: bool | None = None) -> tuple[GameSolution, GameSolution]:
+    """:func:`~bjexact.player.game.solve_game` and :func:`evaluate_chart` of one rule set together,
+    the dealer's distributions for the shoe computed once for both (the cost of a finite shoe)."""
+    optimal = _Solver(rules)
+    played = _ChartSolver(rules, chart, optimal.cards)
+    return (_solve(optimal, with_distribution=with_distribution, progress=progress),
+            _solve(played, with_distribution=with_distribution, progress=progress))
+
+
 class ChartStrategy:
     """A chart's play, move by move, for code that plays rounds (simulators): the same interface
     as :class:`bjexact.player.game.Strategy`, plus the first decision."""
@@ -226,14 +248,7 @@ class ChartStrategy:
 
     def first_move(self, cards: tuple[int, int], upcard: int) -> str:
         """The chart's move for a dealt (non-natural) two-card hand."""
-        solver = self._solver
-        hand = counts_of(cards)
-        allowed = {"stand", "hit"} | ({"double"} if solver.may_double(hand) else set())
-        if cards[0] == cards[1] and self.rules.split_hands >= 2:
-            allowed.add("split")
-        if self.rules.surrender != "none":
-            allowed.add("surrender")
-        return solver.chart.move(hand, upcard, allowed, self.rules.das, first=True)
+        return self._solver.first_move(cards, upcard)
 
     def split_limit(self, pair: int) -> int:
         return self._solver.split_limit(pair)
