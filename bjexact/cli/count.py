@@ -19,19 +19,23 @@ examples:
   bjexact count --decks 1 --shoes 1 --eor               # betting correlation from effects of removal: 0.964
 
 Shoes are shuffled from --seed (shoe i is always the same shoe) and dealt heads-up to the
-cut card (--penetration). Before each round the unseen cards are known exactly and the
-round is solved exactly for them: its value under the optimal strategy for those cards,
-and under the full shoe's basic strategy for every hand's first decision. Reported: the
-mean exact value at each true count (running count per deck unseen, floored) with the
-rounds behind it; the betting correlation (correlation of the true count with the round's
-exact value); index numbers: for 16 v T, 15 v T, 12 v 3, 12 v 2, 10 v T, 11 v A, 9 v 2
-and insurance, the true count from which the deviation from basic strategy gains most on
-the simulated rounds (exact gains), with the share of rounds on which the index plays the
-composition's best move; and the playing efficiency: what those indices gain over basic
-strategy as a share of what perfect play gains. A count system file is TOML:
+cut card (--penetration), every round played by the full shoe's basic strategy chart (its
+cards are those of a real round: splits, doubles, the dealer drawing only against a hand
+still standing). Before each round the unseen cards are known exactly and the round is
+solved exactly for them: its value under the optimal strategy for those cards, and under
+the full shoe's basic strategy chart on every decision. Reported: the mean exact value at
+each true count (running count per deck unseen, floored; unbalanced systems such as KO:
+at each running count from the initial running count, 4 - 4 x decks for KO, with the key
+count) with the rounds behind it; the betting correlation (correlation of the count with
+the round's exact value); index numbers: for 16 v T, 15 v T, 12 v 3, 12 v 2, 10 v T,
+11 v A, 9 v 2 and insurance, the count from which the deviation from basic strategy gains
+most on the simulated rounds (exact gains), with the share of rounds on which the index
+plays the composition's best move; and the playing efficiency: what those indices gain
+over basic strategy as a share of what perfect play gains. A count system file is TOML:
 name = "Zen"  tags = [-1, 1, 1, 2, 2, 2, 1, 0, 0, -2]   (A, 2, ..., 9, T).
 Each round's result is stored under its content hash in --store: an interrupted run
-resumes. Every round is a full exact solve: about 3 s for one deck, 5 s for six.
+resumes. Every round is two exact solves on one set of dealer distributions (see
+benchmarks/count.py for rounds per second).
 """
 
 
