@@ -6,7 +6,8 @@ The rounds of simulated shoes (seed 1, penetration 0.75, dealt by the full shoe'
 strategy) are solved on a fresh local cluster of 1, then 2 worker processes (one thread
 each), with an empty results store, so nothing is reused. Each round is two exact solves
 for the cards unseen (the optimal play and the full shoe's basic strategy chart, sharing
-the dealer's distributions). Reported: rounds per second and the speed-up of 2 workers;
+the dealer's distributions; the full shoe's basic strategy chart is solved once, by the
+client, and sent with the tasks). Reported: rounds per second and the speed-up of 2 workers;
 the results of the two runs must be equal exactly. Defaults: 1 deck, S17, DAS, split
 once, 3:2, peek, 1 shoe; ``--quick``: the first 4 rounds only.
 """
@@ -18,7 +19,7 @@ import json
 import tempfile
 import time
 
-from bjexact.apps.counting import ROUND_KIND, basic_chart, deal_shoe, round_task
+from bjexact.apps.counting import ROUND_KIND, basic_chart, deal_shoe, round_task, round_tasks
 from bjexact.apps.sweep import ResultStore, run_tasks
 from bjexact.core.numbers import mpq
 from bjexact.core.rules import GameRules
@@ -52,7 +53,7 @@ def main() -> None:
     rounds = [r for i in range(args.shoes) for r in deal_shoe(full, i, 1, mpq(3, 4), rules)]
     if args.quick:
         rounds = rounds[:4]
-    tasks = [{"rules": rules.to_json(), "unseen": list(r.unseen)} for r in rounds]
+    tasks = round_tasks(rules, rounds)
     print(f"{rules.describe()}: {len(tasks)} rounds of {args.shoes} shoe(s); "
           f"the full shoe's basic strategy chart in {chart_seconds:.1f} s (once per process)")
     one, results_one = timed_run(tasks, 1)

@@ -15,6 +15,8 @@ from bjexact.apps.counting import (
     Round,
     analyse,
     basic_chart,
+    chart_from_json,
+    chart_to_json,
     deal_shoe,
     effects_of_removal,
     eor_betting_correlation,
@@ -22,6 +24,7 @@ from bjexact.apps.counting import (
     play_round,
     removal_shoes,
     round_task,
+    round_tasks,
     running_count,
     true_count,
 )
@@ -118,6 +121,10 @@ def test_a_round_task_is_the_engine_exactly():
     assert basic_chart(RULES) == chart
     assert parse_fraction(result["ev_basic"]) == evaluate_chart(composition, chart, progress=False).ev
     assert parse_fraction(result["ev_basic"]) < parse_fraction(result["ev"])
+    # the chart sent with the task (solved once by the client) gives the same result
+    assert chart_from_json(json.loads(json.dumps(chart_to_json(chart)))) == chart
+    (task,) = round_tasks(RULES, [Round(0, 1, unseen)])
+    assert task["unseen"] == list(unseen) and round_task(task) == result
     decision = result["decisions"]["16 v T"]
     moves = hand_moves(composition, [10, 6], 10)
     assert {m: parse_fraction(v) for m, v in decision["values"].items()} == \

@@ -50,8 +50,8 @@ from ..player.game import solve_game
 from ..player.policy import ChartPolicy, ChartStrategy, solve_game_and_chart
 from .sweep import rules_from_json
 
-__all__ = ["SYSTEMS", "CountSystem", "load_system", "basic_chart", "deal_shoe", "play_round", "Round", "round_task",
-           "DECISIONS", "CountAnalysis", "analyse"]
+__all__ = ["SYSTEMS", "CountSystem", "load_system", "basic_chart", "chart_to_json", "chart_from_json", "deal_shoe",
+           "play_round", "Round", "round_tasks", "round_task", "DECISIONS", "CountAnalysis", "analyse"]
 
 ROUND_KIND = "count_round/2"
 SYMBOLS = "A23456789T"
@@ -231,13 +231,42 @@ def true_count(system: CountSystem, full: Sequence[int], unseen: Sequence[int]) 
 # --- the task -----------------------------------------------------------------------------------
 
 
+_UPCARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
+
+
+def chart_to_json(chart: ChartPolicy) -> dict[str, str]:
+    """A chart in a task: ``"section row"`` -> its codes against 2..9, T, A, space-separated (``-``: none)."""
+    rows = sorted({(section, row) for section, row, _ in chart.codes})
+    return {f"{section} {row}": " ".join(chart.codes.get((section, row, up), "-") for up in _UPCARDS)
+            for section, row in rows}
+
+
+def chart_from_json(document: Mapping[str, str]) -> ChartPolicy:
+    codes = {}
+    for key, line in document.items():
+        section, row = key.split(" ")
+        for up, code in zip(_UPCARDS, line.split(" "), strict=True):
+            if code != "-":
+                codes[(section, row, up)] = code
+    return ChartPolicy(codes)
+
+
+def round_tasks(rules: GameRules, rounds: Sequence[Round]) -> list[dict[str, Any]]:
+    """The tasks of ``rounds``: the rules, the cards unseen, and the full shoe's basic strategy chart
+    (solved once here, not once per worker)."""
+    rules_json = rules.to_json()
+    chart = chart_to_json(basic_chart(rules))
+    return [{"rules": rules_json, "unseen": list(r.unseen), "basic": chart} for r in rounds]
+
+
 def round_task(task: Mapping[str, Any]) -> dict[str, Any]:
     """The exact values of a round dealt from ``task["unseen"]`` under ``task["rules"]`` (full shoe in the rules).
 
-    Pure: a function of the rules and the composition only.
+    Pure: a function of the rules and the composition only (``task["basic"]``, the full shoe's basic
+    strategy chart, is a function of the rules; without it the task solves the full shoe for it).
     """
     rules = dict(task["rules"])
-    chart = basic_chart(rules_from_json(rules))
+    chart = chart_from_json(task["basic"]) if "basic" in task else basic_chart(rules_from_json(rules))
     rules.pop("decks", None)
     composition = rules_from_json(rules | {"shoe": list(task["unseen"])})
     solution, basic = solve_game_and_chart(composition, chart)

@@ -72,7 +72,15 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..apps.counting import ROUND_KIND, analyse, deal_shoe, load_system, plot_by_true_count, round_task
+    from ..apps.counting import (
+        ROUND_KIND,
+        analyse,
+        deal_shoe,
+        load_system,
+        plot_by_true_count,
+        round_task,
+        round_tasks,
+    )
     from ..apps.sweep import ResultStore, RunStats, run_tasks
     from ..core.numbers import mpq, parse_fraction
     from ..render.tables import NumberStyle, Table, render
@@ -94,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     full = rules.make_shoe().counts
     rounds = [r for i in range(args.shoes) for r in deal_shoe(full, i, args.seed, penetration, rules)]
     rules_json = rules.to_json()
-    tasks = [{"rules": rules_json, "unseen": list(r.unseen)} for r in rounds]
+    tasks = round_tasks(rules, rounds)
     stats = RunStats()
     results = run_tasks(tasks, store=ResultStore(Path(args.store), kind=ROUND_KIND), kind=ROUND_KIND,
                         function=round_task, executor="serial" if args.serial else "dask",
