@@ -176,9 +176,9 @@ def test_an_unbalanced_count_is_read_by_running_count_from_its_initial_running_c
     analysis = analyse(ko, full, rounds, results)
     assert analysis.by == "running" and analysis.initial_running_count == 0
     assert [b.count for b in analysis.bins] == [0, 1, 2, 3]
-    assert analysis.key_count == 1  # the rounds at +1 and above: -2/100 + 1/100 + 3/100 > 0; from 0: < 0
+    assert analysis.key_count == 2  # the rounds at +2 and at +3 are worth more than nothing; at +1 less
     document = analysis.to_json()
-    assert document["count"] == "running" and document["key_count"] == 1 and "by_running_count" in document
+    assert document["count"] == "running" and document["key_count"] == 2 and "by_running_count" in document
     hi_lo = analyse(load_system("hi-lo"), full, rounds, results)
     assert hi_lo.by == "true" and hi_lo.key_count is None and "by_true_count" in hi_lo.to_json()
 

@@ -24,8 +24,8 @@ says, the dealer drawing only when a hand is still standing; insurance is never 
 Balanced counts are read as true counts (running count per deck unseen, floored);
 unbalanced ones (KO) as running counts from the initial running count
 (:meth:`CountSystem.initial_running_count`), as their players use them, with the key count:
-the lowest running count from which the rounds have a positive mean value under basic
-strategy. Aggregates are sums of fractions: the mean value at each count is exact for the
+the lowest running count from which the rounds at each count have a positive mean value
+under basic strategy. Aggregates are sums of fractions: the mean value at each count is exact for the
 rounds simulated; only the correlation (a square root) is a float.
 """
 
@@ -321,7 +321,7 @@ class Index:
 class CountAnalysis:
     """``by``: "true" (balanced systems: floored true counts) or "running" (unbalanced: running
     counts from ``initial_running_count``); ``key_count``: unbalanced systems, the lowest running
-    count from which the rounds at or above it have a positive mean value under basic strategy."""
+    count from which the rounds at each count have a positive mean value under basic strategy."""
 
     system: CountSystem
     rounds: int
@@ -394,13 +394,14 @@ def analyse(system: CountSystem, full: Sequence[int], rounds: Sequence[Round],
 
 
 def _key_count(bins: Sequence[Bin]) -> int | None:
-    """The lowest count from which the rounds at or above it have a positive mean basic-strategy value."""
-    for i, b in enumerate(bins):
-        above = bins[i:]
-        total = sum((x.ev_basic * x.rounds for x in above), mpq(0))
-        if total > 0:
-            return b.count
-    return None
+    """The lowest count from which the rounds at each count have a positive mean basic-strategy value
+    (the top run of positive counts; ``None`` when the highest count is not positive)."""
+    key = None
+    for b in reversed(bins):
+        if b.ev_basic <= 0:
+            break
+        key = b.count
+    return key
 
 
 def _correlation(xs: Sequence[mpq], ys: Sequence[mpq]) -> float | None:

@@ -118,8 +118,8 @@ def run(args: argparse.Namespace) -> int:
     share = NumberStyle(1, True)
     running = analysis.by == "running"
     count_notes = [f"{system.name} is unbalanced: rounds by running count, from the initial running count "
-                   f"{analysis.initial_running_count:+d}; key count (the rounds at or above it have a positive "
-                   "mean value under basic strategy): "
+                   f"{analysis.initial_running_count:+d}; key count (from it up, the rounds at each count have a "
+                   "positive mean value under basic strategy): "
                    + ("none" if analysis.key_count is None else f"{analysis.key_count:+d}")] if running else []
     by_count = Table(
         f"Expected result by {analysis.by} count (%): {system.name}, {rules.describe()}",
