@@ -14,18 +14,25 @@ from bjexact.apps.counting import (
     CountSystem,
     Round,
     analyse,
+    basic_chart,
+    chart_from_json,
+    chart_to_json,
     deal_shoe,
     effects_of_removal,
     eor_betting_correlation,
     load_system,
+    play_round,
     removal_shoes,
     round_task,
+    round_tasks,
+    running_count,
     true_count,
 )
 from bjexact.core.numbers import fraction_string, mpq, parse_fraction
 from bjexact.core.rules import GameRules
 from bjexact.errors import BjexactError
 from bjexact.player.game import hand_moves, solve_game
+from bjexact.player.policy import ChartPolicy, ChartStrategy, evaluate_chart
 
 HALF_DECK = (2, 2, 2, 2, 2, 2, 2, 2, 2, 8)
 RULES = GameRules(shoe=HALF_DECK, split_hands=1)
@@ -52,9 +59,9 @@ def test_system_files(tmp_path):
 
 
 def test_shoes_are_reproducible_and_dealt_to_the_cut_card():
-    one = deal_shoe(HALF_DECK, 0, seed=7, penetration=mpq(3, 4))
-    assert one == deal_shoe(HALF_DECK, 0, seed=7, penetration=mpq(3, 4))
-    assert one != deal_shoe(HALF_DECK, 1, seed=7, penetration=mpq(3, 4))
+    one = deal_shoe(HALF_DECK, 0, seed=7, penetration=mpq(3, 4), rules=RULES)
+    assert one == deal_shoe(HALF_DECK, 0, seed=7, penetration=mpq(3, 4), rules=RULES)
+    assert one != deal_shoe(HALF_DECK, 1, seed=7, penetration=mpq(3, 4), rules=RULES)
     assert one[0].unseen == HALF_DECK and [r.number for r in one] == list(range(1, len(one) + 1))
     for before, after in zip(one, one[1:]):
         taken = [b - a for b, a in zip(before.unseen, after.unseen)]
@@ -62,20 +69,71 @@ def test_shoes_are_reproducible_and_dealt_to_the_cut_card():
     assert sum(HALF_DECK) - sum(one[-1].unseen) < 26 * 3 / 4  # the last round starts before the cut card
 
 
+def chart_of(code, **cells):
+    """A chart playing ``code`` everywhere but in ``cells`` (``hard16="H"``: hard 16 against every up-card)."""
+    codes = {}
+    for section, rows in (("hard", range(4, 21)), ("soft", range(12, 21)), ("pairs", "23456789TA")):
+        for row in rows:
+            for up in range(1, 11):
+                codes[(section, str(row), up)] = cells.get(f"{section}{row}", code)
+    return ChartPolicy(codes)
+
+
+def dealt(cards, chart, **rules):
+    """The cards one round takes from a shoe stacked as ``cards``, played by ``chart``."""
+    game = GameRules(decks=1, **rules)
+    deck, taken = iter(cards), []
+
+    def draw():
+        taken.append(next(deck))
+        return taken[-1]
+
+    play_round(draw, ChartStrategy(game, chart), game)
+    return taken
+
+
+def test_a_round_takes_the_cards_of_a_real_round_played_by_the_chart():
+    rest = [9, 9, 9, 9, 9, 9]
+    # deal order: player, up-card, player, hole card; the dealer draws from 16 to 25
+    assert dealt([10, 10, 6, 6] + rest, chart_of("S")) == [10, 10, 6, 6, 9]
+    # the player hits 16 and busts: the dealer does not draw
+    assert dealt([10, 10, 6, 6, 10] + rest, chart_of("S", hard16="H")) == [10, 10, 6, 6, 10]
+    # a double takes one card, whatever it makes; then the dealer draws
+    assert dealt([5, 6, 6, 10, 2] + rest, chart_of("S", hard11="Dh")) == [5, 6, 6, 10, 2, 9]
+    # a pair split: each hand gets its second card, a third eight is split again, 8,3 doubles
+    cards = [8, 10, 8, 7, 8, 3, 5, 10, 10] + rest
+    assert dealt(cards, chart_of("S", pairs8="P", hard11="Dh"), split_hands=3) == cards[:9]
+    # with a hole card the dealer's natural ends the round; with none the hole card comes last
+    assert dealt([10, 1, 6, 10] + rest, chart_of("H")) == [10, 1, 6, 10]
+    assert dealt([10, 1, 6, 10] + rest, chart_of("S"), hole_card="enhc") == [10, 1, 6, 10]
+    # a natural is paid at once; a surrender ends the hand and the dealer does not draw
+    assert dealt([1, 5, 10, 10] + rest, chart_of("H")) == [1, 5, 10, 10]
+    assert dealt([10, 10, 6, 5] + rest, chart_of("S", hard16="Rh"), surrender="late") == [10, 10, 6, 5]
+
+
 def test_a_round_task_is_the_engine_exactly():
     unseen = (2, 1, 2, 2, 0, 1, 2, 2, 1, 6)
     result = round_task({"rules": RULES.to_json(), "unseen": list(unseen)})
     composition = GameRules(shoe=unseen, split_hands=1)
     assert parse_fraction(result["ev"]) == solve_game(composition, with_distribution=False, progress=False).ev
-    assert parse_fraction(result["ev_basic"]) <= parse_fraction(result["ev"])
+    # basic strategy: the full shoe's chart played on every decision, valued for the cards unseen
+    chart = ChartPolicy.of_solution(solve_game(RULES, with_distribution=False, progress=False))
+    assert basic_chart(RULES) == chart
+    assert parse_fraction(result["ev_basic"]) == evaluate_chart(composition, chart, progress=False).ev
+    assert parse_fraction(result["ev_basic"]) < parse_fraction(result["ev"])
+    # the chart sent with the task (solved once by the client) gives the same result
+    assert chart_from_json(json.loads(json.dumps(chart_to_json(chart)))) == chart
+    (task,) = round_tasks(RULES, [Round(0, 1, unseen)])
+    assert task["unseen"] == list(unseen) and round_task(task) == result
     decision = result["decisions"]["16 v T"]
     moves = hand_moves(composition, [10, 6], 10)
     assert {m: parse_fraction(v) for m, v in decision["values"].items()} == \
         {m: moves.unconditional(m) for m in moves.w}
     assert result["insurance"] == {"weight": "2/19", "value": fraction_string((3 * mpq(6, 18) - 1) / 2)}
-    # on the full shoe basic strategy is the optimal strategy
+    # on the full shoe too the chart is worth less than composition-dependent play, a little
     full = round_task({"rules": RULES.to_json(), "unseen": list(HALF_DECK)})
-    assert full["ev"] == full["ev_basic"]
+    gap = parse_fraction(full["ev"]) - parse_fraction(full["ev_basic"])
+    assert 0 < gap < mpq(1, 100)
 
 
 def _fake_result(stand_better: bool, ev: str = "0") -> dict:
@@ -85,7 +143,8 @@ def _fake_result(stand_better: bool, ev: str = "0") -> dict:
 
 
 def test_index_numbers_are_where_the_exact_best_move_flips():
-    system = CountSystem("test", (0,) * 9 + (-1,))  # counts tens: running count = tens seen
+    system = CountSystem("test", (0, 4) + (0,) * 7 + (-1,))  # balanced; on a shoe of tens: minus the tens seen
+    assert system.balanced
     full = (0,) * 9 + (52,)
     rounds = [Round(0, i, (0,) * 9 + (52 - seen,)) for i, seen in enumerate(range(0, 10))]
     counts = [true_count(system, full, r.unseen) for r in rounds]
@@ -97,11 +156,31 @@ def test_index_numbers_are_where_the_exact_best_move_flips():
     assert analysis.ev == sum(mpq(i, 7) for i in range(10)) / 10
     assert sum(b.rounds for b in analysis.bins) == 10
     for b in analysis.bins:
-        members = [mpq(i, 7) for i, tc in enumerate(counts) if floor(tc) == b.true_count]
+        members = [mpq(i, 7) for i, tc in enumerate(counts) if floor(tc) == b.count]
         assert b.ev == sum(members) / len(members)
     assert analysis.betting_correlation is not None and analysis.betting_correlation < -0.9
     with pytest.raises(BjexactError, match="no rounds"):
         analyse(system, full, [], [])
+
+
+def test_an_unbalanced_count_is_read_by_running_count_from_its_initial_running_count():
+    ko = load_system("ko")
+    assert ko.imbalance == 4 and [ko.initial_running_count(52 * d) for d in (1, 2, 6, 8)] == [0, -4, -20, -28]
+    six = (24,) * 9 + (96,)
+    assert running_count(ko, six, six) == -20
+    assert running_count(ko, six, (24, 20) + (24,) * 7 + (96,)) == -16  # four deuces seen
+    assert running_count(load_system("hi-lo"), six, six) == 0
+    full = (4,) * 9 + (16,)
+    rounds = [Round(0, i, (4, 4 - i) + (4,) * 7 + (16,)) for i in range(4)]  # i deuces seen
+    results = [_fake_result(True, ev=ev) for ev in ("-5/100", "-2/100", "1/100", "3/100")]
+    analysis = analyse(ko, full, rounds, results)
+    assert analysis.by == "running" and analysis.initial_running_count == 0
+    assert [b.count for b in analysis.bins] == [0, 1, 2, 3]
+    assert analysis.key_count == 2  # the rounds at +2 and at +3 are worth more than nothing; at +1 less
+    document = analysis.to_json()
+    assert document["count"] == "running" and document["key_count"] == 2 and "by_running_count" in document
+    hi_lo = analyse(load_system("hi-lo"), full, rounds, results)
+    assert hi_lo.by == "true" and hi_lo.key_count is None and "by_true_count" in hi_lo.to_json()
 
 
 def test_count_command_dask_equals_serial(tmp_path, capsys):

@@ -74,6 +74,35 @@ def test_check_sim_game(capsys, tmp_path):
     assert status == 0
 
 
+def test_check_sim_game_with_a_chart(capsys, tmp_path):
+    chart = DATA / "chart_inf_s17_das_ls.txt"
+    base = ["check-sim", "--game", "bjexact.checks.rounds:exact_round_simulator", "--factory", *INF,
+            "--surrender", "late", "--rounds", "20000"]
+    status, out, _ = run(capsys, *base, "--chart", str(chart), "--format", "json")
+    document = json.loads(out)
+    assert status == 0 and document["strategy"] == f"the chart {chart}"
+    # the printed chart is optimal play on the infinite deck: the same exact mean
+    status, optimal, _ = run(capsys, *base, "--strategy", "optimal", "--format", "json")
+    assert status == 0 and json.loads(optimal)["exact_mean"] == document["exact_mean"]
+    # a chart that stands on 16 everywhere is worth less, and optimal play is not what it plays
+    stiff = tmp_path / "stand16.txt"
+    stiff.write_text(chart.read_text().replace("16       S   S   S   S   S   H   H   Rh  Rh  Rh",
+                                               "16       S   S   S   S   S   S   S   S   S   S"))
+    status, worse, _ = run(capsys, *base, "--chart", str(stiff), "--format", "json")
+    assert status == 0 and json.loads(worse)["exact_mean_decimal"] < document["exact_mean_decimal"]
+    status, out, _ = run(capsys, "check-sim", "--game", "bjexact.checks.rounds:exact_round_simulator", "--factory",
+                         *INF, "--surrender", "late", "--rounds", "20000", "--chart", str(stiff), "--strategy",
+                         "chart")
+    assert status == 0 and "play by the chart" in out
+    for argv, message in [(["--strategy", "chart"], "needs the chart"),
+                          (["--strategy", "optimal", "--chart", str(chart)], "--chart is the strategy"),
+                          (["--chart", str(tmp_path / "nope.txt")], "no chart file")]:
+        status, _, err = run(capsys, *base, *argv)
+        assert status == 2 and message in err and len(err.strip().splitlines()) == 1
+    status, _, err = run(capsys, "check-sim", "bjexact.simcheck:exact_dealer_simulator", "--chart", str(chart))
+    assert status == 2 and "go with --game" in err
+
+
 def test_verify_edge_file(capsys, tmp_path):
     edges = tmp_path / "edges.txt"
     edges.write_text("# edges\ninfinite deck, S17, DAS, split once: -0.57%\ninf deck, H17, split once, no DAS: 0.5%\n")

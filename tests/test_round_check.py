@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
+import chart_bruteforce as cbf
 import pytest
 
 from bjexact import BjexactError
+from bjexact.checks.charts import chart_policy
 from bjexact.checks.rounds import (
     assert_round_simulator_matches,
     check_round_simulator,
@@ -16,6 +19,8 @@ from bjexact.checks.rounds import (
 )
 from bjexact.core.numbers import mpq
 from bjexact.core.rules import GameRules
+from bjexact.player.game import solve_game
+from bjexact.player.policy import ChartPolicy, evaluate_chart
 
 RULES = GameRules(decks="inf", split_hands=2)
 ROUNDS = 30_000
@@ -71,3 +76,110 @@ def test_bad_simulators_and_rules_are_errors():
         check_round_simulator(lambda rng: "win", RULES, rounds=10)
     with pytest.raises(BjexactError, match="infinite deck"):
         exact_round_distribution(GameRules(decks=2, split_hands=2))
+
+
+# --- rounds played by a printed chart ------------------------------------------------------------------
+
+CHART_FILE = Path(__file__).parent / "data" / "chart_inf_s17_das_ls.txt"
+CHART_RULES = GameRules(decks="inf", split_hands=2, surrender="late")
+BUG_ROUNDS = 200_000  # hitting a stiff of three cards instead of standing barely moves the mean
+
+
+def stiff_doubling_chart():
+    """The printed chart with hard 12-17 v 2-T printed Ds: doubled on two cards, stood on after."""
+    chart = chart_policy(CHART_FILE)
+    return ChartPolicy(dict(chart.codes) | {("hard", str(t), u): "Ds" for t in range(12, 18) for u in range(2, 11)})
+
+
+def chart_simulator(codes, rules, ds_bug=False):
+    """Rounds on the infinite deck (peek, S17) played by ``codes``, read independently of bjexact by
+    tests/chart_bruteforce.py; ``ds_bug``: Ds read as double-or-hit."""
+    if ds_bug:
+        codes = {k: ("Dh" if c == "Ds" else c) for k, c in codes.items()}
+    ranks, weights = list(range(1, 11)), [1] * 9 + [4]
+
+    def play_round(rng):
+        def draw():
+            return rng.choices(ranks, weights)[0]
+
+        def total(cards):
+            return cbf._value(tuple(cards))[0]
+
+        def play_out(cards, up, stake=1):  # hit or stand by the total rows, from a decision on
+            while total(cards) < 21 and cbf.decide(codes, tuple(cards), up, {"stand", "hit"}, rules.das,
+                                                   first=False) == "hit":
+                cards.append(draw())
+            return cards, stake
+
+        a, up, b, hole = draw(), draw(), draw(), draw()
+        natural = sorted((a, b)) == [1, 10]
+        if sorted((up, hole)) == [1, 10]:
+            return 0.0 if natural else -1.0
+        if natural:
+            return 1.5
+        allowed = {"stand", "hit", "double", "surrender"} | ({"split"} if a == b else set())
+        move = cbf.decide(codes, (a, b), up, allowed, rules.das, first=True)
+        if move == "surrender":
+            return -0.5
+        if move == "split":
+            hands = []
+            for _ in range(2):
+                cards = [a, draw()]
+                if a == 1:
+                    hands.append((cards, 1))
+                    continue
+                second = cbf.decide(codes, tuple(cards), up, {"stand", "hit", "double"}, rules.das, first=False)
+                if second == "double":
+                    hands.append((cards + [draw()], 2))
+                elif second == "hit":
+                    hands.append(play_out(cards + [draw()], up))
+                else:
+                    hands.append((cards, 1))
+        elif move == "double":
+            hands = [([a, b, draw()], 2)]
+        elif move == "hit":
+            hands = [play_out([a, b, draw()], up)]
+        else:
+            hands = [([a, b], 1)]
+        dealer = [up, hole]
+        while total(dealer) < 17:
+            dealer.append(draw())
+        d = total(dealer)
+        net = 0.0
+        for cards, stake in hands:
+            t = total(cards)
+            net += -stake if t > 21 else stake if d > 21 or t > d else -stake if t < d else 0
+        return net
+
+    return play_round
+
+
+def test_a_simulator_playing_a_chart_passes_against_the_exact_play_of_that_chart():
+    chart = stiff_doubling_chart()
+    simulator = chart_simulator(dict(chart.codes), CHART_RULES)
+    check = check_round_simulator(simulator, CHART_RULES, rounds=ROUNDS, seed=5, strategy=chart,
+                                  strategy_name="stiffs doubled")
+    assert check.passed, format_round_check(check)
+    assert "play by stiffs doubled" in format_round_check(check) and check.to_json()["strategy"] == "stiffs doubled"
+    assert_round_simulator_matches(simulator, CHART_RULES, rounds=ROUNDS, seed=6, strategy=chart)
+    # the exact mean is the chart's value, below optimal play's
+    assert check.exact_mean == evaluate_chart(CHART_RULES, chart).ev < solve_game(CHART_RULES).ev
+
+
+def test_the_printed_chart_file_and_the_reference_simulator_playing_it_pass():
+    simulator = round_simulator(CHART_RULES, strategy=chart_policy(CHART_FILE))
+    assert_round_simulator_matches(simulator, CHART_RULES, rounds=ROUNDS, seed=3, strategy=CHART_FILE)
+    assert_round_simulator_matches(chart_simulator(dict(chart_policy(CHART_FILE).codes), CHART_RULES), CHART_RULES,
+                                   rounds=ROUNDS, seed=3, strategy=CHART_FILE)
+
+
+def test_reading_ds_as_double_or_hit_fails():
+    chart = stiff_doubling_chart()
+    buggy = chart_simulator(dict(chart.codes), CHART_RULES, ds_bug=True)
+    check = check_round_simulator(buggy, CHART_RULES, rounds=BUG_ROUNDS, seed=5, strategy=chart)
+    assert check.verdict == "fail" and "distribution" in check.failed, format_round_check(check)
+    with pytest.raises(AssertionError, match="FAIL"):
+        assert_round_simulator_matches(buggy, CHART_RULES, rounds=BUG_ROUNDS, seed=6, strategy=chart)
+    # and optimal play is not what a chart plays
+    assert not check_round_simulator(chart_simulator(dict(chart.codes), CHART_RULES), CHART_RULES,
+                                     rounds=ROUNDS, seed=1).passed

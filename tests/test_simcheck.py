@@ -365,6 +365,44 @@ def test_the_natural_and_sab_options_change_only_the_starting_natural():
     assert Fraction(sab[(21, 5, 1)]) == 1
 
 
+def _natural_reward(upcard, natural, sab):
+    """E[reward] of sticking on a starting natural, as gymnasium's step scores it: the hole card, then
+    the dealer's draws; cmp(21, dealer's score), 1.5 for a win with ``natural``, and with ``sab`` a win
+    of 1 unless the dealer's first two cards are a natural too (``sab`` overrides ``natural``)."""
+    value = Fraction(0)
+    for hole, p in CARD.items():
+        dealer_natural = sorted((upcard, hole)) == [1, 10]
+        for final, q in _dealer(*_add(*_add(0, False, upcard), hole)).items():
+            reward = 1 if final > 21 or final < 21 else 0
+            if sab:
+                reward = 0 if dealer_natural else 1
+            elif natural and reward == 1:
+                reward = Fraction(3, 2)
+            value += p * q * reward
+    return value
+
+
+@pytest.mark.parametrize("natural, sab", [(True, False), (False, True), (True, True)])
+def test_the_whole_game_with_the_natural_and_sab_options_agrees_with_a_brute_recursion(natural, sab):
+    game = Fraction(0)
+    for u in CARD:
+        for a in CARD:
+            for b in CARD:
+                natural_hand = sorted((a, b)) == [1, 10]
+                value = _natural_reward(u, natural, sab) if natural_hand else _stick20(*_add(*_add(0, False, a), b), u)
+                game += CARD[u] * CARD[a] * CARD[b] * value
+    assert Fraction(gym_game_value(stick_on_20, natural=natural, sab=sab)) == game
+    assert Fraction(gym_game_value(stick_on_20, natural=natural, sab=sab)) > Fraction(gym_game_value(stick_on_20))
+
+
+def test_a_policy_that_hits_a_starting_natural_gets_no_bonus():
+    def hit_soft_21(observation):
+        return 1 if observation[0] == 21 and observation[2] == 1 else stick_on_20(observation)
+
+    plain = gym_values(hit_soft_21)
+    assert gym_values(hit_soft_21, natural=True) == plain == gym_values(hit_soft_21, sab=True)
+
+
 def test_the_optimal_policy_is_the_player_modules_and_beats_sticking_on_20():
     from bjexact.player import solve_infinite
 
@@ -381,7 +419,7 @@ def test_the_optimal_policy_is_the_player_modules_and_beats_sticking_on_20():
 
 
 @pytest.mark.parametrize("policy, natural, sab", [("stick20", False, False), ("optimal", True, False),
-                                                  ("optimal", False, True)])
+                                                  ("optimal", False, True), ("stick20", True, True)])
 def test_gymnasiums_environment_agrees_with_the_exact_values(policy, natural, sab):
     check = check_gym_blackjack(policy, episodes=10_000, seed=1, natural=natural, sab=sab)
     assert check.passed, format_gym_check(check)

@@ -8,17 +8,25 @@ round exactly for it:
 
 - ``ev``: the round's expected result under the optimal composition-dependent strategy
   for those cards;
-- ``ev_basic``: the same, but every hand's first decision made as the full shoe's
-  basic strategy makes it (the composition-dependent chart of the full shoe; later
-  draws are played as the composition's optimal strategy plays them);
+- ``ev_basic``: the round's expected result when every decision is made by the full
+  shoe's basic strategy: the total-dependent chart of the full shoe
+  (:meth:`~bjexact.player.game.GameSolution.chart`), played from the first decision to the
+  last and valued exactly for the cards unseen (:func:`~bjexact.player.policy.evaluate_chart`,
+  with the optimal solve: :func:`~bjexact.player.policy.solve_game_and_chart`);
 - for chosen decisions (16 v T, 15 v T, 12 v 3, 10 v T, ...) the exact value of each
   move and the chance of meeting the decision, and the value of insurance.
 
-The cards a round takes from the shoe are those of a heads-up round in which the
-player draws to 17 like the dealer (the count is about what is *left*; the cards
-burnt only decide how fast the shoe goes). Aggregates are sums of fractions: the
-mean value at each true count is exact for the rounds simulated; only the
-correlation (a square root) is a float.
+The cards a round takes from the shoe are those of a real heads-up round played by that
+basic strategy, in the order of the deal (player, up-card, player, hole card; the hole card
+after the player's hands with no hole card): splits, doubles and surrenders as the chart
+says, the dealer drawing only when a hand is still standing; insurance is never taken.
+
+Balanced counts are read as true counts (running count per deck unseen, floored);
+unbalanced ones (KO) as running counts from the initial running count
+(:meth:`CountSystem.initial_running_count`), as their players use them, with the key count:
+the lowest running count from which the rounds at each count have a positive mean value
+under basic strategy. Aggregates are sums of fractions: the mean value at each count is exact for the
+rounds simulated; only the correlation (a square root) is a float.
 """
 
 from __future__ import annotations
@@ -26,22 +34,26 @@ from __future__ import annotations
 import json
 import random
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from math import floor, sqrt
 from pathlib import Path
 from typing import Any
 
+from ..core.cards import ACE, counts_of
+from ..core.hand import hand_value
 from ..core.numbers import fraction_string, mpq, parse_fraction
+from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..player.game import solve_game
+from ..player.policy import ChartPolicy, ChartStrategy, solve_game_and_chart
 from .sweep import rules_from_json
 
-__all__ = ["SYSTEMS", "CountSystem", "load_system", "deal_shoe", "Round", "round_task", "DECISIONS",
-           "CountAnalysis", "analyse"]
+__all__ = ["SYSTEMS", "CountSystem", "load_system", "basic_chart", "chart_to_json", "chart_from_json", "deal_shoe",
+           "play_round", "Round", "round_tasks", "round_task", "DECISIONS", "CountAnalysis", "analyse"]
 
-ROUND_KIND = "count_round/1"
+ROUND_KIND = "count_round/2"
 SYMBOLS = "A23456789T"
 
 # tags of A, 2, ..., 9, T
@@ -69,8 +81,19 @@ class CountSystem:
     tags: tuple[int, ...]
 
     @property
+    def imbalance(self) -> int:
+        """The running count after one whole deck of 52 cards (0 for a balanced count; KO: +4)."""
+        return sum(t * (16 if r == 10 else 4) for r, t in enumerate(self.tags, 1))
+
+    @property
     def balanced(self) -> bool:
-        return sum(t * (16 if r == 10 else 4) for r, t in enumerate(self.tags, 1)) == 0
+        return self.imbalance == 0
+
+    def initial_running_count(self, cards: int) -> int:
+        """Where an unbalanced count starts on a shoe of ``cards`` cards: minus the imbalance
+        times one deck less than the shoe holds (KO: 4 - 4 x decks: 0 for one deck, -20 for
+        six), rounded to a whole number; 0 for a balanced count."""
+        return round(-self.imbalance * (mpq(cards, 52) - 1))
 
     def running(self, seen: Sequence[int]) -> int:
         """The running count of the cards seen (counts of A..T)."""
@@ -106,17 +129,80 @@ class Round:
     unseen: tuple[int, ...]
 
 
-def _total(cards: Sequence[int]) -> int:
-    total = sum(cards)
-    return total + 10 if 1 in cards and total <= 11 else total
+@cache
+def _basic_chart(rules_json: str) -> ChartPolicy:
+    solution = solve_game(rules_from_json(json.loads(rules_json)), with_distribution=False, progress=False)
+    return ChartPolicy.of_solution(solution)
 
 
-def _soft(cards: Sequence[int]) -> bool:
-    return 1 in cards and sum(cards) <= 11
+def basic_chart(rules: GameRules) -> ChartPolicy:
+    """The full shoe's basic strategy: its total-dependent chart (one solve per process, kept)."""
+    return _basic_chart(json.dumps(rules.to_json(), sort_keys=True))
 
 
-def deal_shoe(full: Sequence[int], index: int, seed: int, penetration: mpq, h17: bool = False) -> list[Round]:
-    """The rounds of shoe ``index``: shuffled by ``random.Random(f"{seed}/{index}")``, dealt to the cut card."""
+def _hard(cards: list[int]) -> int:
+    return hand_value(cards).total
+
+
+def play_round(draw: Callable[[], int], strategy: ChartStrategy, rules: GameRules) -> None:
+    """Deal one heads-up round with ``draw`` (the next card of the shoe; it raises ``StopIteration``
+    when the shoe is out) in the casino's order, the player following ``strategy``."""
+    peek = rules.hole_card == "peek"
+    first, up, second = draw(), draw(), draw()
+    hole = draw() if peek else None
+    player_natural = {first, second} == {ACE, 10}
+    if player_natural or (peek and {up, hole} == {ACE, 10}):
+        if hole is None:
+            draw()
+        return
+    pair = first if first == second and rules.split_hands >= 2 else None
+    move = strategy.first_move((min(first, second), max(first, second)), up)
+    standing = 0  # hands the dealer plays against
+    if move == "split" and pair is not None:
+        hands = [[pair], [pair]]
+        i = 0
+        while i < len(hands):
+            card = draw()
+            if card == pair and len(hands) < strategy.split_limit(pair):
+                hands.append([pair])
+                continue
+            cards = hands[i] + [card]
+            choice = strategy.split_move(counts_of(cards), up, pair)
+            if choice in ("hit", "double"):
+                cards.append(draw())
+            while choice == "hit" and _hard(cards) < 21 and strategy.split_hits(counts_of(cards), up, pair):
+                cards.append(draw())
+            standing += _hard(cards) <= 21
+            i += 1
+    elif move != "surrender":
+        cards = [first, second]
+        if move in ("hit", "double"):
+            cards.append(draw())
+        while move == "hit" and _hard(cards) < 21 and strategy.continues_hitting(counts_of(cards), up):
+            cards.append(draw())
+        standing += _hard(cards) <= 21
+    dealer = [up, hole if hole is not None else draw()]
+    while standing and (_hard(dealer) < 17 or (rules.h17 and _hard(dealer) == 17 and hand_value(dealer).soft)):
+        dealer.append(draw())
+
+
+def _drawing(deck: Iterator[int], taken: list[int]) -> Callable[[], int]:
+    """Draw from ``deck``, noting every card in ``taken``."""
+
+    def draw() -> int:
+        taken.append(next(deck))
+        return taken[-1]
+
+    return draw
+
+
+def deal_shoe(full: Sequence[int], index: int, seed: int, penetration: mpq,
+              rules: GameRules | None = None) -> list[Round]:
+    """The rounds of shoe ``index``: shuffled by ``random.Random(f"{seed}/{index}")``, dealt to the cut
+    card, every round played by the full shoe's basic strategy (:func:`basic_chart`) under ``rules``
+    (the rule options; their shoe is ``full``; S17, DAS, split once, peek by default)."""
+    rules = GameRules(shoe=tuple(full), split_hands=2) if rules is None else rules
+    strategy = ChartStrategy(rules, basic_chart(rules))
     cards = [rank for rank, n in enumerate(full, 1) for _ in range(n)]
     random.Random(f"{seed}/{index}").shuffle(cards)
     cut = int(len(cards) * penetration)
@@ -125,19 +211,9 @@ def deal_shoe(full: Sequence[int], index: int, seed: int, penetration: mpq, h17:
     unseen = list(full)
     while position < cut and len(cards) - position >= 4:
         rounds.append(Round(index, len(rounds) + 1, tuple(unseen)))
-        deck = iter(cards[position:])
         taken: list[int] = []
         try:
-            player = [next(deck), next(deck)]
-            dealer = [next(deck), next(deck)]
-            taken += player + dealer
-            while _total(player) < 17:
-                player.append(next(deck))
-                taken.append(player[-1])
-            if _total(player) <= 21:
-                while _total(dealer) < 17 or (h17 and _total(dealer) == 17 and _soft(dealer)):
-                    dealer.append(next(deck))
-                    taken.append(dealer[-1])
+            play_round(_drawing(iter(cards[position:]), taken), strategy, rules)
         except StopIteration:
             break
         for rank in taken:
@@ -155,29 +231,45 @@ def true_count(system: CountSystem, full: Sequence[int], unseen: Sequence[int]) 
 # --- the task -----------------------------------------------------------------------------------
 
 
-@cache
-def _basic_moves(rules_json: str) -> dict[tuple[int, int, int], str]:
-    """The full shoe's composition-dependent first decisions (one solve per worker, kept)."""
-    solution = solve_game(rules_from_json(json.loads(rules_json)), with_distribution=False, progress=False)
-    return {key: moves.best for key, moves in solution.hands.items()}
+_UPCARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
+
+
+def chart_to_json(chart: ChartPolicy) -> dict[str, str]:
+    """A chart in a task: ``"section row"`` -> its codes against 2..9, T, A, space-separated (``-``: none)."""
+    rows = sorted({(section, row) for section, row, _ in chart.codes})
+    return {f"{section} {row}": " ".join(chart.codes.get((section, row, up), "-") for up in _UPCARDS)
+            for section, row in rows}
+
+
+def chart_from_json(document: Mapping[str, str]) -> ChartPolicy:
+    codes = {}
+    for key, line in document.items():
+        section, row = key.split(" ")
+        for up, code in zip(_UPCARDS, line.split(" "), strict=True):
+            if code != "-":
+                codes[(section, row, up)] = code
+    return ChartPolicy(codes)
+
+
+def round_tasks(rules: GameRules, rounds: Sequence[Round]) -> list[dict[str, Any]]:
+    """The tasks of ``rounds``: the rules, the cards unseen, and the full shoe's basic strategy chart
+    (solved once here, not once per worker)."""
+    rules_json = rules.to_json()
+    chart = chart_to_json(basic_chart(rules))
+    return [{"rules": rules_json, "unseen": list(r.unseen), "basic": chart} for r in rounds]
 
 
 def round_task(task: Mapping[str, Any]) -> dict[str, Any]:
     """The exact values of a round dealt from ``task["unseen"]`` under ``task["rules"]`` (full shoe in the rules).
 
-    Pure: a function of the rules and the composition only.
+    Pure: a function of the rules and the composition only (``task["basic"]``, the full shoe's basic
+    strategy chart, is a function of the rules; without it the task solves the full shoe for it).
     """
     rules = dict(task["rules"])
-    basic = _basic_moves(json.dumps(rules, sort_keys=True))
+    chart = chart_from_json(task["basic"]) if "basic" in task else basic_chart(rules_from_json(rules))
     rules.pop("decks", None)
-    solution = solve_game(rules_from_json(rules | {"shoe": list(task["unseen"])}), with_distribution=False,
-                          progress=False)
-    loss = mpq(0)
-    for key, moves in solution.hands.items():
-        move = basic.get(key, moves.best)
-        if move in moves.w and move != moves.best:
-            weight = solution.upcard_chance[key[2]] * solution.deal_chance[key]
-            loss += weight * (moves.round_value - moves.unconditional(move))
+    composition = rules_from_json(rules | {"shoe": list(task["unseen"])})
+    solution, basic = solve_game_and_chart(composition, chart)
     decisions = {}
     for name, ((a, b), up) in DECISIONS.items():
         key = (a, b, up)
@@ -185,7 +277,7 @@ def round_task(task: Mapping[str, Any]) -> dict[str, Any]:
             continue
         moves = solution.hands[key]
         weight = solution.upcard_chance[up] * solution.deal_chance[key]
-        decisions[name] = {"weight": fraction_string(weight), "basic": basic.get(key, moves.best),
+        decisions[name] = {"weight": fraction_string(weight), "basic": basic.hands[key].best,
                            "values": {m: fraction_string(moves.unconditional(m)) for m in moves.w}}
     unseen = task["unseen"]
     n = sum(unseen)
@@ -193,7 +285,7 @@ def round_task(task: Mapping[str, Any]) -> dict[str, Any]:
     if unseen[0] and n > 1:  # an ace up: insuring half the bet is worth (3 P(ten) - 1) / 2
         p_ten = mpq(unseen[9], n - 1)
         insurance = {"weight": fraction_string(mpq(unseen[0], n)), "value": fraction_string((3 * p_ten - 1) / 2)}
-    return {"ev": fraction_string(solution.ev), "ev_basic": fraction_string(solution.ev - loss),
+    return {"ev": fraction_string(solution.ev), "ev_basic": fraction_string(basic.ev),
             "decisions": decisions, "insurance": insurance}
 
 
@@ -202,7 +294,9 @@ def round_task(task: Mapping[str, Any]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Bin:
-    true_count: int
+    """The rounds at one count (a floored true count, or a running count for an unbalanced system)."""
+
+    count: int
     rounds: int
     ev: mpq          # mean over the rounds, exact
     ev_basic: mpq
@@ -210,8 +304,8 @@ class Bin:
 
 @dataclass(frozen=True)
 class Index:
-    """An index number: play ``move`` instead of the basic ``basic`` when the true count is
-    ``>= threshold`` (``direction`` "+") or ``<= threshold`` ("-")."""
+    """An index number: play ``move`` instead of the basic ``basic`` when the count (true, or
+    running for an unbalanced system) is ``>= threshold`` (``direction`` "+") or ``<= threshold`` ("-")."""
 
     decision: str
     basic: str
@@ -225,6 +319,10 @@ class Index:
 
 @dataclass(frozen=True)
 class CountAnalysis:
+    """``by``: "true" (balanced systems: floored true counts) or "running" (unbalanced: running
+    counts from ``initial_running_count``); ``key_count``: unbalanced systems, the lowest running
+    count from which the rounds at each count have a positive mean value under basic strategy."""
+
     system: CountSystem
     rounds: int
     shoes: int
@@ -234,32 +332,45 @@ class CountAnalysis:
     indices: list[Index]
     ev: mpq
     ev_basic: mpq
+    by: str = "true"
+    initial_running_count: int = 0
+    key_count: int | None = None
 
     def to_json(self) -> dict[str, Any]:
+        name = f"{self.by}_count"
         return {
-            "system": {"name": self.system.name, "tags": list(self.system.tags)},
-            "shoes": self.shoes, "rounds": self.rounds,
+            "system": {"name": self.system.name, "tags": list(self.system.tags), "balanced": self.system.balanced},
+            "shoes": self.shoes, "rounds": self.rounds, "count": self.by,
             "ev": fraction_string(self.ev), "ev_basic": fraction_string(self.ev_basic),
-            "by_true_count": [{"true_count": b.true_count, "rounds": b.rounds, "ev": fraction_string(b.ev),
-                               "ev_basic": fraction_string(b.ev_basic)} for b in self.bins],
+            f"by_{name}": [{name: b.count, "rounds": b.rounds, "ev": fraction_string(b.ev),
+                            "ev_basic": fraction_string(b.ev_basic)} for b in self.bins],
             "betting_correlation": self.betting_correlation,
             "playing_efficiency": None if self.playing_efficiency is None else fraction_string(self.playing_efficiency),
             "indices": [{"decision": i.decision, "basic": i.basic, "move": i.move, "threshold": i.threshold,
                          "direction": i.direction, "rounds": i.rounds, "gain": fraction_string(i.gain),
                          "agreement": fraction_string(i.agreement)} for i in self.indices],
-        }
+        } | ({} if self.by == "true" else {"initial_running_count": self.initial_running_count,
+                                            "key_count": self.key_count})
 
 
 def _best(values: Mapping[str, mpq]) -> str:
     return max(values, key=lambda m: values[m])
 
 
+def running_count(system: CountSystem, full: Sequence[int], unseen: Sequence[int]) -> int:
+    """The running count of the cards seen, from the system's initial running count."""
+    seen = [f - u for f, u in zip(full, unseen)]
+    return system.initial_running_count(sum(full)) + system.running(seen)
+
+
 def analyse(system: CountSystem, full: Sequence[int], rounds: Sequence[Round],
             results: Sequence[Mapping[str, Any]]) -> CountAnalysis:
-    """EV by true count, betting correlation, playing efficiency and index numbers, from exact per-round values."""
+    """EV by count (true count, or running count for an unbalanced system), betting correlation,
+    playing efficiency and index numbers, from exact per-round values."""
     if not rounds:
         raise BjexactError("no rounds were dealt: more shoes or a deeper penetration are needed")
-    counts = [true_count(system, full, r.unseen) for r in rounds]
+    counts = [true_count(system, full, r.unseen) if system.balanced else mpq(running_count(system, full, r.unseen))
+              for r in rounds]
     evs = [parse_fraction(r["ev"]) for r in results]
     basics = [parse_fraction(r["ev_basic"]) for r in results]
     groups: dict[int, list[int]] = {}
@@ -277,7 +388,20 @@ def analyse(system: CountSystem, full: Sequence[int], rounds: Sequence[Round],
     efficiency = gain_index / gain_optimal if gain_optimal else None
     return CountAnalysis(system, len(rounds), len({r.shoe for r in rounds}), bins,
                          _correlation(counts, evs), efficiency, indices,
-                         sum(evs, mpq(0)) / len(evs), sum(basics, mpq(0)) / len(basics))
+                         sum(evs, mpq(0)) / len(evs), sum(basics, mpq(0)) / len(basics),
+                         "true" if system.balanced else "running", system.initial_running_count(sum(full)),
+                         None if system.balanced else _key_count(bins))
+
+
+def _key_count(bins: Sequence[Bin]) -> int | None:
+    """The lowest count from which the rounds at each count have a positive mean basic-strategy value
+    (the top run of positive counts; ``None`` when the highest count is not positive)."""
+    key = None
+    for b in reversed(bins):
+        if b.ev_basic <= 0:
+            break
+        key = b.count
+    return key
 
 
 def _correlation(xs: Sequence[mpq], ys: Sequence[mpq]) -> float | None:
@@ -362,17 +486,18 @@ def plot_by_true_count(analysis: CountAnalysis, path: str | Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    counts = [b.true_count for b in analysis.bins]
+    counts = [b.count for b in analysis.bins]
     figure, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(7, 5), height_ratios=(3, 1))
     top.plot(counts, [float(b.ev) * 100 for b in analysis.bins], "o-", label="optimal for the cards unseen")
     top.plot(counts, [float(b.ev_basic) * 100 for b in analysis.bins], "s--", label="basic strategy")
     top.axhline(0, color="grey", linewidth=0.8)
     top.set_ylabel("expected result (%)")
-    top.set_title(f"{analysis.system.name}: exact value of the round by true count ({analysis.rounds} rounds)")
+    top.set_title(f"{analysis.system.name}: exact value of the round by {analysis.by} count ({analysis.rounds} rounds)")
     top.legend()
     bottom.bar(counts, [100 * b.rounds / analysis.rounds for b in analysis.bins], color="#888888")
     bottom.set_ylabel("rounds (%)")
-    bottom.set_xlabel("true count (floored)")
+    bottom.set_xlabel("true count (floored)" if analysis.by == "true"
+                      else f"running count (from {analysis.initial_running_count:+d})")
     figure.tight_layout()
     try:
         figure.savefig(path)

@@ -31,6 +31,7 @@ import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..core.cards import ACE, parse_rank, rank_symbol
@@ -38,13 +39,14 @@ from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..player.game import ChartCell, GameSolution, solve_game
+from ..player.policy import ChartPolicy
 from .player_tables import _upcard_of_header
 from .printed import _layout_of, _skippable, _split, _strip_markup
 
 __all__ = [
     "PrintedChartCell", "PrintedChart", "read_chart", "parse_code", "ChartCellCheck", "ChartCheck",
     "check_chart", "format_chart_check", "chart_rule_sets", "ChartIdentification", "identify_chart",
-    "format_chart_identification", "cached_solution",
+    "format_chart_identification", "cached_solution", "chart_policy",
 ]
 
 CODES = ("H", "S", "D", "Dh", "Ds", "P", "Ph", "Pd", "R", "Rh", "Rs", "Rp", "N")
@@ -268,6 +270,23 @@ def read_chart(text: str, *, source: str = "<chart>") -> PrintedChart:
         raise BjexactError(f"{source}: no strategy chart found (a header row of up-cards 2..9, T, A and rows "
                            "like '16 S S S S S H H H H H' are needed)")
     return PrintedChart(tuple(cells), source, tuple(notes))
+
+
+def chart_policy(chart: PrintedChart | ChartPolicy | str | Path) -> ChartPolicy:
+    """The chart as a fixed policy (:class:`~bjexact.player.policy.ChartPolicy`) to play or value:
+    a chart already read, or a path to a chart file, or a chart's text."""
+    if isinstance(chart, ChartPolicy):
+        return chart
+    if not isinstance(chart, PrintedChart):
+        path = Path(chart)
+        if "\n" not in str(chart) and path.exists():
+            try:
+                chart = read_chart(path.read_text(), source=str(path))
+            except (OSError, UnicodeDecodeError) as exc:
+                raise BjexactError(f"cannot read the chart {path}: {exc}") from None
+        else:
+            chart = read_chart(str(chart))
+    return ChartPolicy({(cell.section, cell.row, cell.upcard): cell.code for cell in chart.cells})
 
 
 # --- judging -----------------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ The round protocol
 
 The test
     The results are counted per outcome and compared with the exact distribution of the
-    round's net result (:func:`bjexact.player.game.solve_game`) by Pearson's chi-square (outcomes
+    round's net result (:func:`bjexact.player.game.solve_game`; under a chart,
+    :func:`bjexact.player.policy.evaluate_chart`) by Pearson's chi-square (outcomes
     with expected counts below 5 pooled, as in :mod:`bjexact.simcheck`), and the sample
     mean with the exact mean by a z test with the exact variance. The two p-values are
     Holm-corrected. A result the rules cannot produce (1.2 from a 6:5 payout under 3:2)
@@ -18,6 +19,11 @@ The test
 
     The exact distribution exists for the infinite deck and for shoes where no hand is split
     (``split_hands=1``); other rules are refused.
+
+The strategy
+    ``strategy=None`` (the optimal play above) or a :class:`~bjexact.player.policy.ChartPolicy`:
+    the simulator plays that printed chart (its codes read as in :mod:`bjexact.player.policy`)
+    and is compared with the exact distribution of a round played by it.
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..player.game import GameSolution, Strategy, solve_game
+from ..player.policy import ChartPolicy, ChartStrategy, evaluate_chart
+from .charts import chart_policy
 from .simulators import DEFAULT_ALPHA, MIN_EXPECTED, goodness_of_fit
 from .stats import chi2_sf, holm
 
@@ -44,19 +52,23 @@ __all__ = [
 ]
 
 DEFAULT_GAME_ROUNDS = 100_000
-_GAME_SOLUTIONS: dict[GameRules, GameSolution] = {}
+_GAME_SOLUTIONS: dict[Any, GameSolution] = {}
 
 
-def _solution(rules: GameRules) -> GameSolution:
-    found = _GAME_SOLUTIONS.get(rules)
+def _solution(rules: GameRules, strategy: ChartPolicy | None = None) -> GameSolution:
+    key = (rules, None if strategy is None else frozenset(strategy.codes.items()))
+    found = _GAME_SOLUTIONS.get(key)
     if found is None:
-        found = _GAME_SOLUTIONS[rules] = solve_game(rules, with_distribution=True, progress=False)
+        found = _GAME_SOLUTIONS[key] = (
+            solve_game(rules, with_distribution=True, progress=False) if strategy is None
+            else evaluate_chart(rules, strategy, with_distribution=True, progress=False))
     return found
 
 
-def exact_round_distribution(rules: GameRules) -> dict[mpq, mpq]:
-    """P(net result) of a round under optimal play; an error where it is not computed."""
-    distribution = None if not rules.infinite and rules.split_hands >= 2 else _solution(rules).distribution
+def exact_round_distribution(rules: GameRules, strategy: ChartPolicy | None = None) -> dict[mpq, mpq]:
+    """P(net result) of a round under optimal play (or played by the chart ``strategy``); an error
+    where it is not computed."""
+    distribution = None if not rules.infinite and rules.split_hands >= 2 else _solution(rules, strategy).distribution
     if distribution is None:
         raise BjexactError("the exact distribution of a round's net result is computed for the infinite deck and "
                            "for shoes where no hand is split: use --decks inf or --split-hands 1")
@@ -114,6 +126,7 @@ class RoundCheck:
     mean_p: float
     adjusted: tuple[float, float]
     needed: int
+    strategy: str = "optimal"
 
     @property
     def tested(self) -> bool:
@@ -134,7 +147,8 @@ class RoundCheck:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "passed": self.passed, "verdict": self.verdict, "rules": self.rules.to_json(), "rounds": self.rounds,
+            "passed": self.passed, "verdict": self.verdict, "rules": self.rules.to_json(), "strategy": self.strategy,
+            "rounds": self.rounds,
             "seed": self.seed, "alpha": self.alpha, "rounds_needed": self.needed,
             "chi_square": self.statistic, "df": self.df, "p_value": self.chi2_p, "holm_p_value": self.adjusted[0],
             "impossible_outcomes_seen": list(self.impossible),
@@ -155,14 +169,17 @@ def check_round_simulator(
     rounds: int = DEFAULT_GAME_ROUNDS,
     seed: int = 0,
     alpha: float = DEFAULT_ALPHA,
+    strategy: ChartPolicy | None = None,
+    strategy_name: str | None = None,
 ) -> RoundCheck:
-    """Run ``rounds`` rounds of ``play_round`` with ``random.Random(seed)`` and test them."""
+    """Run ``rounds`` rounds of ``play_round`` with ``random.Random(seed)`` and test them against
+    optimal play, or against the chart ``strategy`` (named ``strategy_name`` in the report)."""
     rules = rules or GameRules(decks="inf")
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise BjexactError(f"the number of rounds must be a whole number >= 1, not {rounds!r}")
     if not 0 < alpha < 1:
         raise BjexactError(f"alpha must be between 0 and 1, not {alpha!r}")
-    distribution = exact_round_distribution(rules)
+    distribution = exact_round_distribution(rules, strategy)
     outcomes = {r: _label(r) for r in distribution}
     exact = {outcomes[r]: p for r, p in distribution.items()}
     name = getattr(play_round, "__qualname__", None) or type(play_round).__name__
@@ -186,11 +203,14 @@ def check_round_simulator(
     chi2_adjusted, mean_adjusted = holm([chi2_p, mean_p])
     adjusted = (chi2_adjusted, mean_adjusted)
     return RoundCheck(rules, rounds, seed, alpha, dict(counts), exact, statistic, df, impossible, chi2_p, mean, ev,
-                      variance, mean_p, adjusted, rounds_for_a_round_test(exact))
+                      variance, mean_p, adjusted, rounds_for_a_round_test(exact),
+                      "optimal" if strategy is None else strategy_name or "a chart")
 
 
 def format_round_check(check: RoundCheck) -> str:
+    played = "optimal play" if check.strategy == "optimal" else f"play by {check.strategy}"
     lines = [f"Round simulator checked against the exact distribution of net results for {check.rules.describe()}",
+             f"strategy: {played}",
              f"{check.rounds} rounds (seed {check.seed}); chi-square over outcomes and a test of the mean, "
              f"Holm-corrected at level {check.alpha:g}", ""]
     lines.append("   result   observed     exact  residual")
@@ -232,9 +252,10 @@ def _total(cards: list[int]) -> tuple[int, bool]:
     return hard, False
 
 
-def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None,
-                    split_bug: bool = False) -> Callable[[random.Random], float]:
-    """A simulator of whole rounds playing bjexact's optimal strategy on the infinite deck.
+def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, split_bug: bool = False,
+                    strategy: ChartPolicy | None = None) -> Callable[[random.Random], float]:
+    """A simulator of whole rounds on the infinite deck playing bjexact's optimal strategy, or the
+    chart ``strategy``.
 
     ``bj_pays`` and ``split_bug`` make it wrong on purpose (for testing the checker): a natural
     paid otherwise than the rules say, or split hands that all receive the first hand's
@@ -242,8 +263,18 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None,
     rules = rules or GameRules(decks="inf")
     if not rules.infinite:
         raise BjexactError("the reference round simulator deals from the infinite deck: use --decks inf")
-    solution = _solution(rules)
-    solver = Strategy(rules)
+    solver: Strategy | ChartStrategy
+    if strategy is None:
+        solution = _solution(rules)
+        solver = Strategy(rules)
+
+        def first_move(a: int, b: int, up: int) -> str:
+            return solution.hands[(min(a, b), max(a, b), up)].best
+    else:
+        solver = chart = ChartStrategy(rules, strategy)
+
+        def first_move(a: int, b: int, up: int) -> str:
+            return chart.first_move((min(a, b), max(a, b)), up)
     pays = float(rules.bj_pays if bj_pays is None else mpq(bj_pays))
     ranks = list(range(1, 11))
     weights = [4 if r == TEN else 1 for r in ranks]
@@ -266,13 +297,12 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None,
         if peek and {up, hole} == {ACE, TEN}:
             if player_natural:
                 return 0.0
-            moves = solution.hands[(min(a, b), max(a, b), up)]
-            return -0.5 if rules.surrender == "early" and moves.best == "surrender" else -1.0
+            return -0.5 if rules.surrender == "early" and first_move(a, b, up) == "surrender" else -1.0
         if player_natural:
             if hole is None:
                 hole = draw()
             return 0.0 if {up, hole} == {ACE, TEN} else pays
-        best = solution.hands[(min(a, b), max(a, b), up)].best
+        best = first_move(a, b, up)
         if best == "surrender":
             return -0.5
         hands: list[tuple[list[int], int]] = []  # cards, stake
@@ -336,9 +366,11 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None,
     return play_round
 
 
-def exact_round_simulator(rules: GameRules | None = None) -> Callable[[random.Random], float]:
-    """The reference round simulator (for ``check-sim --game --factory``)."""
-    return round_simulator(rules)
+def exact_round_simulator(rules: GameRules | None = None,
+                          strategy: ChartPolicy | None = None) -> Callable[[random.Random], float]:
+    """The reference round simulator (for ``check-sim --game --factory``; with ``--chart`` it is
+    called with the chart too)."""
+    return round_simulator(rules, strategy=strategy)
 
 
 def assert_round_simulator_matches(
@@ -348,18 +380,22 @@ def assert_round_simulator_matches(
     rounds: int | None = None,
     seed: int = 0,
     alpha: float | None = None,
+    strategy: ChartPolicy | Any = None,
     **rule_options: Any,
 ) -> None:
     """Assert that a round simulator passes :func:`check_round_simulator` (rules: ``rules`` or
-    :class:`~bjexact.core.rules.GameRules` of ``rule_options``, the infinite deck by default).
+    :class:`~bjexact.core.rules.GameRules` of ``rule_options``, the infinite deck by default;
+    ``strategy``: the chart it plays, as a :class:`~bjexact.player.policy.ChartPolicy`, a chart read by
+    :func:`~bjexact.checks.charts.read_chart` or a chart file's path; optimal play by default).
     Too few rounds to test is a failure too, never a pass."""
     if rules is None:
         rules = GameRules(**({"decks": "inf"} | rule_options))
     elif rule_options:
         raise TypeError("give rules or rule options, not both")
     try:
+        chart = None if strategy is None else chart_policy(strategy)
         check = check_round_simulator(play_round, rules, rounds=rounds or DEFAULT_GAME_ROUNDS, seed=seed,
-                                      alpha=DEFAULT_ALPHA if alpha is None else alpha)
+                                      alpha=DEFAULT_ALPHA if alpha is None else alpha, strategy=chart)
     except BjexactError as exc:
         raise AssertionError(f"the simulator cannot be checked: {exc}") from None
     if not check.passed:

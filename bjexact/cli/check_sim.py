@@ -144,6 +144,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.game:
         return run_check_sim_game(args, load_callable)
+    if args.strategy is not None or args.chart is not None:
+        raise BjexactError("--strategy and --chart choose the play of whole rounds: they go with --game")
     if args.gym:
         return _run_gym(args)
     if args.simulator is None:

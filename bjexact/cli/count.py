@@ -19,19 +19,23 @@ examples:
   bjexact count --decks 1 --shoes 1 --eor               # betting correlation from effects of removal: 0.964
 
 Shoes are shuffled from --seed (shoe i is always the same shoe) and dealt heads-up to the
-cut card (--penetration). Before each round the unseen cards are known exactly and the
-round is solved exactly for them: its value under the optimal strategy for those cards,
-and under the full shoe's basic strategy for every hand's first decision. Reported: the
-mean exact value at each true count (running count per deck unseen, floored) with the
-rounds behind it; the betting correlation (correlation of the true count with the round's
-exact value); index numbers: for 16 v T, 15 v T, 12 v 3, 12 v 2, 10 v T, 11 v A, 9 v 2
-and insurance, the true count from which the deviation from basic strategy gains most on
-the simulated rounds (exact gains), with the share of rounds on which the index plays the
-composition's best move; and the playing efficiency: what those indices gain over basic
-strategy as a share of what perfect play gains. A count system file is TOML:
+cut card (--penetration), every round played by the full shoe's basic strategy chart (its
+cards are those of a real round: splits, doubles, the dealer drawing only against a hand
+still standing). Before each round the unseen cards are known exactly and the round is
+solved exactly for them: its value under the optimal strategy for those cards, and under
+the full shoe's basic strategy chart on every decision. Reported: the mean exact value at
+each true count (running count per deck unseen, floored; unbalanced systems such as KO:
+at each running count from the initial running count, 4 - 4 x decks for KO, with the key
+count) with the rounds behind it; the betting correlation (correlation of the count with
+the round's exact value); index numbers: for 16 v T, 15 v T, 12 v 3, 12 v 2, 10 v T,
+11 v A, 9 v 2 and insurance, the count from which the deviation from basic strategy gains
+most on the simulated rounds (exact gains), with the share of rounds on which the index
+plays the composition's best move; and the playing efficiency: what those indices gain
+over basic strategy as a share of what perfect play gains. A count system file is TOML:
 name = "Zen"  tags = [-1, 1, 1, 2, 2, 2, 1, 0, 0, -2]   (A, 2, ..., 9, T).
 Each round's result is stored under its content hash in --store: an interrupted run
-resumes. Every round is a full exact solve: about 3 s for one deck, 5 s for six.
+resumes. Every round is two exact solves on one set of dealer distributions (see
+benchmarks/count.py for rounds per second).
 """
 
 
@@ -68,7 +72,15 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..apps.counting import ROUND_KIND, analyse, deal_shoe, load_system, plot_by_true_count, round_task
+    from ..apps.counting import (
+        ROUND_KIND,
+        analyse,
+        deal_shoe,
+        load_system,
+        plot_by_true_count,
+        round_task,
+        round_tasks,
+    )
     from ..apps.sweep import ResultStore, RunStats, run_tasks
     from ..core.numbers import mpq, parse_fraction
     from ..render.tables import NumberStyle, Table, render
@@ -88,9 +100,9 @@ def run(args: argparse.Namespace) -> int:
     if rules.infinite:
         raise BjexactError("counting needs a finite shoe: --decks N or --shoe")
     full = rules.make_shoe().counts
-    rounds = [r for i in range(args.shoes) for r in deal_shoe(full, i, args.seed, penetration, rules.h17)]
+    rounds = [r for i in range(args.shoes) for r in deal_shoe(full, i, args.seed, penetration, rules)]
     rules_json = rules.to_json()
-    tasks = [{"rules": rules_json, "unseen": list(r.unseen)} for r in rounds]
+    tasks = round_tasks(rules, rounds)
     stats = RunStats()
     results = run_tasks(tasks, store=ResultStore(Path(args.store), kind=ROUND_KIND), kind=ROUND_KIND,
                         function=round_task, executor="serial" if args.serial else "dask",
@@ -104,16 +116,22 @@ def run(args: argparse.Namespace) -> int:
     signed = NumberStyle(style.decimals, style.percent, style.exact, signed=True)
     total = analysis.rounds
     share = NumberStyle(1, True)
+    running = analysis.by == "running"
+    count_notes = [f"{system.name} is unbalanced: rounds by running count, from the initial running count "
+                   f"{analysis.initial_running_count:+d}; key count (from it up, the rounds at each count have a "
+                   "positive mean value under basic strategy): "
+                   + ("none" if analysis.key_count is None else f"{analysis.key_count:+d}")] if running else []
     by_count = Table(
-        f"Expected result by true count (%): {system.name}, {rules.describe()}",
-        ["true count", "rounds", "share (%)", "optimal", "basic"],
-        [[f"{b.true_count:+d}", str(b.rounds), share.plain(mpq(b.rounds, total)), b.ev, b.ev_basic]
+        f"Expected result by {analysis.by} count (%): {system.name}, {rules.describe()}",
+        [f"{analysis.by} count", "rounds", "share (%)", "optimal", "basic"],
+        [[f"{b.count:+d}", str(b.rounds), share.plain(mpq(b.rounds, total)), b.ev, b.ev_basic]
          for b in analysis.bins],
         [f"{total} rounds of {analysis.shoes} shoes (seed {args.seed}, penetration {args.penetration}); "
          f"{stats.computed} solved on {stats.workers} worker(s), {stats.stored} from the store {args.store}",
-         "optimal: the best play for the cards unseen; basic: first decisions as the full shoe's basic strategy",
+         "optimal: the best play for the cards unseen; basic: every decision by the full shoe's basic strategy "
+         "chart (total-dependent), valued exactly for the cards unseen"] + count_notes + [
          f"all rounds: optimal {signed.plain(analysis.ev)}%, basic {signed.plain(analysis.ev_basic)}%",
-         "betting correlation (true count vs exact value): "
+         f"betting correlation ({analysis.by} count vs exact value): "
          + ("n/a" if analysis.betting_correlation is None else f"{analysis.betting_correlation:.3f}"),
          "playing efficiency (indices below / perfect play, gain over basic): "
          + ("n/a" if analysis.playing_efficiency is None
@@ -124,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
         ["decision", "basic", "deviation", "index", "rounds", "agreement", "gain per 100 rounds"],
         [[i.decision, i.basic, i.move, _index_text(i), str(i.rounds), share.plain(i.agreement) + "%",
           i.gain] for i in analysis.indices],
-        ["index: play the deviation at true counts >= (or <=) the number; none: never on these rounds",
+        [f"index: play the deviation at {analysis.by} counts >= (or <=) the number; none: never on these rounds",
          "agreement: share of rounds meeting the decision where the index plays the best move; "
          "gain: exact, per 100 rounds, in units of the initial bet"],
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from ..errors import BjexactError
 from .common import write_output
@@ -29,6 +30,8 @@ full game (verify --kind chart|edge, check-sim --game): the rules of `bjexact ed
   check-sim --game MODULE:NAME  play_round(rng) -> net result per unit bet, against the exact
                              distribution (infinite deck, or no splitting); the reference simulator is
                              bjexact.checks.rounds:exact_round_simulator with --factory.
+                             --chart FILE: the rounds play that basic strategy chart (codes as in
+                             verify --kind chart; after the first two cards the hard/soft rows).
 """
 
 
@@ -39,6 +42,12 @@ def add_game_check_options(parser: argparse.ArgumentParser, *, simulator: bool =
     if simulator:
         parser.add_argument("--game", action="store_true",
                             help="MODULE:NAME plays whole rounds: play_round(rng) -> net result per unit bet")
+        parser.add_argument("--strategy", choices=("optimal", "chart"), default=None,
+                            help="with --game, the play the rounds follow: bjexact's optimal play (default) or "
+                                 "the basic strategy chart of --chart")
+        parser.add_argument("--chart", default=None, metavar="FILE",
+                            help="with --game, the chart the rounds are played by (implies --strategy chart; "
+                                 "with --factory NAME is called with the rules and the chart)")
     add_game_rule_options(parser, title="full game rules (--kind chart|edge, --game)",
                           split_hands_help="(default: 4; with --identify 2)")
 
@@ -118,12 +127,30 @@ def run_check_sim_game(args: argparse.Namespace, load_callable) -> int:
     if args.simulator is None:
         raise BjexactError("name the round simulator as MODULE:NAME")
     rules = game_rules(args)
+    chart = _chart_strategy(args)
     simulator = load_callable(args.simulator)
     if args.factory:
-        simulator = simulator(rules)
+        simulator = simulator(rules) if chart is None else simulator(rules, chart)
         if not callable(simulator):
-            raise BjexactError(f"{args.simulator}(rules) did not return a callable")
+            raise BjexactError(f"{args.simulator}(rules{'' if chart is None else ', chart'}) did not return a callable")
     rounds = round_check.DEFAULT_GAME_ROUNDS if args.rounds is None else args.rounds
     alpha = round_check.DEFAULT_ALPHA if args.alpha is None else args.alpha
-    check = round_check.check_round_simulator(simulator, rules, rounds=rounds, seed=args.seed, alpha=alpha)
+    check = round_check.check_round_simulator(simulator, rules, rounds=rounds, seed=args.seed, alpha=alpha,
+                                              strategy=chart, strategy_name=f"the chart {args.chart}")
     return _emit(args, check, round_check.format_round_check(check), check.passed)
+
+
+def _chart_strategy(args: argparse.Namespace):
+    """The chart of ``--strategy chart --chart FILE`` as a policy, ``None`` for optimal play."""
+    from ..checks.charts import chart_policy
+
+    if args.strategy == "chart" and args.chart is None:
+        raise BjexactError("--strategy chart needs the chart: --chart FILE")
+    if args.strategy == "optimal" and args.chart is not None:
+        raise BjexactError("--chart is the strategy: give --strategy chart or leave --strategy out")
+    if args.chart is None:
+        return None
+    path = Path(args.chart)
+    if not path.is_file():
+        raise BjexactError(f"no chart file {args.chart!r}")
+    return chart_policy(path)

@@ -291,9 +291,9 @@ class MoveValues(Displayable):
 class _Solver:
     """Memoised exact values for one rule set. W values (see :class:`MoveValues`)."""
 
-    def __init__(self, rules: GameRules):
+    def __init__(self, rules: GameRules, cards: _Cards | None = None):
         self.rules = rules
-        self.cards = _Cards(rules)
+        self.cards = _Cards(rules) if cards is None else cards  # shared: the dealer's rows are the shoe's
         self.natural_loses = not rules.excludes_natural
         self._stand_w = {t: _stand_weights(t, self.natural_loses) for t in range(4, 22)}
         self._cont: dict[Any, tuple[mpq, mpq | None]] = {}
@@ -1069,7 +1069,13 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, progress: bo
     >>> solution.chart()["hard"]["16"][10].code, solution.chart()["pairs"]["8"][10].code
     ('H', 'P')
     """
-    solver = _Solver(rules)
+    return _solve(_Solver(rules), with_distribution=with_distribution, progress=progress)
+
+
+def _solve(solver: _Solver, *, with_distribution: bool, progress: bool | None) -> GameSolution:
+    """The round under the play ``solver`` chooses (its :meth:`_Solver.moves` and the decisions
+    after the first): the optimal play, or a fixed policy's (:mod:`bjexact.player.policy`)."""
+    rules = solver.rules
     shoe = solver.cards.shoe
     up_p = shoe.draw_probabilities()
     upcards = [u for u in UPCARD_ORDER if up_p[u - 1]]

@@ -1,0 +1,263 @@
+"""A fixed, total-dependent policy (a printed basic strategy chart) valued exactly over the whole round.
+
+The chart
+    :class:`ChartPolicy` maps (section, row, up-card) to a code: sections ``hard`` and ``soft``
+    (rows are totals, ``"5"``..``"21"``) and ``pairs`` (rows are rank symbols ``"2"``..``"9"``,
+    ``"T"``, ``"A"``). Codes: H, S, D (double, else hit), Dh, Ds (double, else stand), P (split,
+    else hit), Ph (split if doubling after splitting is allowed, else hit), Pd (split if DAS, else
+    double, else hit), R (surrender, else hit), Rh, Rs (surrender, else stand), Rp (surrender,
+    else split, else hit), N (a pair not split: the hand's total row decides).
+
+Which cell decides (:meth:`ChartPolicy.move`)
+    The first decision of a dealt pair reads its pair row (or, for N or a missing pair row, its
+    total row); any other first decision its hard or soft total row, with every move the rules
+    allow there. After that (a hand of three cards or more, a split hand) the hand's total row
+    decides with the moves allowed there: stand and hit, and for a split hand's first decision
+    double when DAS allows it (a split hand of a pair that cannot be split again reads its pair
+    row only when the chart has no row for its total, as soft 12 of two aces). Totals of 21
+    stand. Resplitting follows the splitting rules of the engine: a pair card dealt to a split
+    hand starts a new hand while the rules allow one more (the pair row said split).
+
+Values
+    :func:`evaluate_chart` gives the round's exact expected result under the chart (per unit
+    initial bet, dealer naturals settled as the rules say) for the infinite deck and for any
+    finite shoe, and the exact distribution of the net result where the engine computes it
+    (the infinite deck; finite shoes without splitting). It is the engine of
+    :mod:`bjexact.player.game` with its choices replaced by the chart's: the same dealer
+    distributions, settlement and split model (a split hand is played by its own cards only,
+    which a chart satisfies).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ..core.cards import ACE, RANKS, Counts, counts_of, rank_symbol
+from ..core.numbers import mpq
+from ..core.rules import GameRules
+from ..errors import BjexactError
+from .game import NOTHING_GONE, GameSolution, MoveValues, _Cards, _solve, _Solver
+from .states import counts_value
+
+__all__ = ["POLICY_CODES", "ChartPolicy", "code_move", "evaluate_chart", "solve_game_and_chart", "ChartStrategy"]
+
+POLICY_CODES = ("H", "S", "D", "Dh", "Ds", "P", "Ph", "Pd", "R", "Rh", "Rs", "Rp", "N")
+_HALF = mpq(1, 2)
+_SECTIONS = ("hard", "soft", "pairs")
+
+
+def code_move(code: str, allowed: frozenset[str] | set[str], das: bool) -> str:
+    """The move ``code`` plays when the moves in ``allowed`` may be made (stand and hit always are).
+
+    >>> code_move("Ds", {"stand", "hit"}, das=True), code_move("Ds", {"stand", "hit", "double"}, das=True)
+    ('stand', 'double')
+    >>> code_move("Pd", {"stand", "hit", "double", "split"}, das=False)
+    'double'
+    """
+    letter, second = code[0], code[1:] or None
+    if letter == "H":
+        return "hit"
+    if letter == "S":
+        return "stand"
+    if letter == "D":
+        return "double" if "double" in allowed else "stand" if second == "s" else "hit"
+    if letter == "P":
+        if "split" in allowed and (second is None or das):
+            return "split"
+        return "double" if second == "d" and "double" in allowed else "hit"
+    if letter == "R":
+        if "surrender" in allowed:
+            return "surrender"
+        if second == "s":
+            return "stand"
+        return "split" if second == "p" and "split" in allowed else "hit"
+    raise BjexactError(f"{code!r} is not a chart code ({', '.join(POLICY_CODES)})")
+
+
+@dataclass(frozen=True)
+class ChartPolicy:
+    """A basic strategy chart: (section, row, up-card rank) -> code (see the module docstring)."""
+
+    codes: Mapping[tuple[str, str, int], str]
+
+    def __post_init__(self) -> None:
+        for (section, row, upcard), code in self.codes.items():
+            if section not in _SECTIONS or upcard not in RANKS or code not in POLICY_CODES:
+                raise BjexactError(f"not a chart cell: {section} {row} v {upcard}: {code}")
+
+    @classmethod
+    def of_solution(cls, solution: GameSolution) -> ChartPolicy:
+        """The engine's own total-dependent basic strategy chart of a solved rule set (Ph/Pd with DAS;
+        hard rows no two different cards make are completed from the nearest row)."""
+        chart = solution.chart(das_codes=True)
+        codes = {(section, row, upcard): cell.code for section, rows in chart.items()
+                 for row, cells in rows.items() for upcard, cell in cells.items()}
+        # hard totals no two different cards make (4 and 20, reached by three cards or a split
+        # hand) take the code of the nearest row: hit 4 like 5, stand on 20 like 19
+        hard = sorted(int(row) for row in chart["hard"])
+        for total in range(4, 21):
+            if str(total) not in chart["hard"] and hard:
+                nearest = min(hard, key=lambda t: (abs(t - total), t))
+                for upcard, cell in chart["hard"][str(nearest)].items():
+                    codes[("hard", str(total), upcard)] = cell.code
+        return cls(codes)
+
+    def _code(self, section: str, row: str, upcard: int) -> str | None:
+        return self.codes.get((section, row, upcard))
+
+    def move(self, hand: Counts, upcard: int, allowed: frozenset[str] | set[str], das: bool, *,
+             first: bool) -> str:
+        """The move for ``hand`` (counts) against ``upcard`` among ``allowed``; ``first``: the
+        dealt hand's first decision (the pair row is read)."""
+        value = counts_value(hand)
+        if value.total >= 21:
+            return "stand"
+        total_row = ("soft" if value.soft else "hard", str(value.total))
+        pair = sum(hand) == 2 and max(hand) == 2
+        pair_row = ("pairs", rank_symbol(hand.index(2) + 1)) if pair else None
+        code = None
+        if first and pair_row is not None:
+            code = self._code(*pair_row, upcard)
+        if code is None or code == "N":
+            code = self._code(*total_row, upcard)
+        if code is None and pair_row is not None:
+            code = self._code(*pair_row, upcard)
+            if code == "N":
+                code = None
+        if code is None:
+            raise BjexactError(f"the chart has no cell for {total_row[0]} {total_row[1]} v {rank_symbol(upcard)}")
+        return code_move(code, allowed, das)
+
+
+class _ChartSolver(_Solver):
+    """The engine's values with every choice made by a chart instead of by the values."""
+
+    def __init__(self, rules: GameRules, chart: ChartPolicy, cards: _Cards | None = None):
+        super().__init__(rules, cards)
+        self.chart = chart
+        self._played: dict[object, mpq] = {}
+
+    def _choose(self, hand: Counts, upcard: int, allowed: set[str], first: bool = False) -> str:
+        return self.chart.move(hand, upcard, allowed, self.rules.das, first=first)
+
+    def played(self, hand: Counts, upcard: int) -> mpq:
+        """W of an unsplit hand that may only stand or hit, played by the chart from here."""
+        key = (self._key(hand), upcard)
+        found = self._played.get(key)
+        if found is None:
+            hit = self._hit(hand, upcard, NOTHING_GONE, lambda new: self.played(new, upcard)) \
+                if self.continues_hitting(hand, upcard) else None
+            found = self._played[key] = self.stand(hand, upcard) if hit is None else hit
+        return found
+
+    def continues_hitting(self, hand: Counts, upcard: int) -> bool:
+        return self._choose(hand, upcard, {"stand", "hit"}) == "hit"
+
+    def split_hits(self, hand: Counts, upcard: int, pair: int) -> bool:
+        return self.continues_hitting(hand, upcard)
+
+    def split_move(self, hand: Counts, upcard: int, pair: int) -> str:
+        if counts_value(hand).total == 21 or (pair == ACE and not self.rules.hit_split_aces):
+            return "stand"
+        allowed = {"stand", "hit"} | ({"double"} if self.rules.das and self.may_double(hand) else set())
+        return self._choose(hand, upcard, allowed)
+
+    def first_allowed(self, cards: tuple[int, int]) -> set[str]:
+        """The moves a dealt two-card hand may make."""
+        allowed = {"stand", "hit"}
+        if self.may_double(counts_of(cards)):
+            allowed.add("double")
+        if cards[0] == cards[1] and self.rules.split_hands >= 2:
+            allowed.add("split")
+        if self.rules.surrender != "none":
+            allowed.add("surrender")
+        return allowed
+
+    def first_move(self, cards: tuple[int, int], upcard: int) -> str:
+        return self._choose(counts_of(cards), upcard, self.first_allowed(cards), first=True)
+
+    def prefetch_splits(self, pairs: list[int], upcard: int) -> None:
+        """Only the pairs the chart splits against ``upcard`` are ever valued split."""
+        super().prefetch_splits([p for p in pairs if self.first_move((p, p), upcard) == "split"], upcard)
+
+    def moves(self, cards: tuple[int, int], upcard: int) -> MoveValues:
+        """The W of the chart's move only (:attr:`MoveValues.best` is that move)."""
+        hand = counts_of(cards)
+        allowed = self.first_allowed(cards)
+        move = self._choose(hand, upcard, allowed, first=True)
+        value = self._value(move, cards, hand, upcard)
+        if value is None and move == "double":  # a shoe too small to double: the chart's fallback
+            move = self._choose(hand, upcard, allowed - {"double"}, first=True)
+            value = self._value(move, cards, hand, upcard)
+        if value is None:  # nothing left to draw: the hand stands
+            move, value = "stand", self.stand(hand, upcard)
+        return MoveValues(cards, upcard, {move: value}, self.cards.natural_chance(hand, upcard),
+                          self.rules.excludes_natural, self.rules.surrender == "early",
+                          self.rules.hole_card == "peek")
+
+    def _value(self, move: str, cards: tuple[int, int], hand: Counts, upcard: int) -> mpq | None:
+        if move == "stand":
+            return self.stand(hand, upcard)
+        if move == "hit":
+            return self._hit(hand, upcard, NOTHING_GONE, lambda new: self.played(new, upcard))
+        if move == "double":
+            return self.double(hand, upcard)
+        if move == "split":
+            return self.split(cards[0], upcard)
+        if self.rules.surrender == "early":
+            return -_HALF
+        return -_HALF * self.scale(hand, upcard, NOTHING_GONE)
+
+
+def evaluate_chart(rules: GameRules, chart: ChartPolicy, *, with_distribution: bool = True,
+                   progress: bool | None = None) -> GameSolution:
+    """The round played by ``chart`` under ``rules``, exactly: ``ev`` (per unit initial bet),
+    ``by_upcard``, ``hands`` (each two-card hand's chart move, with its value, as its only move)
+    and, where computed, the distribution of the net result.
+
+    Examples
+    --------
+    >>> from bjexact.player.game import solve_game
+    >>> rules = GameRules(decks="inf", split_hands=2)
+    >>> optimal = solve_game(rules)
+    >>> played = evaluate_chart(rules, ChartPolicy.of_solution(optimal))
+    >>> played.ev <= optimal.ev, f"{float(optimal.ev - played.ev) * 100:.4f}"
+    (True, '0.0000')
+    """
+    return _solve(_ChartSolver(rules, chart), with_distribution=with_distribution, progress=progress)
+
+
+def solve_game_and_chart(rules: GameRules, chart: ChartPolicy, *, with_distribution: bool = False,
+                         progress: bool | None = None) -> tuple[GameSolution, GameSolution]:
+    """:func:`~bjexact.player.game.solve_game` and :func:`evaluate_chart` of one rule set together,
+    the dealer's distributions for the shoe computed once for both (the cost of a finite shoe)."""
+    optimal = _Solver(rules)
+    played = _ChartSolver(rules, chart, optimal.cards)
+    return (_solve(optimal, with_distribution=with_distribution, progress=progress),
+            _solve(played, with_distribution=with_distribution, progress=progress))
+
+
+class ChartStrategy:
+    """A chart's play, move by move, for code that plays rounds (simulators): the same interface
+    as :class:`bjexact.player.game.Strategy`, plus the first decision."""
+
+    def __init__(self, rules: GameRules, chart: ChartPolicy):
+        self._solver = _ChartSolver(rules, chart)
+        self.rules = rules
+
+    def first_move(self, cards: tuple[int, int], upcard: int) -> str:
+        """The chart's move for a dealt (non-natural) two-card hand."""
+        return self._solver.first_move(cards, upcard)
+
+    def split_limit(self, pair: int) -> int:
+        return self._solver.split_limit(pair)
+
+    def split_move(self, hand: Counts, upcard: int, pair: int) -> str:
+        return self._solver.split_move(hand, upcard, pair)
+
+    def continues_hitting(self, hand: Counts, upcard: int) -> bool:
+        return self._solver.continues_hitting(hand, upcard)
+
+    def split_hits(self, hand: Counts, upcard: int, pair: int) -> bool:
+        return self._solver.split_hits(hand, upcard, pair)
