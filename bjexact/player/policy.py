@@ -154,10 +154,12 @@ class _ChartSolver(_Solver):
     def continues_hitting(self, hand: Counts, upcard: int) -> bool:
         return self._choose(hand, upcard, {"stand", "hit"}) == "hit"
 
-    def split_hits(self, hand: Counts, upcard: int, pair: int) -> bool:
+    # A chart plays split hands by their cards alone, whatever the split strategy of the rules:
+    # the engine's split valuation asks these two for every post-split choice.
+    def _split_hits(self, hand: Counts, upcard: int, pair: int, strategy: int) -> bool:
         return self.continues_hitting(hand, upcard)
 
-    def split_move(self, hand: Counts, upcard: int, pair: int) -> str:
+    def _split_move(self, hand: Counts, upcard: int, pair: int, strategy: int) -> str:
         if counts_value(hand).total == 21 or (pair == ACE and not self.rules.hit_split_aces):
             return "stand"
         allowed = {"stand", "hit"} | ({"double"} if self.rules.das and self.may_double(hand) else set())
@@ -253,11 +255,11 @@ class ChartStrategy:
     def split_limit(self, pair: int) -> int:
         return self._solver.split_limit(pair)
 
-    def split_move(self, hand: Counts, upcard: int, pair: int) -> str:
-        return self._solver.split_move(hand, upcard, pair)
+    def split_move(self, hand: Counts, upcard: int, pair: int, hands: int = 2) -> str:
+        return self._solver.split_move(hand, upcard, pair, hands)
 
     def continues_hitting(self, hand: Counts, upcard: int) -> bool:
         return self._solver.continues_hitting(hand, upcard)
 
-    def split_hits(self, hand: Counts, upcard: int, pair: int) -> bool:
-        return self._solver.split_hits(hand, upcard, pair)
+    def split_hits(self, hand: Counts, upcard: int, pair: int, hands: int = 2) -> bool:
+        return self._solver.split_hits(hand, upcard, pair, hands)
