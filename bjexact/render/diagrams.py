@@ -3,12 +3,16 @@
 Dealer chain (:func:`dealer_diagram`)
     One node per state of :meth:`bjexact.dealer.DealerGraph.weighted`: the
     up-card (a box), the hands still drawing (ellipses; soft hands shaded
-    apart) and the absorbing outcomes (double octagons on the right; ``bust``
-    filled red). States are laid out left to right by total. Each edge is
-    labelled with P(next state | this state), the exact fraction, or rounded to
-    ``decimals`` places when asked (the exact fraction is then the edge's
-    tooltip). With several up-cards each one is a cluster of its own, node
-    names prefixed by the up-card (``"6/hard 12"``).
+    apart) and the absorbing outcomes (double octagons; ``bust`` filled red).
+    ``dot`` lays it out left to right: the hands in columns by total (hard above
+    soft), the outcomes in a last column in table order. Each edge carries its
+    own label, P(next state | this state), the exact fraction or rounded to
+    ``decimals`` places (the exact fraction is then the edge's tooltip), and is
+    thicker when likelier. Edges from one state into several terminal states
+    (no edges out) with the same probability p are drawn as one edge labelled
+    ``k × p`` into a junction dot (``class=junction``) that fans out to them
+    (``class=fan``), one dot per set of targets. Several up-cards give
+    :class:`DiagramPages`, one graph per up-card: a PDF page each.
 
 Finite shoes
     The exact chain is over multisets of dealer cards (hundreds of nodes per
@@ -29,11 +33,15 @@ Player (:func:`player_diagram`)
     The infinite-deck hit chain (states by total and softness, and ``bust``)
     against one up-card. Each state shows its optimal move and value; edges
     (the hit action's exact transition probabilities) leave only the states
-    where hitting is best, so the picture is the chain the optimal player follows.
+    where hitting is best, so the picture is the chain the optimal player
+    follows; the standing states form the last column. ``bust`` is left out when
+    no such edge reaches it (against 2 to 6), and the caption says why.
 
 Rendering
     :func:`render` returns DOT text for ``dot`` and otherwise runs Graphviz's
-    ``dot`` program; without it, SVG/PNG/PDF raise :class:`BjexactError`.
+    ``dot`` program (``neato -n2`` for the fixed positions of
+    :mod:`bjexact.render.heatmaps`); without it, SVG/PNG/PDF raise
+    :class:`BjexactError`. :func:`join_pdfs` puts the pages of several into one PDF.
 """
 
 from __future__ import annotations
