@@ -29,8 +29,10 @@ first. T: transient -> transient one-draw probabilities; R: transient -> absorbi
 B: the bust column of R; N = (I - T)^-1; N R: P(outcome | state), whose first row
 is the dealer-table row. CSV is long form: matrix,row,column,value.
 
---player (infinite deck): the player's states hard 4..21, then soft 12..21; T: one
-hit's transitions (text: blocks of 14 columns, headed h12 = hard 12, s15 = soft 15);
+--player (infinite deck): text, csv and --heatmap list the player's states hard 4..21,
+then soft 12..21 (text: T in blocks of 14 columns, headed h12 = hard 12, s15 = soft
+15); json and latex by hard sum, which makes T strictly upper triangular. T: one
+hit's transitions;
 B: the loss payoff times P(bust on the hit) (-P(bust) for --objective ev); R_stand:
 the values of standing; V = max(R_stand, T V + B); policy: the best move.
 JSON keys: rules, upcard, objective, states, T, B, R_stand, V, policy.
@@ -180,7 +182,8 @@ def run_player(args: argparse.Namespace, rules, upcard: int) -> int:
     if not rules.infinite:
         raise BjexactError("--player matrices are for the infinite deck (--decks inf); "
                            "finite shoes are composition-dependent: see 'bjexact player'")
-    chain = readable_order(solve_infinite(rules, args.objective).matrices(upcard))
+    solved = solve_infinite(rules, args.objective).matrices(upcard)  # by hard sum: T strictly upper triangular
+    chain = readable_order(solved)
     if args.heatmap is not None:
         if args.heatmap != "T":
             raise BjexactError("--player --heatmap: the player's chain has T only (one hit's transitions)")
@@ -202,7 +205,7 @@ def run_player(args: argparse.Namespace, rules, upcard: int) -> int:
         write_output(buffer.getvalue(), args.output)
         return 0
     document = {"rules": {**rules.to_json(), "bj_pays": fraction_string(rules.bj_pays)}, "upcard": rank_symbol(upcard),
-                "objective": args.objective, **chain.to_json()}
+                "objective": args.objective, **solved.to_json()}
     if args.format == "json":
         import json
 
@@ -211,6 +214,7 @@ def run_player(args: argparse.Namespace, rules, upcard: int) -> int:
     style = NumberStyle(decimals=4 if args.decimals is None else args.decimals, percent=False,
                         exact=args.decimals is None)
     if args.format == "latex":
+        chain = solved
         body = " \\\\\n".join(" & ".join(style.latex(x) for x in row) for row in chain.T)
         vectors = {name: getattr(chain, name) for name in ("B", "R_stand", "V")}
         parts = [f"% states: {', '.join(chain.states)}\n% needs \\usepackage{{amsmath}}\n"
