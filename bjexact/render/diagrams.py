@@ -35,7 +35,7 @@ Player (:func:`player_diagram`)
     (the hit action's exact transition probabilities) leave only the states
     where hitting is best, so the picture is the chain the optimal player
     follows; the standing states form the last column. ``bust`` is left out when
-    no such edge reaches it (against 2 to 6), and the caption says why.
+    no such edge reaches it (against 4, 5 and 6), and the caption says why.
 
 Rendering
     :func:`render` returns DOT text for ``dot`` and otherwise runs Graphviz's
@@ -615,8 +615,9 @@ def player_diagram(rules: Rules, upcard: int, *, objective: str = "ev", decimals
     """The infinite-deck hit chain against ``upcard`` under the optimal policy (``pydot.Dot``).
 
     Edges leave the states where hitting is best. ``bust`` is drawn only when one
-    of them can bust: against a 2 to 6, say, the best play hits only hard 11 or
-    less and soft 17 or less, which no card can bust, and the caption says so.
+    of them can bust: against a 4, 5 or 6 (infinite deck, S17 or H17) the best
+    play hits only hard 11 or less and soft 17 or less, which no card can bust,
+    and the caption says so.
     """
 
     if not rules.infinite:
