@@ -254,7 +254,7 @@ BAD = {
     "unknown format": ["player", "--decks", "inf", "--format", "pdf"],
     "finite player matrix": ["matrix", "--player", "--decks", "2", "--upcard", "T"],
     "unknown up-card": ["matrix", "--player", "--decks", "inf", "--upcard", "Z"],
-    "player matrix as csv": ["matrix", "--player", "--decks", "inf", "--upcard", "T", "--format", "csv"],
+    "player heatmap of N R": ["matrix", "--player", "--decks", "inf", "--upcard", "T", "--heatmap", "NR", "-o", "-"],
 }
 
 

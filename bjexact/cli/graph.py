@@ -9,22 +9,27 @@ from .common import RULES_HELP, add_rule_options, rules_from_args
 EXAMPLES = """\
 examples:
   bjexact graph --decks inf --upcard 6 -o dealer-6.svg     # also .dot, .png, .pdf
-  bjexact graph --decks inf -o dealer.pdf                  # the whole chain, every up-card
+  bjexact graph --decks inf -o dealer.pdf                  # every up-card, a page each
   bjexact graph --decks inf --upcard A --decimals 3 -o dealer-A.png
   bjexact graph --decks 1 --upcard 6 -o merged-6.svg        # finite: hands merged by (total, soft)
   bjexact graph --decks 1 --upcard 6 --view draws --depth 2 -o draws-6.svg
   bjexact graph --player --decks inf --upcard T -o hit-T.svg
 
-Dealer: one node per state, left to right by total; absorbing outcomes are double
-octagons (bust in red); each edge is P(next state | state), exact unless --decimals.
+Dealer: one node per state, in columns by total left to right; the outcomes (double
+octagons, bust in red) in the last column; each edge is P(next state | state), exact
+unless --decimals, and thicker when likelier. Edges from one state to several outcomes
+with the same probability p are one edge 'k x p' into a dot that fans out to them.
+Every up-card (no --upcard): a .pdf has a page per up-card, a .dot one graph per
+up-card ('dot -Tsvg -O FILE.dot' writes a file each); .svg/.png need --upcard.
 Finite shoes have hundreds of exact states per up-card: --view merged (default)
 merges hands by (total, soft) and labels each edge 'avg', the average of the
 conditional probabilities weighted by the chance of reaching each hand (not a
 Markov chain); --view draws shows the exact chain for the first --depth draws.
 Player (--player, infinite deck): the hit chain against one up-card, each state with
 its best move and value; edges leave the states where hitting is best.
-A .dot file needs nothing else; .svg/.png/.pdf need Graphviz's 'dot' program. Diagrams
-with fixed positions (all but --view draws) are laid out with 'neato -n2 -Tsvg FILE.dot'.
+A .dot file needs nothing else (lay it out with 'dot -Tsvg FILE.dot'); .svg/.png/.pdf
+need Graphviz's 'dot' program. When a chain is too dense to follow, draw its matrices:
+'bjexact matrix --decks inf --upcard 6 --heatmap T -o t.svg'.
 """
 
 
@@ -35,7 +40,7 @@ def register(subparsers) -> None:
         epilog=RULES_HELP + "\n" + EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--upcard", default=None, metavar="CARD",
-                        help="one up-card (A, 2..9, T/J/Q/K); default: every up-card, as clusters")
+                        help="one up-card (A, 2..9, T/J/Q/K); default: every up-card (.pdf or .dot only: a page each)")
     parser.add_argument("--player", action="store_true", help="the player's hit chain (needs --upcard, --decks inf)")
     parser.add_argument("--objective", choices=("ev", "win"), default="ev",
                         help="with --player: the value shown (default: ev)")

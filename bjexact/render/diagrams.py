@@ -3,12 +3,16 @@
 Dealer chain (:func:`dealer_diagram`)
     One node per state of :meth:`bjexact.dealer.DealerGraph.weighted`: the
     up-card (a box), the hands still drawing (ellipses; soft hands shaded
-    apart) and the absorbing outcomes (double octagons on the right; ``bust``
-    filled red). States are laid out left to right by total. Each edge is
-    labelled with P(next state | this state), the exact fraction, or rounded to
-    ``decimals`` places when asked (the exact fraction is then the edge's
-    tooltip). With several up-cards each one is a cluster of its own, node
-    names prefixed by the up-card (``"6/hard 12"``).
+    apart) and the absorbing outcomes (double octagons; ``bust`` filled red).
+    ``dot`` lays it out left to right: the hands in columns by total (hard above
+    soft), the outcomes in a last column in table order. Each edge carries its
+    own label, P(next state | this state), the exact fraction or rounded to
+    ``decimals`` places (the exact fraction is then the edge's tooltip), and is
+    thicker when likelier. Edges from one state into several terminal states
+    (no edges out) with the same probability p are drawn as one edge labelled
+    ``k × p`` into a junction dot (``class=junction``) that fans out to them
+    (``class=fan``), one dot per set of targets. Several up-cards give
+    :class:`DiagramPages`, one graph per up-card: a PDF page each.
 
 Finite shoes
     The exact chain is over multisets of dealer cards (hundreds of nodes per
@@ -29,11 +33,15 @@ Player (:func:`player_diagram`)
     The infinite-deck hit chain (states by total and softness, and ``bust``)
     against one up-card. Each state shows its optimal move and value; edges
     (the hit action's exact transition probabilities) leave only the states
-    where hitting is best, so the picture is the chain the optimal player follows.
+    where hitting is best, so the picture is the chain the optimal player
+    follows; the standing states form the last column. ``bust`` is left out when
+    no such edge reaches it (against 4, 5 and 6), and the caption says why.
 
 Rendering
     :func:`render` returns DOT text for ``dot`` and otherwise runs Graphviz's
-    ``dot`` program; without it, SVG/PNG/PDF raise :class:`BjexactError`.
+    ``dot`` program (``neato -n2`` for the fixed positions of
+    :mod:`bjexact.render.heatmaps`); without it, SVG/PNG/PDF raise
+    :class:`BjexactError`. :func:`join_pdfs` puts the pages of several into one PDF.
 """
 
 from __future__ import annotations
@@ -45,7 +53,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.cards import RANKS, Shoe, rank_symbol
+from ..core.cards import RANKS, Shoe, parse_rank, rank_symbol
 from ..core.numbers import RATIONALS, fraction_string, mpq
 from ..core.rules import Rules
 from ..dealer.distributions import row_order
@@ -57,10 +65,13 @@ from .tables import NumberStyle
 
 __all__ = [
     "DIAGRAM_FORMATS",
+    "DiagramPages",
     "VIEWS",
     "EdgeStyle",
     "diagram_format",
     "dealer_diagram",
+    "dealer_pages",
+    "join_pdfs",
     "merged_chain",
     "player_diagram",
     "render",
@@ -118,10 +129,30 @@ def have_dot() -> bool:
     return shutil.which("dot") is not None
 
 
+@dataclass(frozen=True)
+class DiagramPages:
+    """Several diagrams (``pydot.Dot`` graphs), one per page: a PDF page each, or DOT graphs one after another."""
+
+    graphs: tuple[Any, ...]
+
+    def to_string(self) -> str:
+        return "".join(graph.to_string() for graph in self.graphs)
+
+
 def render(graph: Any, fmt: str) -> bytes:
-    """The diagram as DOT text (``fmt="dot"``) or laid out by Graphviz (svg, png, pdf)."""
+    """The diagram as DOT text (``fmt="dot"``) or laid out by Graphviz (svg, png, pdf).
+
+    :class:`DiagramPages` become a PDF of a page each, or DOT text of one graph after
+    another (``dot -Tsvg -O FILE.dot`` writes a file per graph); SVG and PNG hold one graph.
+    """
     if fmt not in DIAGRAM_FORMATS:
         raise BjexactError(f"unknown diagram format {fmt!r} (use {', '.join(DIAGRAM_FORMATS)})")
+    if isinstance(graph, DiagramPages):
+        if fmt == "pdf":
+            return join_pdfs([render(page, "pdf") for page in graph.graphs])
+        if fmt != "dot":
+            raise BjexactError(f"a .{fmt} file holds one up-card's chain: pick one with --upcard, "
+                               "or write a .pdf (a page per up-card) or a .dot file")
     text = graph.to_string()
     if fmt == "dot":
         return text.encode()
@@ -141,6 +172,61 @@ def render(graph: Any, fmt: str) -> bytes:
     return output
 
 
+_OBJECT = re.compile(rb"(\d+) 0 obj\b")
+_REFERENCE = re.compile(rb"(\d+) 0 R\b")
+
+
+def _renumber(head: bytes, numbers: dict[int, int]) -> bytes:
+    """An object's header and dictionary with its own number and its references renumbered."""
+    head = _OBJECT.sub(lambda m: b"%d 0 obj" % numbers[int(m.group(1))], head, count=1)
+    return _REFERENCE.sub(lambda m: b"%d 0 R" % numbers.get(int(m.group(1)), 0), head)
+
+
+def join_pdfs(documents: Sequence[bytes]) -> bytes:
+    """The pages of PDF files (as Graphviz's cairo writes them: one cross-reference table, no
+    object streams) in one PDF file, in order. Objects are renumbered; streams are copied as they are."""
+    objects: list[bytes] = []
+    pages: list[int] = []
+    for document in documents:
+        table = re.search(rb"xref\s+0 (\d+)\s+((?:\d{10} \d{5} [nf]\s*)+)trailer", document)
+        if table is None or not document.startswith(b"%PDF"):
+            raise BjexactError("cannot join these PDF pages: not a plain PDF file")
+        entries = table.group(2).split()
+        body = [(k, int(entries[3 * k])) for k in range(int(table.group(1))) if entries[3 * k + 2] == b"n"]
+        base = len(objects) + 3  # 1: the new page tree, 2: the new catalog
+        body.sort(key=lambda item: item[1])
+        ends = [start for _, start in body[1:]] + [table.start()]
+        skip = {int(m.group(1)) for m in re.finditer(rb"(\d+) 0 obj\s*<<\s*/(?:Type /Pages|Type /Catalog|Producer)",
+                                                      document)}
+        numbers = {number: base + k for k, (number, _) in enumerate(body)}
+        if len(body) != len(set(numbers)):
+            raise BjexactError("cannot join these PDF pages: not a plain PDF file")
+        for (number, start), end in zip(body, ends):
+            text = document[start:end]
+            text = text[:text.rindex(b"endobj") + len(b"endobj")] + b"\n"
+            head, stream, tail = text.partition(b"stream")
+            head = _renumber(head, numbers)
+            if number in skip:
+                head, stream, tail = b"%d 0 obj\nnull\nendobj\n" % numbers[number], b"", b""
+            elif re.search(rb"/Type\s*/Page\b", head):
+                head = re.sub(rb"/Parent \d+ 0 R", b"/Parent 1 0 R", head)
+                pages.append(numbers[number])
+            objects.append(head + stream + tail)
+    kids = b" ".join(b"%d 0 R" % n for n in pages)
+    objects[0:0] = [b"1 0 obj\n<< /Type /Pages /Kids [ %s ] /Count %d >>\nendobj\n" % (kids, len(pages)),
+                    b"2 0 obj\n<< /Type /Catalog /Pages 1 0 R >>\nendobj\n"]
+    out = bytearray(b"%PDF-1.5\n%\xb5\xed\xae\xfb\n")
+    offsets = []
+    for obj in objects:
+        offsets.append(len(out))
+        out += obj
+    start = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 2 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, start)
+    return bytes(out)
+
+
 # --- building blocks --------------------------------------------------------------------
 
 
@@ -154,7 +240,7 @@ def _new_graph(caption: str, fixed: bool = False):
     """A digraph laid out by ``dot`` left to right, or (``fixed``) with positions given here."""
     pydot = _pydot()
     layout = (dict(layout="neato", notranslate="true", outputorder="edgesfirst") if fixed else
-              dict(rankdir="LR", nodesep="0.18", ranksep="0.55", newrank="true"))
+              dict(rankdir="LR", nodesep="0.12", ranksep="0.45", newrank="true"))
     graph = pydot.Dot(graph_type="digraph", fontname=_FONT, fontsize="13", labelloc="t", labeljust="l",
                       label=_quote(caption), **layout)
     graph.set_node_defaults(fontname=_FONT, fontsize="11", style="filled", fillcolor=_COLOURS["hard"])
@@ -191,7 +277,7 @@ def _outcome_label(name: str) -> str:
 def _edge_colour(target: str, kind: str | None) -> str:
     if target == "bust":
         return "#cc0000"
-    if kind == "absorbing":
+    if kind == "absorbing" or kind == "terminal":
         return "#38761d"
     return "#555555"
 
@@ -212,136 +298,128 @@ def _node_look(name: str, attrs: dict[str, Any], extra_labels: dict[str, str]) -
     return style, label
 
 
-def _add_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Iterable[tuple[str, str, str, str]],
-               prefix: str, extra_labels: dict[str, str] | None = None) -> None:
-    """Add states and labelled edges to a graph or cluster, laid out by ``dot`` (the draws view).
+# An edge of a diagram: source, target, P(target | source), its label and its tooltip.
+DiagramEdge = tuple[str, str, mpq, str, str]
+
+_JUNCTION = "one of "
+
+
+def _width(weight: mpq) -> str:
+    """Edge thickness in points: grows with the probability the edge carries."""
+    return f"{0.7 + 4.5 * float(weight):.2f}"
+
+
+def _state_key(name: str, attrs: dict[str, Any]) -> tuple[Any, ...]:
+    """Top-to-bottom order within a column: the start, hard then soft by total, outcomes in table order."""
+    kind = attrs.get("kind")
+    if kind == "absorbing":
+        return (3, _outcome_key(name), name)
+    if kind == "start":
+        return (0, 0, name)
+    return (1, attrs.get("total", 0), bool(attrs.get("soft")), _card_order(name))
+
+
+def _card_order(name: str) -> tuple[int, ...]:
+    """``6+A+T`` -> the cards' values (A first, T last), so that multisets sort as a reader expects."""
+    try:
+        return tuple(parse_rank(card) for card in name.rsplit("/", 1)[-1].split("+"))
+    except BjexactError:
+        return ()
+
+
+def _bundles(edges: Sequence[DiagramEdge], terminal: set[str],
+             labels: dict[str, str]) -> tuple[list[DiagramEdge], dict[tuple[str, ...], list[tuple[str, mpq]]]]:
+    """Edges of one source into terminal states that share a probability, drawn as one edge.
+
+    Returns the edges left as they are and, per junction (the tuple of targets it
+    fans out to), the (source, probability per target) of the edges bundled into it.
+    """
+    kept: list[DiagramEdge] = []
+    groups: dict[tuple[str, mpq], list[DiagramEdge]] = {}
+    for edge in edges:
+        source, target, weight = edge[:3]
+        if target in terminal:
+            groups.setdefault((source, weight), []).append(edge)
+        else:
+            kept.append(edge)
+    junctions: dict[tuple[str, ...], list[tuple[str, mpq]]] = {}
+    for (source, weight), group in groups.items():
+        if len(group) == 1:
+            kept.append(group[0])
+        else:
+            targets = tuple(sorted((e[1] for e in group), key=lambda t: labels[t]))
+            junctions.setdefault(targets, []).append((source, weight))
+    return kept, junctions
+
+
+def _add_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Sequence[DiagramEdge],
+               prefix: str, extra_labels: dict[str, str] | None = None, *, bundle: bool = True,
+               edge_style: EdgeStyle | None = None) -> None:
+    """Add states and labelled edges to a graph or cluster, laid out in columns by ``dot``.
 
     ``nodes`` maps a state's name to its attributes (``kind``, ``total``, ``soft``,
-    optionally ``label`` and ``style``); ``edges`` are (source, target, label, tooltip).
+    optionally ``label`` and ``style``). States still drawing stand in columns by
+    total (hard above soft), the outcomes in a last column in table order. With
+    ``bundle``, the edges from one state into several terminal states (no edges
+    out) with the same probability p are drawn as one edge labelled ``k × p`` into
+    a junction dot that fans out to them.
     """
     pydot = _pydot()
     extra_labels = extra_labels or {}
-    outcomes = []
-    for name, attrs in nodes.items():
-        style, label = _node_look(name, attrs, extra_labels)
-        if attrs.get("kind") == "absorbing":
-            outcomes.append(name)
-        container.add_node(pydot.Node(_quote(prefix + name), label=_quote(label), **style))
-    # Hands fall into columns by the number of cards drawn (dot's ranks); the outcomes form the last.
-    ordered = sorted(outcomes, key=_outcome_key)
-    sink = pydot.Subgraph(rank="sink" if not prefix else "same")
-    for name in ordered:
-        sink.add_node(pydot.Node(_quote(prefix + name)))
-    container.add_subgraph(sink)
-    for a, b in zip(ordered, ordered[1:]):  # keep the outcomes in table order, top to bottom
+    edge_style = edge_style or EdgeStyle()
+    order = sorted(nodes, key=lambda n: _state_key(n, nodes[n]))
+    sources = {e[0] for e in edges}
+    terminal = {n for n in nodes if n not in sources and nodes[n].get("kind") != "start"}
+    columns: dict[Any, list[str]] = {}
+    for name in order:
+        attrs = nodes[name]
+        kind = attrs.get("kind")
+        column = ("outcomes" if kind == "absorbing" or (name in terminal and kind != "truncated") else
+                  None if kind == "start" else attrs.get("column", attrs.get("total")))
+        columns.setdefault(column, []).append(name)
+    for column, names in columns.items():
+        target = container if column is None else pydot.Subgraph(rank="same")
+        for name in names:
+            style, label = _node_look(name, nodes[name], extra_labels)
+            target.add_node(pydot.Node(_quote(prefix + name), label=_quote(label), **style))
+        if column is not None:
+            container.add_subgraph(target)
+    # Columns in order of total, the outcomes last: invisible edges between the columns' first states.
+    ordered = sorted((c for c in columns if c is not None),
+                     key=lambda c: (c == "outcomes", 0 if c == "outcomes" else c))
+    for left, right in zip(ordered, ordered[1:]):
+        container.add_edge(pydot.Edge(_quote(prefix + columns[left][0]), _quote(prefix + columns[right][0]),
+                                      style="invis", weight="0"))
+    outcomes = columns.get("outcomes", [])
+    for a, b in zip(outcomes, outcomes[1:]):  # keep the outcomes in table order, top to bottom
         container.add_edge(pydot.Edge(_quote(prefix + a), _quote(prefix + b), style="invis"))
-    for source, target, label, tooltip in edges:
+    position = {name: k for k, name in enumerate(order)}
+    labels = {name: f"{position[name]:04d}" for name in order}
+    kept, junctions = _bundles(edges, terminal, labels) if bundle else (list(edges), {})
+    rank = {name: k for k, column in enumerate(ordered) for name in columns[column]}
+    for source, target, weight, label, tooltip in sorted(kept, key=lambda e: (position[e[0]], position[e[1]])):
         kind = nodes[target].get("kind")
+        colour = _edge_colour(target, "terminal" if target in terminal and kind != "truncated" else kind)
+        backward = {"constraint": "false"} if rank[target] <= rank.get(source, -1) else {}
         container.add_edge(pydot.Edge(_quote(prefix + source), _quote(prefix + target), label=_quote(label),
-                                      tooltip=_quote(tooltip), color=_edge_colour(target, kind),
-                                      fontcolor=_edge_colour(target, kind)))
-
-
-# The number-line layout: x is the total. Hard hands and the outcomes (17..21, then the others)
-# lie on one line, every edge between them an arc above it whose height grows with its length;
-# soft hands lie on a second line below, their edges to each other arcs below that line and
-# their edges up to the hard line straight. Positions are fixed ("neato -n2").
-_SOFT_DROP = 300.0
-_ARC_STEP = 20.0
-_ARROW = 8.0
-_LABEL_NODE = "label of "
-
-
-def _line_x(name: str, attrs: dict[str, Any], dx: float) -> float:
-    if attrs.get("kind") == "absorbing":
-        base = name.rsplit("/", 1)[-1]
-        return dx * (int(base) if base.isdigit() else 22 + _OUTCOME_ORDER.index(base) - 5)
-    return dx * attrs["total"]
-
-
-def _on_soft_line(attrs: dict[str, Any]) -> bool:
-    return attrs.get("kind") != "absorbing" and bool(attrs.get("soft"))
-
-
-def _point(x: float, y: float) -> str:
-    return f"{x:.1f},{y:.1f}"
-
-
-def _add_line_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Sequence[tuple[str, str, str, str]],
-                    prefix: str, extra_labels: dict[str, str], top: float, dx: float) -> tuple[float, float, float]:
-    """Add a chain laid out on the number line of totals, below height ``top``.
-
-    Returns the chain's bottom and its left and right ends.
-    """
-    pydot = _pydot()
-    lines = [len(extra_labels.get(n, "").split("\n")) for n in nodes]
-    half = 14.0 + 6.0 * max([0, *lines]) if extra_labels else 16.0
-    spans = [abs(_line_x(b, nodes[b], dx) - _line_x(a, nodes[a], dx)) / dx
-             for a, b, *_ in edges if not _on_soft_line(nodes[a]) and not _on_soft_line(nodes[b])]
-    hard_y = top - half - 16.0 - _ARC_STEP * (max(spans, default=0) + 1)
-    soft_spans = [abs(_line_x(b, nodes[b], dx) - _line_x(a, nodes[a], dx)) / dx
-                  for a, b, *_ in edges if _on_soft_line(nodes[a]) and _on_soft_line(nodes[b])]
-    has_soft = any(_on_soft_line(a) for a in nodes.values())
-    soft_y = hard_y - _SOFT_DROP - 2 * half
-    bottom = (soft_y - half - 16.0 - _ARC_STEP * (max(soft_spans, default=0) + 1)) if has_soft else hard_y - half - 8
-
-    where = {}
-    for name, attrs in nodes.items():
-        y = soft_y if _on_soft_line(attrs) else hard_y
-        where[name] = (_line_x(name, attrs, dx), y)
-        style, label = _node_look(name, attrs, extra_labels)
-        container.add_node(pydot.Node(_quote(prefix + name), label=_quote(label),
-                                      pos=_quote(_point(*where[name]) + "!"),
-                                      width=f"{(dx - 8) / 72:.3f}", height=f"{2 * half / 72:.3f}", fixedsize="true",
-                                      **style))
-    fan: dict[str, list[str]] = {}
-    for source, target, *_ in edges:
-        if where[source][1] != where[target][1]:
-            fan.setdefault(source, []).append(target)
-    heads = sorted({t for targets in fan.values() for t in targets}, key=lambda t: (*where[t], t))
-    for source, target, label, tooltip in edges:
-        (x1, y1), (x2, y2) = where[source], where[target]
-        colour = _edge_colour(target, nodes[target].get("kind"))
-        if y1 == y2:
-            # Arcs leave from the right half of a node's top and arrive on the left half, the
-            # longer ones nearer the middle, so that arcs sharing an end nest without crossing.
-            sign = 1.0 if y1 == hard_y else -1.0
-            span = abs(x2 - x1) / dx
-            inset = (dx - 8) / 2 * (1 - span / 12) * 0.9
-            x1, x2 = x1 + inset, x2 - inset
-            height = _ARC_STEP * (span + 1)
-            start, end = y1 + sign * (half - 4), y2 + sign * (half - 4)
-            lift = y1 + sign * (half + height * 4 / 3)
-            spline = [(x1, start), (x1, lift), (x2, lift), (x2, end + sign * _ARROW)]
-            label_at = ((x1 + x2) / 2, y1 + sign * (half + height + 4))
-            tip = (x2, end)
-        else:  # soft line up to the hard line: straight
-            up = 1.0 if y2 > y1 else -1.0
-            tail, head = (x1, y1 + up * half), (x2, y2 - up * half)
-            length = ((head[0] - tail[0]) ** 2 + (head[1] - tail[1]) ** 2) ** 0.5
-            ux, uy = (head[0] - tail[0]) / length, (head[1] - tail[1]) / length
-            base = (head[0] - ux * _ARROW, head[1] - uy * _ARROW)
-            spline = [tail, (tail[0] + (base[0] - tail[0]) / 3, tail[1] + (base[1] - tail[1]) / 3),
-                      (tail[0] + 2 * (base[0] - tail[0]) / 3, tail[1] + 2 * (base[1] - tail[1]) / 3), base]
-            # Labels of lines to the same target sit at the same height, one band per target.
-            rank = heads.index(target)
-            along = 0.16 + 0.36 * rank / max(len(heads) - 1, 1)
-            label_at = (tail[0] + along * (head[0] - tail[0]), tail[1] + along * (head[1] - tail[1]))
-            tip = head
-        container.add_edge(pydot.Edge(
-            _quote(prefix + source), _quote(prefix + target), label=_quote(label), tooltip=_quote(tooltip),
-            color=colour, fontcolor=colour,
-            pos=_quote("e," + _point(*tip) + " " + " ".join(_point(*p) for p in spline)),
-            lp=_quote(_point(*label_at)),
-        ))
-        # The same label again as a boxed node, drawn over the edges (outputorder=edgesfirst),
-        # so that arcs passing behind a label do not cross its text.
-        container.add_node(pydot.Node(_quote(f"{_LABEL_NODE}{prefix}{source}->{target}"), label=_quote(label),
-                                      pos=_quote(_point(*label_at) + "!"), shape="plaintext", style="filled",
-                                      fillcolor="white", fontcolor=colour, fontsize="9", width="0", height="0",
-                                      margin="0.01", **{"class": "edge-label"}))
-    xs = [x for x, _ in where.values()]
-    return bottom, min(xs) - dx / 2 - 6, max(xs) + dx / 2 + 6
+                                      tooltip=_quote(tooltip), color=colour, fontcolor=colour,
+                                      penwidth=_width(weight), **backward))
+    for targets, members in junctions.items():
+        junction = prefix + _JUNCTION + ", ".join(targets)
+        colour = _edge_colour(targets[0], "terminal")
+        container.add_node(pydot.Node(_quote(junction), shape="point", width="0.08", color=colour,
+                                      fillcolor=colour, label='""', tooltip=_quote(_JUNCTION + ", ".join(targets)),
+                                      **{"class": "junction"}))
+        for source, weight in sorted(members, key=lambda m: position[m[0]]):
+            text = f"{len(targets)} × {edge_style.label(weight)}"
+            container.add_edge(pydot.Edge(
+                _quote(prefix + source), _quote(junction), label=_quote(text), color=colour, fontcolor=colour,
+                penwidth=_width(weight * len(targets)), arrowhead="none",
+                tooltip=_quote(f"{fraction_string(weight)} to each of {', '.join(targets)}"),
+                **{"class": "bundle"}))
+        for target in targets:
+            container.add_edge(pydot.Edge(_quote(junction), _quote(prefix + target), color=colour,
+                                          penwidth="0.8", **{"class": "fan"}))
 
 
 def _outcome_key(name: str) -> int:
@@ -373,7 +451,8 @@ def _chain_parts(rules: Rules, upcard: int, edge_style: EdgeStyle):
     """Nodes and labelled edges of the exact chain for one up-card (infinite deck or finite)."""
     weighted = _weighted(rules, upcard)
     nodes = {n: dict(d) for n, d in weighted.nodes(data=True)}
-    edges = [(a, b, edge_style.label(d["weight"]), f"{fraction_string(d['weight'])} ({_ranks_text(d['ranks'])})")
+    edges = [(a, b, d["weight"], edge_style.label(d["weight"]),
+              f"{fraction_string(d['weight'])} ({_ranks_text(d['ranks'])})")
              for a, b, d in weighted.edges(data=True)]
     if not rules.infinite:  # finite: a node is a multiset of cards; show its value too
         for name, attrs in nodes.items():
@@ -394,7 +473,7 @@ def _draws_parts(rules: Rules, upcard: int, depth: int, edge_style: EdgeStyle):
         for node in frontier:
             for _, target, data in weighted.out_edges(node, data=True):
                 if target not in nodes:
-                    attrs = dict(weighted.nodes[target])
+                    attrs = dict(weighted.nodes[target], column=level)
                     if attrs.get("kind") == "transient":
                         attrs["label"] = f"{target}\n{'soft' if attrs['soft'] else 'hard'} {attrs['total']}"
                         if level == depth:
@@ -406,7 +485,7 @@ def _draws_parts(rules: Rules, upcard: int, depth: int, edge_style: EdgeStyle):
                     nodes[target] = attrs
                 w = data["weight"]
                 tooltip = f"{fraction_string(w)} ({_ranks_text(data['ranks'])})"
-                edges.append((node, target, edge_style.label(w), tooltip))
+                edges.append((node, target, w, edge_style.label(w), tooltip))
         frontier = following
     return nodes, edges
 
@@ -463,20 +542,28 @@ def _merged_parts(rules: Rules, upcard: int, edge_style: EdgeStyle):
     reached = {name: "reached " + EdgeStyle(4 if edge_style.decimals is None else edge_style.decimals).label(p)
                for name, p in through.items() if nodes[name]["kind"] == "transient"}
     avg = EdgeStyle(edge_style.decimals, prefix="avg ")
-    edges = [(a, b, avg.label(q), f"average of conditional probabilities: {fraction_string(q)}")
+    edges = [(a, b, q, avg.label(q), f"average of conditional probabilities: {fraction_string(q)}")
              for (a, b), q in averages.items()]
     return nodes, edges, reached
 
 
 def dealer_diagram(rules: Rules, upcards: Iterable[int] | None = None, *, decimals: int | None = None,
                    view: str | None = None, depth: int = 2):
-    """The dealer's chain as a ``pydot.Dot`` graph, for one up-card or several (as clusters).
+    """The dealer's chain as a ``pydot.Dot`` graph for one up-card, or :class:`DiagramPages` for several.
 
     ``view``: ``chain`` (exact states; the default for the infinite deck),
     ``merged`` (finite default) or ``draws`` (the first ``depth`` draws); see the
     module docstring. ``decimals``: edge labels rounded to that many places
     instead of exact fractions (merged views default to 4 places).
+    :func:`dealer_pages` gives one graph per up-card instead.
     """
+    pages = dealer_pages(rules, upcards, decimals=decimals, view=view, depth=depth)
+    return pages[0] if len(pages) == 1 else DiagramPages(tuple(pages))
+
+
+def dealer_pages(rules: Rules, upcards: Iterable[int] | None = None, *, decimals: int | None = None,
+                 view: str | None = None, depth: int = 2) -> list[Any]:
+    """The dealer's chain as one ``pydot.Dot`` graph per up-card (in table order), for a page each."""
     if view is None:
         view = "chain" if rules.infinite else "merged"
     if view not in VIEWS:
@@ -491,23 +578,17 @@ def dealer_diagram(rules: Rules, upcards: Iterable[int] | None = None, *, decima
     if view == "merged" and decimals is None:
         decimals = 4
     edge_style = EdgeStyle(decimals)
+    places = " (exact)" if decimals is None else f", {decimals} places"
+    bundled = "; k × p: k edges of p each, to the outcomes the dot fans out to"
     captions = {
-        "chain": "edges: P(next state | state)" + (" (exact)" if decimals is None else f", {decimals} places"),
+        "chain": f"edges: P(next state | state){places}, thicker when likelier{bundled}",
         "merged": "hands merged by (total, soft); edges: avg = average of P(next state | hand) over the hands "
                   "merged,\nweighted by the chance of reaching them (the merged chain is not Markov: "
-                  "outcome probabilities are in the dealer table)",
-        "draws": f"the first {depth} draw{'s' if depth > 1 else ''} after the up-card; edges: "
-                 "P(next card | cards drawn)" + (" (exact)" if decimals is None else f", {decimals} places"),
+                  f"outcome probabilities are in the dealer table){bundled}",
+        "draws": f"the first {depth} draw{'s' if depth > 1 else ''} after the up-card, one column per draw; "
+                 f"edges: P(next card | cards drawn){places}",
     }
-    caption = f"Dealer's chain: {rules.describe()}; {captions[view]}"
-    if view == "draws":
-        graph = _new_graph(caption)
-    else:
-        graph = _new_graph(caption, fixed=True)
-    pydot = _pydot()
-    dx = 110.0 if view == "merged" else 66.0
-    top = 0.0
-    ends: list[tuple[float, float]] = []
+    pages = []
     for upcard in wanted:
         reached: dict[str, str] = {}
         if view == "chain":
@@ -517,40 +598,27 @@ def dealer_diagram(rules: Rules, upcards: Iterable[int] | None = None, *, decima
         else:
             nodes, edges, reached = _merged_parts(rules, upcard, edge_style)
         symbol = rank_symbol(upcard)
-        prefix = "" if len(wanted) == 1 else f"{symbol}/"
-        container = graph
-        if len(wanted) > 1:
-            container = pydot.Cluster(f"up{symbol}", label=_quote(f"up-card {symbol}"), style="rounded",
-                                      color="#999999", fontname=_FONT, labeljust="l")
-            graph.add_subgraph(container)
+        graph = _new_graph(f"Dealer's chain, up-card {symbol}: {rules.describe()};\n{captions[view]}")
+        graph.set_name(f"dealer_{symbol}")
         if view == "draws":
-            _add_chain(container, nodes, edges, prefix, reached)
-            continue
-        bottom, left, right = _add_line_chain(container, nodes, edges, prefix, reached,
-                                              top - (24 if prefix else 0), dx)
-        ends.append((left, right))
-        if prefix:
-            container.set("bb", _quote(f"{left:.1f},{bottom - 6:.1f},{right:.1f},{top:.1f}"))
-            container.set("lp", _quote(f"{left + 40:.1f},{top - 12:.1f}"))
-        top = bottom - 24
-    if view != "draws":
-        _set_bounds(graph, caption, top, min(e[0] for e in ends), max(e[1] for e in ends))
-    return graph
-
-
-def _set_bounds(graph: Any, caption: str, bottom: float, left: float, right: float) -> None:
-    """The bounding box of a fixed layout, wide enough for the caption, with room for it above."""
-    wanted = 7.0 * max(len(line) for line in caption.split("\n"))
-    right = max(right, left + wanted)
-    graph.set("bb", _quote(f"{left:.1f},{bottom:.1f},{right:.1f},44"))
-    graph.set("lp", _quote(f"{(left + right) / 2:.1f},22"))
+            graph.set("ordering", "out")
+        bundle_style = EdgeStyle(decimals, prefix="avg ") if view == "merged" else edge_style
+        _add_chain(graph, nodes, edges, "", reached, bundle=view != "draws", edge_style=bundle_style)
+        pages.append(graph)
+    return pages
 
 
 # --- the player -------------------------------------------------------------------------
 
 
 def player_diagram(rules: Rules, upcard: int, *, objective: str = "ev", decimals: int | None = None):
-    """The infinite-deck hit chain against ``upcard`` under the optimal policy (``pydot.Dot``)."""
+    """The infinite-deck hit chain against ``upcard`` under the optimal policy (``pydot.Dot``).
+
+    Edges leave the states where hitting is best. ``bust`` is drawn only when one
+    of them can bust: against a 4, 5 or 6 (infinite deck, S17 or H17) the best
+    play hits only hard 11 or less and soft 17 or less, which no card can bust,
+    and the caption says so.
+    """
 
     if not rules.infinite:
         raise BjexactError("the player's hit chain is drawn for the infinite deck: use --decks inf")
@@ -563,7 +631,7 @@ def player_diagram(rules: Rules, upcard: int, *, objective: str = "ev", decimals
     p = Shoe.infinite().draw_probabilities()
     value_style = NumberStyle(decimals=4, percent=False, signed=True)
     edge_style = EdgeStyle(decimals)
-    nodes: dict[str, dict[str, Any]] = {"bust": dict(kind="absorbing")}
+    nodes: dict[str, dict[str, Any]] = {}
     values = {}
     for state, move, value in zip(matrices.states, matrices.policy, matrices.V):
         attrs = dict(hit_graph.nodes[state])
@@ -571,18 +639,27 @@ def player_diagram(rules: Rules, upcard: int, *, objective: str = "ev", decimals
                               style="filled,rounded" if move == "stand" else "filled")
         nodes[state] = attrs
         values[state] = f"{move.upper()} {value_style.plain(value)}"
-    edges = []
+    edges: list[DiagramEdge] = []
     for state, move in zip(matrices.states, matrices.policy):
         if move != "hit":
             continue
         for _, target, data in hit_graph.out_edges(state, data=True):
             w = sum((p[r - 1] for r in data["ranks"]), RATIONALS.zero)
-            edges.append((state, target, edge_style.label(w), f"{fraction_string(w)} ({_ranks_text(data['ranks'])})"))
+            edges.append((state, target, w, edge_style.label(w),
+                          f"{fraction_string(w)} ({_ranks_text(data['ranks'])})"))
+    busts = any(target == "bust" for _, target, *_ in edges)
+    if busts:
+        nodes["bust"] = dict(kind="absorbing")
+    symbol = rank_symbol(upcard)
     unit = "expected value (+1 win, 0 push, -1 loss)" if objective == "ev" else "chance of winning (push = 1/2)"
-    caption = (f"Player's hit chain against up-card {rank_symbol(upcard)}: {rules.describe()}; "
+    caption = (f"Player's hit chain against up-card {symbol}: {rules.describe()}; "
                f"each state: best move and its {unit};\nedges (out of HIT states only): "
-               "P(next state | hit)" + (" (exact)" if decimals is None else f", {decimals} places"))
-    graph = _new_graph(caption, fixed=True)
-    bottom, left, right = _add_line_chain(graph, nodes, edges, "", values, 0.0, 96.0)
-    _set_bounds(graph, caption, bottom, left, right)
+               "P(next state | hit)" + (" (exact)" if decimals is None else f", {decimals} places")
+               + ", thicker when likelier; k × p: k edges of p each, to the states the dot fans out to")
+    if not busts:
+        caption += (f"\nno BUST: against a {symbol} the best play hits only hands no card can bust "
+                    "(the player stands before any risk of busting)")
+    graph = _new_graph(caption)
+    graph.set_name(f"player_{symbol}")
+    _add_chain(graph, nodes, edges, "", values, edge_style=edge_style)
     return graph
