@@ -271,9 +271,19 @@ def _dealer_blocks(report: Report) -> list[Block]:
         Heading("The dealer's final outcome"),
         paragraph("Each row is ", Math(r"P(\text{final outcome} \mid \text{up-card})"),
                   ", first as percentages rounded to 4 places, then exactly."),
-        _table(dealer_tables(report.dealer, decimal)[0], decimal),
-        _table(dealer_tables(report.dealer, exact)[0], exact, "footnotesize"),
+        _table(dealer_tables(report.dealer, decimal)[0], decimal, notes=_dealer_note(report.rules)),
+        _table(dealer_tables(report.dealer, exact)[0], exact, "footnotesize", notes=_dealer_note(report.rules)),
     ]
+
+
+def _dealer_note(rules: Rules) -> tuple[Paragraph, ...]:
+    """What a dealer row is conditioned on, and what a dealer natural counts as."""
+    if rules.naturals == "peek":
+        return (paragraph("Rows are ", Math(r"P(\text{outcome} \mid \text{up-card}, \text{no dealer natural})"),
+                          ": the dealer has peeked (A and T rows renormalised)."),)
+    natural = ("a dealer natural counts as a final 21" if rules.naturals == "as21" else
+               "a dealer natural is the outcome 'blackjack', not a 21")
+    return (paragraph("Rows are ", Math(r"P(\text{outcome} \mid \text{up-card})"), f"; {natural}."),)
 
 
 def _chain_blocks(report: Report) -> list[Block]:

@@ -247,7 +247,9 @@ def report_blocks(rules: Rules) -> tuple[Block, ...]:
 
     style = NumberStyle(decimals=4)
     base, changes = removal_tables(dealer_removal_effects(rules), style)
-    blocks: list[Block] = [TableBlock(base, style)]
+    condition = r", \text{no dealer natural}" if rules.naturals == "peek" else ""
+    caption = (Math(rf"P(\text{{dealer's outcome}}{condition})"), f" (%): {rules.describe()}")
+    blocks: list[Block] = [TableBlock(base, style, caption=caption)]
     signed = replace(style, signed=True)
     if not rules.infinite:
         return (*blocks, TableBlock(changes, signed))
