@@ -9,8 +9,10 @@ the whole process, start-up included, and the house edge it printed.
 Targets, for the rule set a combinatorial analyzer published (S17, double any two,
 DAS, split once, peek, 3:2): infinite deck <= 1 s; 1 deck <= 10 s; 6 decks <= 20 s,
 goal 2 s. The default rules (resplitting to 4 hands) are timed too, without targets:
-each possible number of hands adds an exact re-valuation of the split hands.
-``--quick`` skips the default-rule cases.
+each possible number of hands adds an exact re-valuation of the split hands. So are
+the CDP post-split strategy's (``--split-strategy cdp``): with resplits its split hands
+are valued once per strategy (the number of hands on the table when a hand is played).
+``--quick`` skips the cases without a target.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ CASES = [
     ("infinite deck, default rules (split to 4 hands)", ["--decks", "inf"], None),
     ("1 deck, default rules", ["--decks", "1"], None),
     ("6 decks, default rules", ["--decks", "6"], None),
+    ("6 decks, split once, CDP", ["--decks", "6", "--split-hands", "2", "--split-strategy", "cdp"], None),
+    ("1 deck, default rules, CDP", ["--decks", "1", "--split-strategy", "cdp"], None),
+    ("6 decks, default rules, CDP", ["--decks", "6", "--split-strategy", "cdp"], None),
 ]
 
 

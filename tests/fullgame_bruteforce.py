@@ -20,12 +20,17 @@ How the round is modelled (real order: player, up-card, player, hole card):
   hole card is turned over by the same law and the dealer draws from the rest.
 * Unsplit hands play the move of largest value; ties go to the earliest of stand, hit, double,
   split, surrender.
-* Split hands use CDZ-: a split hand holding cards C chooses among its allowed moves by the
-  values of an UNSPLIT hand holding C when only C and the up-card have left the round's shoe.
-  A split hand holding a pair resplits whenever allowed; when the hand is actually played this
-  is exactly CDZ- (the unsplit pair's information state is the one the first split was chosen
-  at), and it is also how the "split" value of a pair that is not worth splitting is defined.
-  A split hand of A,T stands (the unsplit A,T is a natural, which has no other move).
+* Split hands (``split_strategy``): a split hand holding cards C, played while H split hands are
+  on the table, chooses among its allowed moves by the values of an UNSPLIT hand holding C
+  when C, the up-card and n more pair cards have left the round's shoe: n = 0 (CDZ-), n = 1
+  (CDP1: the first split hand's optimum, for every hand), n = H - 1 (CDP: the other hands'
+  first cards, as many as the player has seen when the hand is played; other cards of theirs
+  are ignored). The unsplit hand plays on optimally in that shoe, so its hit value is that of
+  the best play from there. A split hand holding a pair resplits whenever allowed; when the
+  hand is actually played this is exactly CDZ- (the unsplit pair's information state is the
+  one the first split was chosen at), and it is also how the "split" value of a pair that is
+  not worth splitting is defined. A split hand of A,T stands (the unsplit A,T is a natural,
+  which has no other move).
 * Doubling rule "9-11" / "10-11" looks at the hand's counted total (the soft total of a soft
   hand), so under those rules soft hands never double; ``double_soft=False`` forbids doubling
   any soft hand.
@@ -72,6 +77,7 @@ class BFRules:
     surrender: str = "none"  # "none" | "late" | "early"
     hole_card: str = "peek"  # "peek" | "enhc"
     obo: bool = False
+    split_strategy: str = "cdz"  # "cdz" | "cdp1" | "cdp"
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,8 @@ def _game(shoe, rules):
         raise ValueError("unknown rule value")
     if rules.hole_card not in ("peek", "enhc"):
         raise ValueError("unknown hole-card rule")
+    if rules.split_strategy not in ("cdz", "cdp1", "cdp"):
+        raise ValueError("unknown split strategy")
     if rules.hole_card == "enhc" and rules.surrender == "late":
         raise ValueError("late surrender needs a peek")
     if shoe != INF:
@@ -278,7 +286,8 @@ def _decide(g, cards, up, pair, nhands):
     moves = ("stand", "hit")
     if len(cards) == 2 and rules.das and _can_double(rules, cards):
         moves += ("double",)
-    return _best(g, cards, up, moves)
+    gone = {"cdz": 0, "cdp1": 1, "cdp": nhands - 1}[rules.split_strategy]
+    return _best(_Game(_remove(g.shoe, (pair,) * gone), rules), cards, up, moves)
 
 
 @cache

@@ -60,6 +60,15 @@ def test_six_decks_sixteen_against_a_ten_matches_the_combinatorial_analyzer(six_
     assert hand_moves(SIX_DECKS_SPLIT_ONCE, ["T", "6"], "T").values == moves.values
 
 
+def test_resplits_on_a_small_shoe_match_the_combinatorial_analyzer():
+    # a 19-card shoe (2,2,2,2,3,3,3,3,4,4,7,7, seven tens), S17, DAS, resplit to 4 hands, CDZ-:
+    # 2,2 v 7 as a combinatorial analyzer printed it
+    rules = GameRules(shoe=(0, 4, 4, 2, 0, 0, 2, 0, 0, 7), split_hands=4)
+    values = {m: percent(v, 9) for m, v in hand_moves(rules, ["2", "2"], "7").values.items()}
+    assert values == {"stand": "-61.639194139", "hit": "-13.266733267", "double": "-123.278388278",
+                      "split": "-76.210220335"}
+
+
 def test_by_upcard_values_average_to_the_round_value(six_decks):
     assert sum(six_decks.upcard_chance[u] * v for u, v in six_decks.by_upcard.items()) == six_decks.ev
     assert sum(six_decks.upcard_chance.values()) == 1
@@ -333,16 +342,78 @@ def test_rules_json_round_trip():
     assert GameRules(decks=document["decks"], **options) == rules
 
 
+SPLIT_CASES = [
+    (SMALL, dict(split_hands=2)),
+    (SMALL, dict(split_hands=3, das=False, h17=True)),
+    (SMALL, dict(split_hands=4, surrender="late")),
+    (ACES, dict(split_hands=4, rsa=True, hit_split_aces=True, hole_card="enhc")),
+    (ACES, dict(split_hands=3, rsa=True)),
+]
+
+
+@pytest.mark.parametrize("strategy", ["cdp1", "cdp"])
+@pytest.mark.parametrize("shoe, options", SPLIT_CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items())
+                         if isinstance(o, dict) else "aces" if o == ACES else "small")
+def test_post_split_strategies_split_values_equal_the_brute_force(shoe, options, strategy):
+    """CDP1 and CDP against the brute force, which plays each split hand in the real order, by the
+    unsplit values of its cards with 1 (CDP1) or as many pair cards as there are other split hands
+    on the table (CDP) gone too."""
+    rules = GameRules(shoe=shoe, split_strategy=strategy, **options)
+    reference = bf.BFRules(split_strategy=strategy, **options)
+    pairs = [(cards, upcard) for cards, upcard in _two_card_hands(shoe) if cards[0] == cards[1]]
+    assert pairs
+    for cards, upcard in pairs:
+        expected = bf.move_values(shoe, cards, upcard, reference)["split"]
+        assert fraction(hand_moves(rules, cards, upcard).values["split"]) == expected, (cards, upcard)
+
+
+def test_cdp_differs_from_cdp1_only_with_resplits():
+    """7,7 v 9 in SMALL: with resplits CDP plays a split hand by the pair cards actually on the
+    table and is worth more than CDP1 (brute force, independently: -1.0028159..., -1.0054487...);
+    splitting once both take the one other pair card as gone, so they are the same strategy."""
+    def split(strategy, hands):
+        rules = GameRules(shoe=SMALL, split_hands=hands, split_strategy=strategy)
+        return fraction(hand_moves(rules, [7, 7], 9).values["split"])
+
+    assert split("cdp", 4) == bf.move_values(SMALL, (7, 7), 9, bf.BFRules(split_strategy="cdp"))["split"]
+    assert split("cdp", 4) > split("cdp1", 4) == split("cdz", 4)
+    assert split("cdp", 2) == split("cdp1", 2) > split("cdz", 2)
+
+
+@pytest.mark.parametrize("options", [dict(split_hands=4), dict(split_hands=3, das=False, hole_card="enhc")],
+                         ids=["split to 4", "split to 3, no DAS, enhc"])
+def test_cdp_round_value_equals_the_brute_force(options):
+    rules = GameRules(shoe=SMALL, split_strategy="cdp", **options)
+    solution = solve_game(rules, with_distribution=False)
+    assert fraction(solution.ev) == bf.round_value(SMALL, bf.BFRules(split_strategy="cdp", **options))
+
+
+def test_six_decks_cdp_split_once_is_the_published_cdp1_edge():
+    # 6 decks, S17, DAS, split once: CDP plays exactly as CDP1 (published -0.456884645 %)
+    solution = solve_game(GameRules(decks=6, split_hands=2, split_strategy="cdp"), with_distribution=False)
+    assert percent(solution.ev, 9) == "-0.456884645"
+
+
+def test_infinite_deck_split_strategies_are_one():
+    """On the infinite deck removed cards change nothing, so the three strategies are one (resplits too)."""
+    values = {s: solve_game(GameRules(decks="inf", split_strategy=s), with_distribution=False).ev
+              for s in ("cdz", "cdp1", "cdp")}
+    assert values["cdz"] == values["cdp1"] == values["cdp"]
+
+
 @pytest.mark.parametrize("shoe", [SMALL, ACES])
-def test_cdp1_splits_are_never_worth_less_than_cdz(shoe):
+def test_split_once_cdp_is_cdp1_and_never_worth_less_than_cdz(shoe):
     """Split once, CDP1 plays each split hand as the first split hand's optimum, which no other
-    strategy of the hand's own cards beats; on the infinite deck the two are the same."""
+    strategy of the hand's own cards beats; CDP is then the same strategy; on the infinite deck
+    the three are the same."""
     cdz = solve_game(GameRules(shoe=shoe, split_hands=2), with_distribution=False)
     cdp1 = solve_game(GameRules(shoe=shoe, split_hands=2, split_strategy="cdp1"), with_distribution=False)
+    cdp = solve_game(GameRules(shoe=shoe, split_hands=2, split_strategy="cdp"), with_distribution=False)
     splits = [key for key, moves in cdz.hands.items() if "split" in moves.w]
     assert splits
     assert all(cdp1.hands[key].w["split"] >= cdz.hands[key].w["split"] for key in splits)
-    assert cdp1.ev >= cdz.ev
+    assert all(cdp.hands[key].w == cdp1.hands[key].w for key in splits)
+    assert cdp.ev == cdp1.ev >= cdz.ev
     infinite = [solve_game(GameRules(decks="inf", split_hands=2, split_strategy=s), with_distribution=False).ev
                 for s in ("cdz", "cdp1")]
     assert infinite[0] == infinite[1]

@@ -328,3 +328,26 @@ def test_simulation_infinite_deck():
     rng = random.Random(3)
     results = [bf.simulate_round("inf", BFRules(split_hands=1), rng) for _ in range(30)]
     assert all(x in (-2, -1, 0, 1, 2, F(3, 2)) for x in results)
+
+
+@pytest.mark.parametrize("shoe", SMALL[:2])
+def test_post_split_strategies_splitting_once(shoe):
+    """Splitting once, each split hand sees exactly one other pair card: CDP plays as CDP1. Both
+    hands are worth the same under any strategy of their own cards, and CDP1 plays the first
+    hand's optimum, so CDP1 >= CDZ- for every pair."""
+    counts = dict(zip(range(1, 11), shoe))
+    for pair in [r for r, c in counts.items() if c >= 2]:
+        for up in [r for r, c in counts.items() if c - 2 * (r == pair) >= 1]:
+            split = {s: bf.move_values(shoe, (pair, pair), up, BFRules(split_hands=2, split_strategy=s))["split"]
+                     for s in ("cdz", "cdp1", "cdp")}
+            assert split["cdp"] == split["cdp1"] >= split["cdz"], (pair, up)
+
+
+def test_cdp_plays_by_the_hands_on_the_table():
+    """Resplitting 7s v 9 on a 19-card shoe (the engine's test case): CDP's value differs from
+    CDP1's, which takes one other pair card as gone whatever the hands on the table."""
+    shoe = (1, 0, 0, 0, 0, 2, 3, 3, 3, 7)
+    split = {s: bf.move_values(shoe, (7, 7), 9, BFRules(split_strategy=s))["split"] for s in ("cdp1", "cdp")}
+    assert split["cdp"] > split["cdp1"]
+    with pytest.raises(ValueError, match="split strategy"):
+        bf.move_values(shoe, (7, 7), 9, BFRules(split_strategy="cdp2"))

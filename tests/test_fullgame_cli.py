@@ -128,13 +128,25 @@ def test_a_natural_against_an_ace_compares_even_money(capsys):
     assert document["best"] == "no insurance"
 
 
-def test_cdp1_is_a_split_strategy_of_the_command_line(capsys):
+def test_cdp1_and_cdp_are_split_strategies_of_the_command_line(capsys):
     values = {}
-    for strategy in ("cdz", "cdp1"):
+    for strategy in ("cdz", "cdp1", "cdp"):
         status, out, _ = run(capsys, "hand", "2", "2", "--upcard", "4", "--decks", "1", "--split-hands", "2",
                              "--split-strategy", strategy, "--format", "json")
         assert status == 0
         document = json.loads(out)
         values[strategy] = Fraction(document["moves"]["split"])
-    assert values["cdp1"] >= values["cdz"]
-    assert document["rules"]["split_strategy"] == "cdp1"
+    assert values["cdp"] == values["cdp1"] >= values["cdz"]
+    assert document["rules"]["split_strategy"] == "cdp"
+
+
+def test_cdp_with_resplits_names_its_rules(capsys):
+    status, out, _ = run(capsys, "hand", "7", "7", "--upcard", "9", "--shoe", "1,0,0,0,0,2,3,3,3,7",
+                         "--split-strategy", "cdp", "--format", "json")
+    assert status == 0
+    document = json.loads(out)
+    # the brute force of tests/fullgame_bruteforce.py, independently
+    assert Fraction(document["moves"]["split"]) == Fraction(-14601, 14560)
+    status, out, _ = run(capsys, "hand", "7", "7", "--upcard", "9", "--shoe", "1,0,0,0,0,2,3,3,3,7",
+                         "--split-strategy", "cdp")
+    assert status == 0 and out.splitlines()[0].endswith("CDP")

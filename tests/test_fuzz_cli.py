@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import io
+import json
 import os
 import re
 import signal
@@ -287,6 +288,62 @@ def test_messages_name_the_problem(argv, words):
     status, out, err = run(*argv)
     assert_clean(status, out, err)
     assert status == 2 and words in err, err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["play", "--min-bet", "0"], "--min-bet must be a whole number >= 1"),
+    (["play", "--min-bet", "10", "--max-bet", "5"], "--max-bet must be a whole number >= --min-bet (10)"),
+    (["play", "--max-bet", "9" * 5000], "--max-bet"),
+    (["play", "--penetration", "0"], "--penetration must be above 0"),
+    (["play", "--penetration", "1e999999999"], "--penetration"),
+    (["play", "--penetration", "1/0"], "--penetration"),
+    (["play", "--decks", "9"], "--decks must be a whole number from 1 to 8"),
+    (["play", "--hole-card", "enhc", "--surrender", "late"], "late surrender comes after the dealer's peek"),
+    (["play", "--replay", "x", "--log", "y"], "--replay and --log conflict"),
+])
+def test_play_table_options_name_the_problem(argv, words):
+    status, out, err = run(*argv, stdin="q\n")
+    assert_clean(status, out, err)
+    assert status == 2 and words in err and out == "", err
+
+
+LOGS = st.one_of(
+    st.text(max_size=200),
+    st.lists(st.one_of(st.dictionaries(st.sampled_from(["event", "version", "cards", "answers", "how", "rules"]),
+                                       st.one_of(st.integers(), st.text(max_size=5), st.none(),
+                                                 st.lists(st.text(max_size=3), max_size=3)), max_size=4),
+                       st.sampled_from([{"event": "session", "version": 1}, {"event": "shuffle", "cards": ["A♠"]},
+                                        {"event": "end", "how": "q", "answers": ["q"]}])),
+             max_size=4).map(lambda events: "\n".join(json.dumps(e) for e in events)),
+)
+
+
+@FUZZ
+@given(text=LOGS)
+def test_play_replays_any_file_or_names_the_problem(tmp_path_factory, text):
+    path = tmp_path_factory.mktemp("logs") / "session.jsonl"
+    path.write_text(text)
+    status, out, err = run("play", "--replay", str(path))
+    assert_clean(status, out, err)
+    assert status == 2 and str(path) in err, err
+
+
+def test_play_log_and_replay_files(tmp_path):
+    log = tmp_path / "session.jsonl"
+    status, out, err = run("play", "--seed", "1", "--log", str(log), stdin="5\ns\nn\ns\nq\n")
+    assert_clean(status, out, err)
+    assert status == 0 and log.read_text().endswith("\n")
+    status, again, err = run("play", "--replay", str(log))
+    assert status == 0 and again == f"Replaying {log}.\n" + out
+    for bad in (tmp_path / "missing" / "x.jsonl", tmp_path):        # no such directory; a directory
+        status, out, err = run("play", "--log", str(bad), stdin="q\n")
+        assert_clean(status, out, err)
+        assert status == 2 and "cannot write the log" in err and out == ""
+    status, out, err = run("play", "--replay", str(tmp_path / "none.jsonl"))
+    assert status == 2 and "cannot read the log" in err
+    (tmp_path / "binary.jsonl").write_bytes(b"\xff\xfe\x00")
+    status, out, err = run("play", "--replay", str(tmp_path / "binary.jsonl"))
+    assert status == 2 and "not a play log" in err and len(err.splitlines()) == 1
 
 
 def test_replay_file_with_no_deck_is_an_error(tmp_path):
@@ -585,7 +642,9 @@ BASES = {  # fast settings that the fuzzed options are added to
 }
 SLOW_OR_ELSEWHERE = {"--decks", "--shoe", "--output", "-o", "--reference", "--game", "--rounds", "--episodes",
                      "--timeout", "--call-timeout", "--full", "--plot", "--file", "--help", "-h", "--symbolic",
-                     "--ten-density", "--gym", "--identify", "--kind", "--by", "--view", "--depth", "--digits"}
+                     "--ten-density", "--gym", "--identify", "--kind", "--by", "--view", "--depth", "--digits",
+                     "--heatmap",
+                     "--log", "--replay"}  # play's files: test_play_log_and_replay_files
 
 
 def _options(command: str):
@@ -693,6 +752,49 @@ def test_output_situations(tmp_path_factory, situation, argv, name):
     else:
         assert status == 2, err
         assert set(tmp.rglob("*")) == set(before)
+
+
+# the figure options: the file after each of them (chart -o draws the chart by the file's ending)
+FIGURE_WRITERS = [
+    ["dealer", "--decks", "inf", "--plot"],
+    ["edge", "--decks", "inf", "--split-hands", "2", "--quiet", "--plot"],
+    ["chart", "--decks", "inf", "--split-hands", "2", "--quiet", "--heatmap"],
+    ["chart", "--decks", "inf", "--split-hands", "2", "--quiet", "-o"],
+]
+
+
+@pytest.mark.parametrize("situation", ["under-a-file", "missing-directory", "fifo", "device", "directory", "empty"])
+@pytest.mark.parametrize("argv", FIGURE_WRITERS, ids=lambda argv: f"{argv[0]} {argv[-1]}")
+def test_unwritable_figures(tmp_path, situation, argv):
+    """A figure file that cannot be written is refused in one line before any work, and nothing is written."""
+    target, words = _situation(tmp_path, situation)
+    if target.endswith(".dot"):  # the same situation, for a figure's name
+        if os.path.lexists(target):
+            os.rename(target, target[:-4] + ".svg")
+        target = target[:-4] + ".svg"
+    before = files_in(tmp_path)
+    status, out, err = run(*argv, target)
+    assert_clean(status, out, err)
+    assert status == 2, err
+    if target.endswith(".svg"):
+        assert words in err, err
+    assert files_in(tmp_path) == before
+
+
+@FUZZ
+@given(argv=st.sampled_from(FIGURE_WRITERS[:1] + FIGURE_WRITERS[2:3]), name=ODD_NAMES,
+       ending=st.sampled_from([".svg", ".SVG", ".png", ".pdf", ".gif", ".svg.", ""]),
+       move=st.sampled_from([[], ["--move", "double"], ["--move", "x"], ["--move", ""]]))
+def test_figure_names(tmp_path_factory, argv, name, ending, move):
+    """Any file name with any ending: the figure whole, or one line and no file."""
+    tmp = tmp_path_factory.mktemp("figure")
+    status, out, err = run(*argv, str(tmp / (name + ending)), *(move if argv[0] == "chart" else []))
+    assert_clean(status, out, err)
+    written = [p for p in tmp.rglob("*") if p.is_file()]
+    if status == 0:
+        assert len(written) == 1 and written[0].stat().st_size > 0
+    else:
+        assert status == 2 and not written, err
 
 
 @pytest.mark.parametrize("argv", [["play"], ["replay", "--file", "-"], ["verify", "-"]])

@@ -415,8 +415,8 @@ def test_report_section(monkeypatch):
         symbolic.report_section(Rules(decks=1), "text")
 
 
-@pytest.mark.parametrize("argv", [["--plot", "d.svg"], ["--full", "d.full.txt"], ["--symbolic", "--ten-density", "t"],
-                                  ["--decks", "6", "--full", "f.txt"]])
+@pytest.mark.parametrize("argv", [["--symbolic", "--plot", "d.svg"], ["--plot", "d.gif"], ["--full", "d.full.txt"],
+                                  ["--symbolic", "--ten-density", "t"], ["--decks", "6", "--full", "f.txt"]])
 def test_conflicting_or_inapplicable_dealer_options_are_refused(argv, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert main(["dealer", *argv]) == 2

@@ -48,7 +48,22 @@ class Chain:
 
 
 def compile_chain(graph: nx.DiGraph, absorbing: Sequence[Hashable]) -> Chain:
-    """Arrays for ``graph``, whose sinks are exactly the states in ``absorbing``."""
+    """Arrays for ``graph``, whose sinks are exactly the states in ``absorbing``.
+
+    Examples
+    --------
+    A two-step game: from ``a`` win at once with chance 1/2, else go to ``b``,
+    which wins with chance 1/3.
+
+    >>> import networkx as nx
+    >>> from sympy import QQ
+    >>> g = nx.DiGraph()
+    >>> g.add_edge("a", "win", p=QQ(1, 2)); g.add_edge("a", "b", p=QQ(1, 2))
+    >>> g.add_edge("b", "win", p=QQ(1, 3)); g.add_edge("b", "lose", p=QQ(2, 3))
+    >>> chain = compile_chain(g, ["win", "lose"])
+    >>> chain.transient, chain.absorbing, chain.targets
+    (('a', 'b'), ('win', 'lose'), ((2, 1), (2, 3)))
+    """
     absorbing = tuple(absorbing)
     absorbing_set = set(absorbing)
     transient = tuple(n for n in nx.topological_sort(graph) if n not in absorbing_set)
@@ -82,6 +97,23 @@ def absorption(
     per absorbing state, in ``chain.absorbing`` order). With ``groups``, absorbing
     state ``k`` counts towards entry ``groups[k]`` instead (``None``: left out), so
     callers that need only a few sums of outcomes carry shorter vectors.
+
+    Examples
+    --------
+    The game of :func:`compile_chain`: P(win | a) = 1/2 + 1/2 * 1/3 = 2/3.
+
+    >>> import networkx as nx
+    >>> from sympy import QQ
+    >>> g = nx.DiGraph()
+    >>> g.add_edge("a", "win", p=QQ(1, 2)); g.add_edge("a", "b", p=QQ(1, 2))
+    >>> g.add_edge("b", "win", p=QQ(1, 3)); g.add_edge("b", "lose", p=QQ(2, 3))
+    >>> chain = compile_chain(g, ["win", "lose"])
+    >>> def weigh(i):
+    ...     return [edge["p"] for edge in chain.edge_data[i]]
+    >>> absorption(chain, [chain.index["a"]], weigh, QQ)[chain.index["a"]]
+    [mpq(2,3), mpq(1,3)]
+    >>> absorption(chain, [chain.index["a"]], weigh, QQ, groups=[0, None])[chain.index["a"]]  # wins only
+    [mpq(2,3)]
     """
     n = chain.n_transient
     if groups is None:

@@ -248,7 +248,24 @@ def exact_cell(exact_table: Any, upcard: int, column: str) -> mpq:
 def check_dealer_table(
     table: PrintedTable, rules: Rules | Any, tolerance: Tolerance = Tolerance()
 ) -> DealerCheck:
-    """Judge every cell of ``table`` against the exact table of ``rules`` (or a ``DealerTable``)."""
+    """Judge every cell of ``table`` against the exact table of ``rules`` (or a ``DealerTable``).
+
+    A printed cell is consistent when the exact value rounds to it at its printed
+    precision (half a unit of its last digit, see :class:`Tolerance`).
+
+    Examples
+    --------
+    The 6 row of the infinite deck's table, with 18 misprinted as 0.1073 (exact 0.10627):
+
+    >>> from bjexact.checks.printed import read_dealer_table
+    >>> lines = ["upcard 17 18 19 20 21 bust", "6 .1654 .1073 .1063 .1017 .0972 .4232"]
+    >>> printed = read_dealer_table("\\n".join(lines))
+    >>> check = check_dealer_table(printed, Rules(decks="inf"))
+    >>> check.consistent
+    False
+    >>> [(cell.column, cell.printed.text, f"{float(cell.exact):.5f}") for _, cell in check.inconsistent_cells]
+    [('18', '.1073', '0.10627')]
+    """
     exact_table = _exact_table(rules)
     rows = []
     for row in table.rows:

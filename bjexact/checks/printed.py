@@ -70,6 +70,17 @@ def parse_number(text: str, *, decimal_comma: bool = False) -> PrintedNumber | N
 
     Returns ``None`` when ``text`` is not a number. With ``decimal_comma`` a single
     comma is the decimal separator (``13,98``).
+
+    Examples
+    --------
+    A rounded number carries the unit of its last digit; a fraction is exact (unit 0).
+
+    >>> parse_number("13.98%")
+    PrintedNumber(text='13.98%', value=mpq(699,50), unit=mpq(1,100), kind='rounded', percent=True)
+    >>> parse_number("1/13").unit, parse_number("13,98", decimal_comma=True).value
+    (mpq(0,1), mpq(699,50))
+    >>> parse_number("n/a") is None
+    True
     """
     raw = text
     text = _strip_markup(text)

@@ -282,22 +282,25 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None,
             if split_bug:  # the bug: one second card dealt to every split hand
                 card = draw()
                 split = [[pair, card], [pair, card]]
+            on_table = [2] * len(split)  # the hands on the table as each hand takes its second card (CDP)
             i = 0
             while i < len(split) and not split_bug:
                 card = draw()
                 if card == pair and len(split) < limit_of[pair]:
                     split.append([pair])
+                    on_table.append(0)
                     continue
                 split[i].append(card)
+                on_table[i] = len(split)
                 i += 1
-            for cards in split:
-                move = solver.split_move(counts(cards), up, pair)
+            for cards, table in zip(split, on_table):
+                move = solver.split_move(counts(cards), up, pair, table)
                 if move == "double":
                     hands.append((cards + [draw()], 2))
                     continue
                 if move == "hit":
                     cards = cards + [draw()]
-                    while _total(cards)[0] < 21 and solver.split_hits(counts(cards), up, pair):
+                    while _total(cards)[0] < 21 and solver.split_hits(counts(cards), up, pair, table):
                         cards.append(draw())
                 hands.append((cards, 1))
         elif best == "double":

@@ -13,7 +13,11 @@ __all__ = ["chi2_sf", "chi2_isf", "noncentral_chi2_sf", "holm"]
 
 
 def chi2_sf(statistic: float, df: int) -> float:
-    """P(X >= statistic) for X chi-square with ``df`` degrees of freedom (mpmath, regularised gamma)."""
+    """P(X >= statistic) for X chi-square with ``df`` degrees of freedom (mpmath, regularised gamma).
+
+    >>> round(chi2_sf(3.841458820694124, 1), 12)   # the 5 % critical value of one degree of freedom
+    0.05
+    """
     import mpmath
 
     if df <= 0:
@@ -63,7 +67,14 @@ def noncentral_chi2_sf(statistic: float, df: int, noncentrality: float) -> float
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
-    """Holm's step-down adjusted p-values, in the order given."""
+    """Holm's step-down adjusted p-values, in the order given.
+
+    The smallest of m p-values is multiplied by m, the next by m - 1, ..., and
+    each adjusted value is at least the one before it in that order.
+
+    >>> holm([0.01, 0.04, 0.03])
+    [0.03, 0.06, 0.06]
+    """
     m = len(p_values)
     order = sorted(range(m), key=lambda i: p_values[i])
     adjusted = [0.0] * m

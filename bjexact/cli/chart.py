@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from .common import write_output
+from ..errors import BjexactError
+from ..render.svg import FIGURE_FORMATS
+from .common import is_stdout, write_output
+from .figures import FIGURE_HELP
 from .game_options import GAME_RULES_HELP, add_game_rule_options, game_rules_from_args
 
 EXAMPLES = """\
@@ -13,6 +16,9 @@ examples:
   bjexact chart --decks inf --h17 --surrender late
   bjexact chart --decks 1 --by hand            # every two-card hand, and the hands that differ
   bjexact chart --decks 6 --format json -o chart.json
+  bjexact chart --decks 6 --split-hands 2 -o chart.svg         # the colour-coded chart (also .png, .pdf)
+  bjexact chart --decks 6 --heatmap ev.svg                     # the best move's value per cell
+  bjexact chart --decks 6 --heatmap double.svg --move double   # doubling's value per cell
 
 Codes: H hit, S stand, Dh double else hit, Ds double else stand, P split, Rh/Rs/Rp
 surrender else hit/stand/split. Total-dependent (the default): a cell's move has the
@@ -22,7 +28,19 @@ marks cells whose hands disagree. --by hand: the composition-dependent move of e
 two-card hand and the hands that play differently from their cell. JSON: {"rules",
 "hard": {"16": {"2": "S", ..., "A": "Rh"}, ...}, "soft": {"13": ...}, "pairs": {"8": ...}}
 (soft rows keyed by total, pairs by rank).
+
+Figures: -o FILE.svg (or --format svg) draws the chart as a colour-coded grid: stand
+yellow, hit white, double blue, split green, surrender vermillion (Okabe-Ito colours,
+told apart with the common colour-vision deficiencies); hovering a cell shows every
+move's exact value. --heatmap FILE draws the value of the best move (--move: of one
+move) for every row and up-card: per unit initial bet, given a hand of the row, with
+the dealer peeking with a ten or ace up given no dealer natural. .svg needs nothing;
+.png and .pdf need matplotlib (pip install 'bjexact[plot]') and have no hover text.
 """
+
+
+# render.figures.HEATMAP_MOVES, without loading the solver to parse the command line
+HEATMAP_MOVES = ("best", "stand", "hit", "double", "split", "surrender")
 
 
 def register(subparsers) -> None:
@@ -34,21 +52,72 @@ def register(subparsers) -> None:
     add_game_rule_options(parser)
     parser.add_argument("--by", choices=("total", "hand"), default="total",
                         help="total: the total-dependent chart (default); hand: every two-card hand")
-    parser.add_argument("--format", choices=("text", "csv", "json", "md", "latex"), default="text",
-                        help="output format (default: text)")
+    parser.add_argument("--format", choices=("text", "csv", "json", "md", "latex", "svg", "png", "pdf"), default=None,
+                        help="output format (default: by the ending of -o FILE: .svg, .png, .pdf draw the chart; "
+                             "otherwise text)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("-o", "--output", default=None, metavar="FILE", help="write to FILE instead of standard output")
+    parser.add_argument("--heatmap", default=None, metavar="FILE",
+                        help=f"also draw each cell's value as a heat map to FILE {FIGURE_HELP}")
+    parser.add_argument("--move", choices=HEATMAP_MOVES, default=None,
+                        help="with --heatmap: the move whose value is drawn (default: best, each cell's best move)")
     parser.set_defaults(run=run)
+
+
+def chart_format(args: argparse.Namespace) -> str:
+    """--format, else the figure format -o FILE ends with, else text."""
+    if args.format is not None:
+        return str(args.format)
+    if args.output is not None and not is_stdout(args.output):
+        ending = args.output.rsplit(".", 1)[-1].lower() if "." in args.output else ""
+        if ending in FIGURE_FORMATS:
+            return ending
+    return "text"
 
 
 def run(args: argparse.Namespace) -> int:
     from ..player.game import solve_game
     from ..render.game import chart_json, chart_tables
     from ..render.tables import NumberStyle, render
+    from .figures import check_output, figure_file, write_figures
 
+    fmt = chart_format(args)
+    if args.move is not None and args.heatmap is None:
+        raise BjexactError("--move chooses the move of --heatmap FILE: add --heatmap")
+    if fmt in FIGURE_FORMATS and args.by == "hand":
+        raise BjexactError(f"--format {fmt} draws the total-dependent chart: --by hand is a table (text, csv, json, "
+                           "md, latex)")
+    if fmt in ("png", "pdf") and is_stdout(args.output):
+        raise BjexactError(f"--format {fmt} writes a file: add -o FILE.{fmt}")
+    chart_figure = figure_file(args.output, "-o") if fmt in FIGURE_FORMATS and not is_stdout(args.output) else None
+    if chart_figure is not None and chart_figure.fmt != fmt:
+        raise BjexactError(f"--format {fmt} and -o {args.output[:40]} disagree: name the file .{fmt}")
+    heatmap = figure_file(args.heatmap, "--heatmap") if args.heatmap is not None else None
     rules = game_rules_from_args(args)
+    if args.move == "surrender" and rules.surrender == "none":
+        raise BjexactError("--move surrender: these rules allow no surrender (add --surrender late or early)")
+    if args.move == "split" and rules.split_hands < 2:
+        raise BjexactError("--move split: these rules allow no splitting (--split-hands 1)")
     solution = solve_game(rules, with_distribution=False, progress=False if args.quiet else None)
-    text = render(chart_tables(solution, by_hand=args.by == "hand"), args.format, NumberStyle(),
-                  chart_json(solution))
+    figures = []
+    chart = solution.chart(das_codes=True) if fmt in FIGURE_FORMATS else None  # once, for both figures
+    if heatmap is not None:
+        from ..render.figures import ev_heatmap_figure
+
+        figures.append((heatmap, ev_heatmap_figure(solution, args.move or "best", chart)))
+    if fmt in FIGURE_FORMATS:
+        from ..render.figures import strategy_chart_figure
+
+        drawing = strategy_chart_figure(solution, chart)
+        if chart_figure is None:  # svg to standard output
+            write_figures(figures)
+            write_output(drawing.svg(), args.output)
+            return 0
+        figures.append((chart_figure, drawing))
+        write_figures(figures)
+        return 0
+    text = render(chart_tables(solution, by_hand=args.by == "hand"), fmt, NumberStyle(), chart_json(solution))
+    check_output(args.output)
+    write_figures(figures)
     write_output(text, args.output)
     return 0

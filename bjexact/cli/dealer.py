@@ -14,6 +14,8 @@ examples:
   bjexact dealer --decks inf --exact              # fractions in the text table too
   bjexact dealer --shoe 4,4,4,4,4,4,4,4,4,16      # one deck, given as counts
   bjexact dealer --rows ranks                     # one row per printed rank: 2..10, J, Q, K, A
+  bjexact dealer --decks 6 --plot dealer.svg      # and the table as stacked bars by up-card (.png, .pdf:
+                                                  # matplotlib, pip install 'bjexact[plot]')
 
 Each row is P(final outcome | up-card). With finite shoes the up-card has left the
 shoe; a custom shoe that can run out adds the column 'exhausted'. JSON:
@@ -48,7 +50,18 @@ def run(args: argparse.Namespace) -> int:
 
     rules = rules_from_args(args)
     style = number_style(args)
+    figure = None
+    if args.plot is not None:
+        from .figures import figure_file
+
+        figure = figure_file(args.plot, "--plot")
     table = dealer_table(rules)
     text = render(dealer_tables(table, style, rank_rows=args.rows == "ranks"), args.format, style, table.to_json())
+    if figure is not None:
+        from ..render.figures import dealer_outcome_figure
+        from .figures import check_output, write_figures
+
+        check_output(args.output)
+        write_figures([(figure, dealer_outcome_figure(table))])
     write_output(text, args.output)
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .common import add_output_options, number_style, write_output
+from .figures import FIGURE_HELP, check_output, figure_file, write_figures
 from .game_options import GAME_RULES_HELP, add_game_rule_options, game_rules_from_args
 
 EXAMPLES = """\
@@ -14,6 +15,8 @@ examples:
   bjexact edge --decks inf --h17 --surrender late --format json
   bjexact edge --decks 6 --hole-card enhc --no-das
   bjexact edge --decks 1 --exact
+  bjexact edge --decks inf --plot dist.svg      # and the net result's distribution as bars (.png, .pdf:
+                                                # matplotlib, pip install 'bjexact[plot]')
 
 Optimal composition-dependent play: each hand's moves depend on its own cards and
 the up-card. The expected result is per unit initial bet (the house edge is minus
@@ -35,6 +38,9 @@ def register(subparsers) -> None:
     add_game_rule_options(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_output_options(parser)
+    parser.add_argument("--plot", default=None, metavar="FILE",
+                        help=f"also draw the distribution of the round's net result to FILE {FIGURE_HELP}; "
+                             "it is computed for the infinite deck or without splitting")
     parser.set_defaults(run=run)
 
 
@@ -43,11 +49,17 @@ def run(args: argparse.Namespace) -> int:
     from ..render.game import edge_headline, edge_json, edge_tables
     from ..render.tables import render
 
+    figure = figure_file(args.plot, "--plot") if args.plot is not None else None
     rules = game_rules_from_args(args)
     solution = solve_game(rules, progress=False if args.quiet else None)
     style = number_style(args, percent=True)
     text = render(edge_tables(solution, style), args.format, style, edge_json(solution))
     if args.format in ("text", "md"):
         text = "\n".join(edge_headline(solution)) + "\n\n" + text
+    if figure is not None:
+        from ..render.figures import result_distribution_figure
+
+        check_output(args.output)
+        write_figures([(figure, result_distribution_figure(solution))])
     write_output(text, args.output)
     return 0

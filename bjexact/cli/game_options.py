@@ -20,8 +20,10 @@ dealer peeks with a ten or ace up, CDZ- post-split play):
   --hole-card peek|enhc     peek: the dealer checks with a ten or ace up; enhc: European
                             no hole card, a dealer natural takes doubles and splits too
   --obo                     with enhc: only the original bet is lost to a dealer natural
-  --split-strategy cdz|cdp1 CDZ-: split hands play the unsplit hands' strategy;
-                            CDP1: the first split hand's optimal strategy, for every split hand
+  --split-strategy cdz|cdp1|cdp   CDZ-: split hands play the unsplit hands' strategy;
+                            CDP1: the first split hand's optimal strategy, for every split hand;
+                            CDP: optimal for the split hands on the table when the hand is
+                            played (the other pair cards gone); splitting once, CDP1
 """
 
 
@@ -50,9 +52,11 @@ def add_game_rule_options(parser: argparse.ArgumentParser, *, title: str = "rule
     group.add_argument("--hole-card", choices=("peek", "enhc"), default="peek",
                        help="peek (US, default) or enhc (European no hole card)")
     group.add_argument("--obo", action="store_true", help="with enhc: a dealer natural takes the original bet only")
-    group.add_argument("--split-strategy", choices=("cdz", "cdp1"), default="cdz",
-                       help="post-split play: cdz (CDZ-, the unsplit hands' strategy; default) or cdp1 (the "
-                            "first split hand's optimal strategy, the other pair card gone, for every split hand)")
+    group.add_argument("--split-strategy", choices=("cdz", "cdp1", "cdp"), default="cdz",
+                       help="post-split play: cdz (CDZ-, the unsplit hands' strategy; default), cdp1 (the "
+                            "first split hand's optimal strategy, the other pair card gone, for every split hand) "
+                            "or cdp (optimal with the other split hands' pair cards gone, as many as are on the "
+                            "table when the hand is played)")
 
 
 def game_rules_from_args(args: argparse.Namespace, *, split_hands: int = 4):

@@ -1,4 +1,4 @@
-"""``bjexact play``: blackjack at the terminal, with exact advice at every decision."""
+"""``bjexact play``: blackjack at the terminal, with the exact value of every move at every decision."""
 
 from __future__ import annotations
 
@@ -6,44 +6,71 @@ import argparse
 
 EXAMPLES = """\
 examples:
-  bjexact play                          # one deck, 100 chips, exact advice on
-  bjexact play --decks 2 --chips 50 --seed 7
-  bjexact play --bj-pays 1 --hints off  # naturals pay even money, no advice
+  bjexact play                              # one deck, otherwise `bjexact edge`'s rules, 100 chips
+  bjexact play --decks 6 --surrender late --seed 7 --log session.jsonl
+  bjexact play --replay session.jsonl       # the same hands and advice again, without input
+  bjexact play --hole-card enhc --obo --split-hands 2 --min-bet 5 --max-bet 50
   printf '10\\nh\\ns\\nq\\n' | bjexact play --seed 1   # scripted: one answer per line
 
-At the stake prompt type a whole number of chips (Enter repeats the last stake);
-at a decision type h (hit) or s (stand). q, end of input or Ctrl-C leave the table
-and print the final balance (a stake already on the table is lost).
+At the stake prompt type a whole number of chips (Enter repeats the last stake); at a
+decision the key of a move: s stand, h hit, d double, p split, r surrender; y or n to an
+offer (insurance, even money, early surrender). q, end of input or Ctrl-C leave the table,
+also in the middle of a split, and print the summary (chips on the table are lost).
 
-Table rules: naturals are settled right after the deal (the player's pays
---bj-pays, the dealer's wins, both push); hit or stand only; the dealer stands on
-all 17s (--h17: hits soft 17); the shoe is reshuffled when under a quarter is left.
-Advice: exact expected values per chip staked (+1 win, 0 push, -1 loss) of
-standing and of hitting then playing on optimally, for the cards you have not
-seen, given that the dealer has no blackjack; and the dealer's final-outcome
-probabilities if you stand now.
+The values: exact, for the cards you have not seen (the shoe and the dealer's hole
+card), per chip bet on the hand (chips = bet x value): the hand's expected net result
+with the move and the best play after it (composition-dependent). With a ten or ace up
+and the dealer's peek they are conditioned on no dealer blackjack (it was checked);
+the early-surrender offer (before the check) and --hole-card enhc include dealer
+blackjacks. Insurance: the side bet's value, (3 P(ten) - 1)/2 per chip of the stake.
+Inside a split the values are the current hand's alone, for the cards unseen then;
+split and resplit values are the engine's (CDZ- unless --split-strategy cdp1). A move
+that is not the best is priced in chips, and the summary adds the prices up.
+--log writes one JSON object per line (the session, each shuffle, each hand with its
+cards, answers and values as p/q, the end); --replay shows such a log again.
 """
+
+
+def _penetration(text: str):
+    from ..core.numbers import parse_fraction
+    from ..errors import BjexactError
+    from .common import check_number_text
+
+    try:
+        return parse_fraction(check_number_text(text, "--penetration"))
+    except (ValueError, ZeroDivisionError):
+        raise BjexactError(f"--penetration must be a fraction such as 0.75 or 3/4, not {text[:20]!r}") from None
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "play", help="play blackjack at the terminal with exact advice",
-        description="Play blackjack against the dealer, with exact expected values at every decision.",
+        description="Play blackjack against the dealer, with the exact value of every move at every decision.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     from .common import bounded_int
+    from .game_options import add_game_rule_options
 
-    parser.add_argument("--decks", type=bounded_int(-10**6, 10**6, signed=True), default=1, metavar="N",
-                        help="decks in the shoe, 1 to 8 (default: 1)")
-    parser.add_argument("--chips", type=bounded_int(-10**12, 10**12, signed=True), default=100, metavar="N",
-                        help="starting chips (default: 100)")
-    parser.add_argument("--seed", type=bounded_int(-(2**63), 2**63 - 1, signed=True), default=None, metavar="N",
-                        help="seed the shuffles (reproducible games)")
-    parser.add_argument("--bj-pays", default="3/2", metavar="P/Q",
-                        help="what a player's blackjack pays per chip, e.g. 3/2 or 1 (default: 3/2)")
-    parser.add_argument("--hints", choices=("on", "off"), default="on", help="exact advice (default: on)")
-    parser.add_argument("--h17", action="store_true",
-                        help="the dealer hits soft 17 (default: stands on all 17s)")
+    table = parser.add_argument_group("the table")
+    table.add_argument("--decks", type=bounded_int(-10**6, 10**6, signed=True), default=1, metavar="N",
+                       help="decks in the shoe, 1 to 8 (default: 1)")
+    table.add_argument("--h17", action="store_true", help="the dealer hits soft 17 (default: stands on all 17s)")
+    table.add_argument("--chips", type=bounded_int(-10**12, 10**12, signed=True), default=100, metavar="N",
+                       help="starting chips (default: 100)")
+    table.add_argument("--min-bet", type=bounded_int(-10**12, 10**12, signed=True), default=1, metavar="N",
+                       help="the table minimum stake (default: 1)")
+    table.add_argument("--max-bet", type=bounded_int(-10**12, 10**12, signed=True), default=None, metavar="N",
+                       help="the table maximum stake (default: your balance)")
+    table.add_argument("--penetration", default="0.75", metavar="F",
+                       help="reshuffle before a hand once this fraction of the shoe is dealt (default: 0.75)")
+    table.add_argument("--seed", type=bounded_int(-(2**63), 2**63 - 1, signed=True), default=None, metavar="N",
+                       help="seed the shuffles (reproducible games)")
+    table.add_argument("--hints", choices=("on", "off"), default="on", help="exact advice (default: on)")
+    table.add_argument("--log", default=None, metavar="FILE",
+                       help="record the session, one JSON object per line (replay it with --replay)")
+    table.add_argument("--replay", default=None, metavar="FILE",
+                       help="show a session recorded with --log again: its hands and advice, without input")
+    add_game_rule_options(parser, split_hands_help="(default: 4; 2 = split once; 1 = no splitting)")
     parser.set_defaults(run=run)
 
 
@@ -62,49 +89,98 @@ def _line_reader(stream, echo):
     return read
 
 
-def _patient(advisor, write, after: float = 1.0):
-    """``advisor`` that says it is still working when an exact solution takes more than ``after`` s."""
+def _spinner(stream, after: float = 1.0):
+    """An advisor that draws a spinner on the terminal ``stream`` when an exact solution takes
+    more than ``after`` seconds, and wipes it when done."""
     import threading
 
-    def advise(*args):
-        notice = threading.Timer(after, write, ["  (working out the exact values...)"])
-        notice.daemon = True
-        notice.start()
+    def advise(compute):
+        done = threading.Event()
+
+        def spin() -> None:
+            if done.wait(after):
+                return
+            frames = "|/-\\"
+            turn = 0
+            while not done.wait(0.1):
+                stream.write(f"\r  working out the exact values {frames[turn % 4]}")
+                stream.flush()
+                turn += 1
+            stream.write("\r\x1b[K")
+            stream.flush()
+
+        thread = threading.Thread(target=spin, daemon=True)
+        thread.start()
         try:
-            return advisor(*args)
+            return compute()
         finally:
-            notice.cancel()
+            done.set()
+            thread.join()
 
     return advise
 
 
+def _log_writer(path: str):
+    """``log(event)`` appending one JSON line per event to ``path`` (created or emptied now), flushed
+    at once so that the log stays whole whenever the session ends; and the file, to close."""
+    import json
+
+    from ..errors import BjexactError
+    from ..files import os_error_message
+
+    try:
+        handle = open(path, "w", encoding="utf-8")  # noqa: SIM115 (closed by run)
+    except OSError as exc:
+        raise BjexactError(f"cannot write the log {path}: {os_error_message(exc)}") from None
+
+    def log(event) -> None:
+        handle.write(json.dumps(event, ensure_ascii=False) + "\n")
+        handle.flush()
+
+    return log, handle
+
+
 def run(args: argparse.Namespace) -> int:
+    import os
     import sys
 
-    from ..apps.game import Game, GameConfig, exact_advice
-    from ..core.numbers import parse_fraction
+    from ..apps.game import Game, GameConfig, read_log, replay_reader
     from ..errors import BjexactError
-    from .common import check_number_text
-
-    if sys.stdin is None:
-        raise BjexactError("standard input is closed: play reads your answers from it")
-    try:
-        bj_pays = parse_fraction(check_number_text(args.bj_pays, "--bj-pays"))
-    except ValueError:
-        raise BjexactError(f"--bj-pays must be a fraction such as 3/2 or 1, not {args.bj_pays!r}") from None
-    config = GameConfig(decks=args.decks, chips=args.chips, seed=args.seed, bj_pays=bj_pays,
-                        hints=args.hints == "on", h17=args.h17)
+    from ..files import os_error_message
+    from .game_options import game_rules_from_args
 
     def write(line: str) -> None:
         print(line, flush=True)
 
-    advisor = exact_advice
+    colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    if args.replay is not None:
+        if args.log is not None:
+            raise BjexactError("--replay and --log conflict: a replay records nothing")
+        try:
+            with open(args.replay, encoding="utf-8") as handle:
+                config, shoes, answers, how = read_log(handle, args.replay)
+        except OSError as exc:
+            raise BjexactError(f"cannot read the log {args.replay}: {os_error_message(exc)}") from None
+        except UnicodeDecodeError:
+            raise BjexactError(f"{args.replay} is not a play log (not UTF-8 text)") from None
+        write(f"Replaying {args.replay}.")
+        Game(config, replay_reader(answers, how, write), write, shoes=iter(shoes), colour=colour).run()
+        return 0
+
+    if sys.stdin is None:
+        raise BjexactError("standard input is closed: play reads your answers from it")
+    args.shoe = None
+    rules = game_rules_from_args(args)
+    config = GameConfig(rules=rules, chips=args.chips, seed=args.seed, hints=args.hints == "on",
+                        min_bet=args.min_bet, max_bet=args.max_bet, penetration=_penetration(args.penetration))
+    advisor = None
     if sys.stdin.isatty():
         try:
             import readline  # noqa: F401  (line editing for input())
         except ImportError:
             pass
-        advisor = _patient(exact_advice, write)
+        if sys.stderr.isatty():
+            advisor = _spinner(sys.stderr)
 
         def read(prompt: str) -> str | None:
             try:
@@ -114,5 +190,12 @@ def run(args: argparse.Namespace) -> int:
                 return None
     else:
         read = _line_reader(sys.stdin, write)
-    Game(config, read, write, advisor=advisor).run()
+    if args.log is None:
+        Game(config, read, write, advisor=advisor, colour=colour).run()
+        return 0
+    log, handle = _log_writer(args.log)
+    try:
+        Game(config, read, write, log=log, advisor=advisor, colour=colour).run()
+    finally:
+        handle.close()
     return 0

@@ -46,21 +46,19 @@ def add_dealer_options(parser: argparse.ArgumentParser) -> None:
                        help="with --symbolic/--ten-density: write the summarised polynomials in full to FILE "
                             "(default with -o OUT.EXT: OUT.full.EXT)")
     group.add_argument("--plot", default=None, metavar="FILE",
-                       help="with --ten-density: also draw the outcomes against it to FILE (.svg, .pdf, .png)")
+                       help="also draw a figure to FILE (.svg, .png, .pdf): the table as stacked bars by up-card "
+                            "(.svg needs nothing), or with --ten-density the outcomes against it (matplotlib)")
 
 
 def wants_symbolic(args: argparse.Namespace) -> bool:
-    """Whether ``bjexact dealer`` is asked for a symbolic table; options that need one are refused
+    """Whether ``bjexact dealer`` is asked for a symbolic table; ``--full``, which needs one, is refused
     without it, and ``--symbolic`` with ``--ten-density`` (two different tables) is refused."""
     symbolic, density = getattr(args, "symbolic", False), getattr(args, "ten_density", None)
     if symbolic and density is not None:
         raise BjexactError("--symbolic (polynomials in p_A..p_T) and --ten-density (in one variable) "
                            "are different tables: give one of them")
-    if not symbolic and density is None:
-        for flag, value in (("--plot", getattr(args, "plot", None)), ("--full", getattr(args, "full", None))):
-            if value is not None:
-                raise BjexactError(f"{flag} is for symbolic tables: add --ten-density NAME"
-                                   + (" or --symbolic" if flag == "--full" else ""))
+    if not symbolic and density is None and getattr(args, "full", None) is not None:
+        raise BjexactError("--full is for symbolic tables: add --ten-density NAME or --symbolic")
     return bool(symbolic or density is not None)
 
 

@@ -207,7 +207,7 @@ class Rules:
 DOUBLE_RULES = ("any", "9-11", "10-11")
 SURRENDER_RULES = ("none", "late", "early")
 HOLE_CARD_RULES = ("peek", "enhc")
-SPLIT_STRATEGIES = ("cdz", "cdp1")
+SPLIT_STRATEGIES = ("cdz", "cdp1", "cdp")
 
 
 
@@ -215,7 +215,13 @@ SPLIT_STRATEGIES = ("cdz", "cdp1")
 class GameRules:
     """The rules of the full game. Defaults: 2 decks, S17, 3:2, double any two cards,
     DAS, up to 4 hands by splitting, no resplitting aces, one card to each split ace,
-    no surrender, peek, CDZ- post-split strategy."""
+    no surrender, peek, CDZ- post-split strategy.
+
+    ``split_strategy``, how split hands are played: ``"cdz"`` (CDZ-: the unsplit hand's
+    strategy for the same cards), ``"cdp1"`` (the first split hand's optimal strategy, the
+    other pair card gone too, for every split hand) or ``"cdp"`` (optimal with the other
+    split hands' pair cards gone too, as many as are on the table when the hand is played).
+    """
 
     decks: int | float | str | None = None
     shoe: Counts | None = None
@@ -230,7 +236,7 @@ class GameRules:
     surrender: Literal["none", "late", "early"] = "none"
     hole_card: Literal["peek", "enhc"] = "peek"
     obo: bool = False
-    split_strategy: Literal["cdz", "cdp1"] = "cdz"
+    split_strategy: Literal["cdz", "cdp1", "cdp"] = "cdz"
 
     def __post_init__(self) -> None:
         _set_shoe_or_decks(self)
@@ -312,7 +318,7 @@ class GameRules:
         if self.surrender != "none":
             parts.append(f"{self.surrender} surrender")
         parts.append("ENHC" + (" OBO" if self.obo else "") if self.hole_card == "enhc" else "peek")
-        parts.append("CDP1" if self.split_strategy == "cdp1" else "CDZ-")
+        parts.append({"cdz": "CDZ-", "cdp1": "CDP1", "cdp": "CDP"}[self.split_strategy])
         return ", ".join(parts)
 
 

@@ -282,7 +282,20 @@ class ShoeDraws:
 
 @cache
 def dealer_graph(h17: bool = False, naturals: str = "as21", finite: bool = True) -> DealerGraph:
-    """Build (once, then cached) the dealer graph for a soft-17 rule and naturals convention."""
+    """Build (once, then cached) the dealer graph for a soft-17 rule and naturals convention.
+
+    Finite shoes need the multiset of the dealer's cards as the state (draws
+    change the shoe); the infinite deck needs only the total and softness.
+
+    Examples
+    --------
+    >>> finite = dealer_graph()
+    >>> finite.graph.number_of_nodes(), finite.graph.number_of_edges()
+    (606, 5196)
+    >>> infinite = dealer_graph(finite=False)
+    >>> infinite.graph.number_of_nodes(), infinite.graph.number_of_edges()
+    (34, 270)
+    """
     rules = Rules(decks=1, h17=h17, naturals=naturals)  # validates; decks is irrelevant here
     graph = nx.DiGraph(h17=h17, naturals=naturals, finite=finite)
     for outcome in _absorbing(naturals, finite):

@@ -23,17 +23,25 @@ Hole-card rules and the dealer's natural
     original bet is lost to it, which makes every decision's W the same as under
     peek (the natural's loss of 1 is common to all moves but surrender).
 
-Splits (CDZ-)
-    A split hand is played with the composition-dependent strategy of an unsplit
-    hand of the same cards (other split hands' cards are ignored when choosing,
-    not when computing values). Two split hands (no resplit) are worth twice the
+Splits
+    Post-split strategy (``GameRules.split_strategy``): a split hand chooses its moves
+    by the values of its cards played on optimally with ``n`` other pair cards gone
+    as well (:meth:`_Solver.strategy_pairs`): CDZ- ``n = 0``, the unsplit hand's
+    strategy (other split hands' cards are ignored when choosing, not when computing
+    values); CDP1 ``n = 1``, the first split hand's optimum, for every split hand;
+    CDP ``n`` = the other split hands on the table when the hand is played (their
+    first cards, the pair cards the player has seen; their other cards are ignored).
+    Splitting once, CDP is CDP1. Two split hands (no resplit) are worth twice the
     first one: the other hand's cards, drawn by a stopping rule of its own, leave
-    the dealer's next cards distributed as if they had not been drawn (a
-    uniformly shuffled shoe stays uniform after a stopping time), so hand one is
-    valued with only the other pair card removed. With resplits the hands are seen
-    receiving their second cards first (:meth:`_Solver.split`), which changes no
-    value and leaves each hand depending only on how many of the others' second
-    cards are known not to be pair cards.
+    the dealer's next cards distributed as if they had not been drawn (a uniformly
+    shuffled shoe stays uniform after a stopping time), so hand one is valued with
+    only the other pair card removed. With resplits the hands are seen receiving
+    their second cards first (:meth:`_Solver.split`). That changes no value as long
+    as every hand's play depends only on its own cards and on the second cards dealt
+    up to its own (each deal of cards to places has the same chance in either
+    order): CDP's ``n`` is such a quantity, the hands on the table when the hand took
+    its non-pair second card. So each hand depends only on that and on how many of
+    the others' second cards are known not to be pair cards.
 
 Results
     :func:`solve_game` gives every two-card hand's moves, the round's value by
@@ -384,11 +392,18 @@ class _Solver:
                           self.rules.excludes_natural, self.rules.surrender == "early",
                           self.rules.hole_card == "peek")
 
-    # --- splits (CDZ-) ---
+    # --- splits ---
 
     def split_limit(self, pair: int) -> int:
         """The most hands splitting ``pair`` can make (aces are resplit only with RSA)."""
         return self.rules.split_hands if pair != ACE or self.rules.rsa else min(self.rules.split_hands, 2)
+
+    def strategy_pairs(self, hands: int) -> int:
+        """How many pair cards besides its own a split hand's strategy takes as gone, the hand
+        played while ``hands`` split hands are on the table: none (CDZ-: the unsplit hand's
+        strategy), one (CDP1: the first split hand's), or the other hands' ``hands - 1`` (CDP)."""
+        strategy = self.rules.split_strategy
+        return 0 if strategy == "cdz" else 1 if strategy == "cdp1" else hands - 1
 
     def split(self, pair: int, upcard: int) -> mpq:
         """W of splitting ``pair``: the sum of the split hands' values.
@@ -398,45 +413,63 @@ class _Solver:
         a new hand while fewer than the most hands are on the table; then each hand
         is played. Until the limit is reached a second card is known not to be a pair
         card; once it is, the waiting hands' second cards are plain draws. A pattern
-        (``hands``, ``b`` hands given a non-pair card before the limit, ``waiting`` at
-        the limit) has an exact chance. Given it, one hand's value depends on its own
-        cards, the other hands' first cards (pair cards, seen) and the others' ``b``
-        known-not-pair second cards (otherwise unknown: :class:`Gone`); the plain
-        draws of other hands are uniform removals, which change nothing.
+        (``hands``, ``made[k]`` hands given a non-pair card while k + 2 hands were on
+        the table, ``waiting`` at the limit) has an exact chance. Given it, one hand's
+        value depends on its own cards, the other hands' first cards (pair cards,
+        seen) and the others' ``b = sum(made)`` known-not-pair second cards (otherwise
+        unknown: :class:`Gone`); the plain draws of other hands are uniform removals,
+        which change nothing. Its strategy (:meth:`strategy_pairs`) depends on how
+        many hands were on the table when it took its second card (CDP).
         """
         total = _ZERO
-        for chance, hands, b, waiting in self._split_patterns(pair, upcard):
+        for chance, hands, made, waiting in self._split_patterns(pair, upcard):
             extra = counts_of([pair] * (hands - 1))
+            b = sum(made)
             if b:  # a hand whose second card x is not a pair card; b - 1 others like it, unknown
                 gone = Gone(extra, pair, b - 1)
                 chances = self.cards.chances(add_counts(extra, counts_of([pair])), upcard, gone)
                 others = 1 - chances[pair - 1]
-                value = sum((c / others * self._split_two_cards(counts_of([pair, x]), upcard, gone)
-                             for x, c in zip(RANKS, chances) if x != pair and c), _ZERO)
-                total += chance * b * value
+                for strategy, count in self._hands_by_strategy(made).items():
+                    value = sum((c / others * self._split_two_cards(counts_of([pair, x]), upcard, gone, strategy)
+                                 for x, c in zip(RANKS, chances) if x != pair and c), _ZERO)
+                    total += chance * count * value
             if waiting:  # a hand that draws its second card once no more hands can be made
                 gone = Gone(extra, pair, b)
+                strategy = self.strategy_pairs(hands)
                 chances = self.cards.chances(add_counts(extra, counts_of([pair])), upcard, gone)
-                value = sum((c * self._split_two_cards(counts_of([pair, x]), upcard, gone)
+                value = sum((c * self._split_two_cards(counts_of([pair, x]), upcard, gone, strategy)
                              for x, c in zip(RANKS, chances) if c), _ZERO)
                 total += chance * waiting * value
         return total
 
-    def _split_patterns(self, pair: int, upcard: int) -> list[tuple[mpq, int, int, int]]:
-        """(chance, hands, b, waiting) of how the split hands' second cards fall, up to the limit."""
+    def _hands_by_strategy(self, made: tuple[int, ...]) -> dict[int, int]:
+        """How many of the hands ``made`` counts (see :meth:`_split_patterns`) play each strategy."""
+        found: dict[int, int] = {}
+        for k, count in enumerate(made):
+            if count:
+                strategy = self.strategy_pairs(k + 2)
+                found[strategy] = found.get(strategy, 0) + count
+        return found
+
+    def _split_patterns(self, pair: int, upcard: int) -> list[tuple[mpq, int, tuple[int, ...], int]]:
+        """(chance, hands, made, waiting) of how the split hands' second cards fall, up to the
+        limit: ``made[k]`` hands took a non-pair card while k + 2 hands were on the table."""
         limit = self.split_limit(pair)
         if self.cards.infinite:
             p_pair_always = self.cards.shoe.draw_probabilities()[pair - 1]
         else:
             left = self.cards.unseen(counts_of([pair, pair]), upcard)
             pairs_left, unseen = left[pair - 1], sum(left)
-        found: list[tuple[mpq, int, int, int]] = []
-        pending = [(_ONE, 2, 2, 0)]  # chance, waiting, hands, b
+        found: dict[tuple[int, tuple[int, ...], int], mpq] = {}
+        start: tuple[int, ...] = (0,) * (limit - 1)
+        pending = [(_ONE, 2, 2, start)]  # chance, waiting, hands, made
         while pending:
-            chance, waiting, hands, b = pending.pop()
+            chance, waiting, hands, made = pending.pop()
             if not waiting or hands == limit:
-                found.append((chance, hands, b, waiting))
+                key = (hands, made, waiting)
+                found[key] = found.get(key, _ZERO) + chance
                 continue
+            b = sum(made)
             if self.cards.infinite:
                 p_pair = p_pair_always
             else:
@@ -445,22 +478,24 @@ class _Solver:
                     raise BjexactError("the shoe is too small to deal the split hands")
                 p_pair = mpq(pairs_left - drawn_pairs, unseen - drawn_pairs - b)
             if p_pair:
-                pending.append((chance * p_pair, waiting + 1, hands + 1, b))
+                pending.append((chance * p_pair, waiting + 1, hands + 1, made))
             if p_pair != 1:
-                pending.append((chance * (1 - p_pair), waiting - 1, hands, b + 1))
-        return found
+                now = made[: hands - 2] + (made[hands - 2] + 1,) + made[hands - 1:]
+                pending.append((chance * (1 - p_pair), waiting - 1, hands, now))
+        return [(chance, hands, made, waiting) for (hands, made, waiting), chance in found.items()]
 
-    def split_move(self, hand: Counts, upcard: int, pair: int) -> str:
-        """The move of a split hand of ``pair`` once it has its second card (no resplit).
+    def split_move(self, hand: Counts, upcard: int, pair: int, hands: int = 2) -> str:
+        """The move of a split hand of ``pair`` once it has its second card (no resplit), played
+        while ``hands`` split hands are on the table: the best of the moves allowed after a
+        split by the values of the hand played on optimally with :meth:`strategy_pairs` other
+        pair cards gone (none: the unsplit hand's values, CDZ-)."""
+        return self._split_move(hand, upcard, pair, self.strategy_pairs(hands))
 
-        CDZ-: the unsplit hand's values choose among the moves allowed after a split.
-        CDP1: the values of the first split hand (the other pair card removed too) choose.
-        """
+    def _split_move(self, hand: Counts, upcard: int, pair: int, strategy: int) -> str:
         if counts_value(hand).total == 21 or (pair == ACE and not self.rules.hit_split_aces):
             return "stand"
-        cdp1 = self.rules.split_strategy == "cdp1"
-        gone = _first_split_hand(pair) if cdp1 else NOTHING_GONE
-        stand, hit = self.first_hand_continuation(hand, upcard, pair) if cdp1 else self.continuation(hand, upcard)
+        gone = _pairs_gone(pair, strategy)
+        stand, hit = self.post_split_continuation(hand, upcard, pair, strategy)
         options = {"stand": stand}
         if hit is not None:
             options["hit"] = hit
@@ -475,59 +510,66 @@ class _Solver:
         stand, hit = self.continuation(hand, upcard)
         return hit is not None and hit > stand
 
-    def split_hits(self, hand: Counts, upcard: int, pair: int) -> bool:
-        """Whether a split hand of ``pair`` with three or more cards hits, by the split strategy."""
-        if self.rules.split_strategy == "cdp1":
-            stand, hit = self.first_hand_continuation(hand, upcard, pair)
-            return hit is not None and hit > stand
-        return self.continues_hitting(hand, upcard)
+    def split_hits(self, hand: Counts, upcard: int, pair: int, hands: int = 2) -> bool:
+        """Whether a split hand of ``pair`` with three or more cards hits, by the split strategy,
+        played while ``hands`` split hands are on the table."""
+        return self._split_hits(hand, upcard, pair, self.strategy_pairs(hands))
 
-    def first_hand_continuation(self, hand: Counts, upcard: int, pair: int) -> tuple[mpq, mpq | None]:
-        """(stand, hit) W of the first hand split from ``pair``, played optimally from here with the
-        other pair card gone too: the values CDP1's post-split strategy is chosen by."""
-        key = (self._key(hand), upcard, pair)
+    def _split_hits(self, hand: Counts, upcard: int, pair: int, strategy: int) -> bool:
+        stand, hit = self.post_split_continuation(hand, upcard, pair, strategy)
+        return hit is not None and hit > stand
+
+    def post_split_continuation(self, hand: Counts, upcard: int, pair: int, pairs_gone: int) -> tuple[mpq, mpq | None]:
+        """(stand, hit) W of a hand of ``pair`` played optimally from here with ``pairs_gone``
+        other pair cards gone too: the values a split strategy is chosen by (none gone: the
+        unsplit hand's :meth:`continuation`, CDZ-; one: the first split hand's, CDP1)."""
+        if not pairs_gone:
+            return self.continuation(hand, upcard)
+        key = (self._key(hand), upcard, pair, pairs_gone)
         found = self._first_cont.get(key)
         if found is None:
-            gone = _first_split_hand(pair)
+            gone = _pairs_gone(pair, pairs_gone)
             stand = self.stand(hand, upcard, gone)
-            hit = self._hit(hand, upcard, gone, lambda new: _best(self.first_hand_continuation(new, upcard, pair)))
+            hit = self._hit(hand, upcard, gone,
+                            lambda new: _best(self.post_split_continuation(new, upcard, pair, pairs_gone)))
             found = self._first_cont[key] = (stand, hit)  # its rows are batched before any dry run
         return found
 
-    def _split_two_cards(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
-        """W of a split hand once it has its second card (and cannot be resplit)."""
-        key = (hand, upcard, gone.pair if self.cards.infinite else gone)
+    def _split_two_cards(self, hand: Counts, upcard: int, gone: Gone, strategy: int) -> mpq:
+        """W of a split hand once it has its second card (and cannot be resplit), played by the
+        strategy that takes ``strategy`` other pair cards as gone."""
+        key = (hand, upcard, gone.pair if self.cards.infinite else gone, strategy)
         found = self._split_two.get(key)
         if found is None:
-            found = self._split_two_cards_now(hand, upcard, gone)
+            found = self._split_two_cards_now(hand, upcard, gone, strategy)
             if self.cards.recording is None:
                 self._split_two[key] = found
         return found
 
-    def _split_two_cards_now(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
-        move = self.split_move(hand, upcard, gone.pair)
+    def _split_two_cards_now(self, hand: Counts, upcard: int, gone: Gone, strategy: int) -> mpq:
+        move = self._split_move(hand, upcard, gone.pair, strategy)
         if move == "double":
             doubled = self.double(hand, upcard, gone)
             if doubled is None:
                 raise BjexactError("the shoe is too small to deal the split hands")
             return doubled
         if move == "hit":
-            return self._split_hit(hand, upcard, gone)
+            return self._split_hit(hand, upcard, gone, strategy)
         return self.stand(hand, upcard, gone)
 
-    def _split_hit(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
-        result = self._hit(hand, upcard, gone, lambda new: self._split_continuation(new, upcard, gone))
+    def _split_hit(self, hand: Counts, upcard: int, gone: Gone, strategy: int) -> mpq:
+        result = self._hit(hand, upcard, gone, lambda new: self._split_continuation(new, upcard, gone, strategy))
         if result is None:
             raise BjexactError("the shoe is too small to deal the split hands")
         return result
 
-    def _split_continuation(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
-        """W of a split hand of three or more cards, played as the unsplit hand would be."""
-        key = (self._key(hand), upcard, None if self.cards.infinite else gone)
+    def _split_continuation(self, hand: Counts, upcard: int, gone: Gone, strategy: int) -> mpq:
+        """W of a split hand of three or more cards, played by its split strategy."""
+        key = (self._key(hand), upcard, None if self.cards.infinite else gone, strategy)
         found = self._split_cont.get(key)
         if found is None:
-            if self.split_hits(hand, upcard, gone.pair):
-                found = self._split_hit(hand, upcard, gone)
+            if self._split_hits(hand, upcard, gone.pair, strategy):
+                found = self._split_hit(hand, upcard, gone, strategy)
             else:
                 found = self.stand(hand, upcard, gone)
             self._split_cont[key] = found
@@ -562,11 +604,12 @@ class _Solver:
     def prefetch_splits(self, pairs: list[int], upcard: int) -> None:
         """Batch the dealer's distributions of the split hands of ``pairs`` where they stand,
         found by a dry run (their moves follow the unsplit hands' values)."""
-        if self.rules.split_strategy == "cdp1":  # the first split hand's rows choose every split hand's moves
-            for pair in pairs:
-                extra = counts_of([pair])
-                hands = hands_up_to_21(self.cards.counts, upcard, start=(pair,), extra=extra)
-                self.cards.prefetch([(add_counts(hand, extra), None) for hand in hands], upcard)
+        for pair in pairs:  # the rows that choose the split hands' moves (CDP1, CDP) come first
+            for pairs_gone in self._strategy_pairs_used(pair, upcard):
+                if pairs_gone:
+                    extra = counts_of([pair] * pairs_gone)
+                    hands = hands_up_to_21(self.cards.counts, upcard, start=(pair,), extra=extra)
+                    self.cards.prefetch([(add_counts(hand, extra), None) for hand in hands], upcard)
         needed: set[tuple[Counts, tuple[int, int] | None]] = set()
         self.cards.recording = needed
         try:
@@ -577,9 +620,15 @@ class _Solver:
             self._split_cont.clear()
         self.cards.prefetch(sorted(needed, key=lambda item: (item[1] or (0, 0), item[0])), upcard)
 
+    def _strategy_pairs_used(self, pair: int, upcard: int) -> set[int]:
+        """The values of :meth:`strategy_pairs` the split hands of ``pair`` can be played by."""
+        left = self.cards.counts[pair - 1] - 2 - (pair == upcard)
+        most = min(self.split_limit(pair), 2 + max(left, 0))
+        return {self.strategy_pairs(hands) for hands in range(2, most + 1)}
+
 class Strategy:
     """The solved play of a rule set, move by move, for code that plays rounds (simulators):
-    the moves the exact values choose, split hands' included (CDZ-)."""
+    the moves the exact values choose, split hands' included (by the rules' split strategy)."""
 
     def __init__(self, rules: GameRules):
         self._solver = _Solver(rules)
@@ -588,22 +637,24 @@ class Strategy:
         """The most hands splitting ``pair`` can make."""
         return self._solver.split_limit(pair)
 
-    def split_move(self, hand: Counts, upcard: int, pair: int) -> str:
-        """The move of a split hand of ``pair`` holding ``hand`` (counts) once it has two cards."""
-        return self._solver.split_move(hand, upcard, pair)
+    def split_move(self, hand: Counts, upcard: int, pair: int, hands: int = 2) -> str:
+        """The move of a split hand of ``pair`` holding ``hand`` (counts) once it has two cards,
+        played while ``hands`` split hands are on the table (only CDP's moves depend on it)."""
+        return self._solver.split_move(hand, upcard, pair, hands)
 
     def continues_hitting(self, hand: Counts, upcard: int) -> bool:
         """Whether an unsplit hand (counts) that may only stand or hit hits."""
         return self._solver.continues_hitting(hand, upcard)
 
-    def split_hits(self, hand: Counts, upcard: int, pair: int) -> bool:
-        """Whether a split hand of ``pair`` (counts, three cards or more) hits."""
-        return self._solver.split_hits(hand, upcard, pair)
+    def split_hits(self, hand: Counts, upcard: int, pair: int, hands: int = 2) -> bool:
+        """Whether a split hand of ``pair`` (counts, three cards or more) hits, played while
+        ``hands`` split hands are on the table."""
+        return self._solver.split_hits(hand, upcard, pair, hands)
 
 
-def _first_split_hand(pair: int) -> Gone:
-    """What has gone besides the first split hand's own cards: the other pair card."""
-    return Gone(counts_of([pair]), pair, 0)
+def _pairs_gone(pair: int, count: int) -> Gone:
+    """``count`` pair cards gone besides a split hand's own cards (one: the first split hand's)."""
+    return Gone(counts_of([pair] * count), pair, 0) if count else NOTHING_GONE
 
 
 def _best(values: tuple[mpq, mpq | None]) -> mpq:
@@ -757,7 +808,8 @@ class _Results:
                 continue  # under peek/OBO a dealer natural is settled with the round, not here
             # the hands' results against this outcome, and their sums over 0..4 hands of a kind
             sums = [_powers(_settle(not_pair, outcome)), _powers(_settle(free, outcome))]
-            for chance, _, b, waiting in patterns:
+            for chance, _, made, waiting in patterns:
+                b = sum(made)
                 _mix(out, _convolve(sums[0][b], sums[1][waiting]), chance * mpq(n, denominator))
         return out
 

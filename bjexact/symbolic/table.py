@@ -110,6 +110,19 @@ def symbolic_dealer_table(
 
     Default model: one variable per rank. Under ``peek`` the model is moved to its
     fraction field (see the module docstring).
+
+    Examples
+    --------
+    The dealer's chance of busting with a 6 up as a polynomial in the ten density
+    t; at the standard deck (t = 4/13) it is the exact value of the dealer table.
+
+    >>> from bjexact.symbolic.models import ten_density_model
+    >>> from bjexact.symbolic.polys import polynomial_string
+    >>> table = symbolic_dealer_table(model=ten_density_model(), upcards=[6])
+    >>> polynomial_string(table.rows[6]["bust"])[:36]
+    '-5/14348907*t**8 + 325/14348907*t**7'
+    >>> table.evaluate()[6]["bust"]
+    mpq(345176856,815730721)
     """
 
     rules = rules or Rules(decks="inf")
