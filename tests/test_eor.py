@@ -75,6 +75,14 @@ def test_ranks_that_cannot_be_removed():
     assert effects.to_json()["effects"]["A"] is None
     with pytest.raises(BjexactError, match="no A"):
         dealer_removal_effects(Rules(shoe=shoe), 1)
+    # the table explains 'n/a' where it shows it, and only there
+    from bjexact.render.removal import removal_tables
+    from bjexact.render.tables import NumberStyle
+
+    _, changes = removal_tables(effects, NumberStyle())
+    assert changes.rows[0][1] == "n/a" and "'n/a'" in changes.notes[0]
+    _, changes = removal_tables(dealer_removal_effects(Rules(decks=1), 6), NumberStyle())
+    assert not any("n/a" in row for row in changes.rows) and "n/a" not in changes.notes[0]
 
 
 # --- the infinite deck: derivatives ---------------------------------------------------------

@@ -33,6 +33,7 @@ from bjexact.symbolic import (
     symbolic_dealer_table,
     ten_density_model,
 )
+from bjexact.symbolic.polys import latex_lines
 
 RULE_SETS = [(h17, naturals) for h17 in (False, True) for naturals in ("as21", "separate", "peek")]
 STANDARD = (Fraction(1, 13),) * 9 + (Fraction(4, 13),)
@@ -409,8 +410,10 @@ def test_report_section(monkeypatch):
 
     monkeypatch.setattr(symbolic, "REPORT_DECISIONS", ((16, False, 10),))
     text = symbolic.report_section(Rules(decks="inf"), "md")
-    assert "hard 16 v T: hit below t = 0.316284055805..., stand above" in text
-    assert f"- T: `{polynomial_string(table(False, 'as21', 'ten-density')[10]['bust'])}`" in text
+    assert "- hard 16 v T: hit below, stand above $t \\approx 0.316284055805\\ldots$, the root of $" in text
+    assert "CRootOf" not in text and "`" not in text  # maths typeset as maths, not as code
+    first_line = latex_lines(table(False, 'as21', 'ten-density')[10]['bust'])[0]
+    assert f"P(\\text{{bust}} \\mid T) &= {first_line}" in text
     latex = symbolic.report_section(Rules(decks=1), "latex")
     assert "\\begin{tabular}" in latex and "-A & -0.1521 & +0.0593" in latex and "align" not in latex
     with pytest.raises(BjexactError):

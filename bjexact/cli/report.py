@@ -9,22 +9,25 @@ from .common import RULES_HELP, add_bj_pays_option, add_rule_options, rules_from
 EXAMPLES = """\
 examples:
   bjexact report -o out/ --decks inf              # out/report.tex, report.pdf, report.md, figures/
-  bjexact report -o out/ --decks 6 --h17          # finite shoes take 10 to 40 seconds (a progress bar)
+  bjexact report -o out/ --decks 6 --h17          # finite shoes take 20 to 60 seconds (progress bars)
   bjexact report -o out/ --decks 2 --no-pdf --quiet
   bjexact report --reference reports/             # regenerate every reference report and reports/index.md
 
-The PDF is compiled with latexmk (or pdflatex) in a temporary directory when TeX is
-installed; otherwise report.tex is written and a message says how to get a PDF. Figures
-need Graphviz's 'dot' (.svg for Markdown, .pdf for LaTeX); without it they are written
-as .dot files. A TeX error prints one line and the log's path, and exits 2.
+The full game is played with the shoe, --h17 and --bj-pays given and the full game's
+default rules otherwise (double any two, DAS, split to 4 hands, no RSA, one card to
+split aces, no surrender, peek, CDZ-). The PDF is compiled with latexmk (or pdflatex)
+in a temporary directory when TeX is installed; otherwise report.tex is written and a
+message says how to get a PDF. Figures need Graphviz's 'dot' (.svg for Markdown, .pdf
+for LaTeX); without it they are written as .dot files. A TeX error prints one line and the log's path, and exits 2.
 """
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "report", help="LaTeX/PDF and Markdown reports with tables, matrices and diagrams",
+        "report", help="LaTeX/PDF and Markdown reports: tables, matrices, the full game, diagrams",
         description="A LaTeX (PDF) and Markdown report of a rule set: dealer table, matrices, "
-                    "the player's best play, diagrams and the method.",
+                    "the full game (house edge, basic strategy chart), the best hit/stand play, "
+                    "effects of removal, diagrams and the method.",
         epilog=RULES_HELP + "\n" + EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     target = parser.add_mutually_exclusive_group(required=True)

@@ -45,9 +45,10 @@ def removal_tables(effects: RemovalEffects, style: Any, *, partials: bool = Fals
         values = effects.effects
         label = "-"
         title = f"Effect of removing one card of each rank{points}"
-        notes = ["Each row: the exact change when one card of that rank leaves the shoe; "
-                 "'n/a': the shoe has no such card to remove (or no such up-card is left). "
-                 "Burn-card neutrality: the rows weighted by the counts"
+        missing = any(values[r] is None for r in RANKS)
+        notes = ["Each row: the exact change when one card of that rank leaves the shoe"
+                 + ("; 'n/a': the shoe has no such card to remove (or no such up-card is left)" if missing else "")
+                 + ". Burn-card neutrality: the rows weighted by the counts"
                  + (" and P(no natural | that card removed)" if rules.naturals == "peek" else "")
                  + " sum to exactly 0."]
     rows = []

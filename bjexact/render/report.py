@@ -2,15 +2,18 @@
 
 A report holds, for one rule set: the rules and conventions; the dealer's table
 as decimals and as exact fractions; for the infinite deck the absorbing-chain
-matrices T, B and N R of up-card 6; the player's best moves and the values of
-standing and hitting; diagrams (:mod:`bjexact.render.diagrams`); and a short method
-section. The text of ``report.md`` and ``report.tex`` depends only on the rules
-(never on the machine, the date or which programs are installed), so the
-reference reports in the repository can be checked for staleness by
-regenerating them.
+matrices T, B and N R of up-card 6; the full game (the house edge, by up-card, the
+basic strategy chart and, where computed, the distribution of a round's result); the
+hit/stand game (the player's best moves and the values of standing and hitting); the
+effects of removal; diagrams (:mod:`bjexact.render.diagrams`); and a short method
+section. It is built once as a :class:`bjexact.render.document.Document` and rendered
+as Markdown and as LaTeX. The text of ``report.md`` and ``report.tex`` depends only on
+the rules (never on the machine, the date or which programs are installed), so the
+reference reports in the repository can be checked for staleness by regenerating them.
 
-The player analysis is enclosed in marker comments (:data:`PLAYER_BEGIN`,
-:data:`PLAYER_END`) so that the rest of a report can be compared on its own.
+The two slow sections are enclosed in marker comments (:data:`GAME_BEGIN`,
+:data:`GAME_END`, :data:`PLAYER_BEGIN`, :data:`PLAYER_END`) so that the rest of a
+report can be compared on its own.
 """
 
 from __future__ import annotations
@@ -19,30 +22,57 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..core.cards import rank_symbol
-from ..core.rules import Rules
+from ..core.numbers import fraction_string, mpq
+from ..core.rules import GameRules, Rules
 from ..dealer.distributions import dealer_table
 from ..dealer.matrices import dealer_matrices
 from ..errors import BjexactError
 from ..files import write_atomically
+from ..player.game import GameSolution, solve_game
+from ..player.outcomes import RESULTS
 from ..player.solver import solve
 from .diagrams import dealer_diagram, have_dot, player_diagram
 from .diagrams import render as render_diagram
-from .symbolic import report_section
-from .tables import NumberStyle, Table, dealer_tables, decimal_string, game_lines, latex_escape, player_tables, render
+from .document import (
+    FIGURES,
+    Block,
+    Bullets,
+    Code,
+    Document,
+    Figure,
+    Heading,
+    Inline,
+    Marker,
+    Math,
+    Paragraph,
+    TableBlock,
+    Values,
+    paragraph,
+    table_is_wide,
+    to_latex,
+    to_markdown,
+)
+from .game import CHART_LEGEND, chart_tables
+from .symbolic import report_blocks, report_title
+from .tables import NumberStyle, Table, dealer_tables, decimal_string, player_tables
 
 __all__ = [
     "REFERENCE_SETS",
     "PLAYER_BEGIN",
     "PLAYER_END",
+    "GAME_BEGIN",
+    "GAME_END",
     "Figure",
     "Report",
     "build_report",
+    "game_rules",
+    "report_document",
     "report_markdown",
     "report_latex",
     "write_report",
@@ -61,23 +91,19 @@ REFERENCE_SETS: tuple[tuple[str, Rules], ...] = (
 )
 PLAYER_BEGIN = "player analysis: begin"
 PLAYER_END = "player analysis: end"
+GAME_BEGIN = "full game: begin"
+GAME_END = "full game: end"
 MATRIX_UPCARD = 6
-FIGURES = "figures"
 _SOURCE_DATE = "1767225600"  # 2026-01-01: PDFs carry this date, so that they are reproducible
 
 
 @dataclass(frozen=True)
-class Figure:
-    """A diagram of the report: ``name`` is the file stem under ``figures/``."""
-
-    name: str
-    caption: str
-    graph: Any = field(repr=False)
-
-
-@dataclass(frozen=True)
 class Report:
-    """Everything a report shows; ``solution`` is ``None`` when the player analysis is left out."""
+    """Everything a report shows.
+
+    ``solution``: the hit/stand game, ``game``: the full game; either is ``None`` when
+    left out (``game_error`` says why when the full game cannot be dealt from the shoe).
+    """
 
     rules: Rules
     objective: str
@@ -85,16 +111,36 @@ class Report:
     chain: Any
     solution: Any
     figures: tuple[Figure, ...]
-    symbolic: Mapping[str, str] = field(default_factory=dict)  # "md"/"latex" -> the symbolic section
+    symbolic: tuple[Block, ...] = ()
+    game: GameSolution | None = None
+    game_error: str = ""
+
+
+def game_rules(rules: Rules) -> GameRules:
+    """The full game's rules of a report: its shoe, H17/S17 and payout; everything else the
+    defaults of :class:`GameRules` (double any two, DAS, split to 4 hands, no RSA, one card to
+    split aces, no surrender, peek, CDZ-)."""
+    if rules.shoe is not None:
+        return GameRules(shoe=rules.shoe, h17=rules.h17, bj_pays=rules.bj_pays)
+    return GameRules(decks=rules.decks, h17=rules.h17, bj_pays=rules.bj_pays)
 
 
 def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
                  progress: bool | None = None) -> Report:
-    """Compute what a report shows (the player analysis of finite shoes takes seconds)."""
+    """Compute what a report shows. ``player=False`` leaves out the two slow sections, the
+    full game and the hit/stand game (for finite shoes they take seconds each)."""
 
     dealer = dealer_table(rules)
     chain = dealer_matrices(rules, MATRIX_UPCARD) if rules.infinite else None
     solution = solve(rules, objective, progress=progress) if player else None
+    game, game_error = None, ""
+    if player:
+        try:
+            # the distribution of a round is computed on the infinite deck only (split hands of a finite
+            # shoe share its cards): a finite shoe is spared the attempt
+            game = solve_game(game_rules(rules), with_distribution=rules.infinite, progress=progress)
+        except BjexactError as exc:
+            game_error = str(exc)
     shoe = rules.make_shoe()
     figures = []
     for upcard in (6, 1):
@@ -106,15 +152,13 @@ def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
         figures.append(Figure(f"dealer-{symbol}", f"The dealer's chain from up-card {symbol} ({what}).",
                               dealer_diagram(rules, [upcard])))
     if rules.infinite:
-        figures.append(Figure("player-6", "The player's hit chain against up-card 6 under the best play: "
-                              "each state with its best move and value; edges leave the states where "
-                              "hitting is best.", player_diagram(rules, 6, objective=objective)))
-
-    symbolic = {fmt: report_section(rules, fmt) for fmt in ("md", "latex")}
-    return Report(rules, objective, dealer, chain, solution, tuple(figures), symbolic)
+        figures.append(Figure("player-6", "The player's hit chain against up-card 6 in the hit/stand game, "
+                              "under the best play: each state with its best move and value; edges leave the "
+                              "states where hitting is best.", player_diagram(rules, 6, objective=objective)))
+    return Report(rules, objective, dealer, chain, solution, tuple(figures), report_blocks(rules), game, game_error)
 
 
-# --- the shared text --------------------------------------------------------------------
+# --- the document -----------------------------------------------------------------------
 
 
 def _title(rules: Rules) -> str:
@@ -138,77 +182,75 @@ def _shoe_words(rules: Rules) -> str:
     return f"A shoe of {sum(rules.shoe)} cards (A,2,...,9,T: {','.join(map(str, rules.shoe))})"
 
 
-def _conventions(rules: Rules, objective: str) -> list[str]:
+def _conventions(rules: Rules, objective: str) -> list[Paragraph]:
     if rules.infinite:
-        shoe = ("The infinite deck: every card is drawn with replacement, so aces and 2 to 9 each have "
-                "probability 1/13 and ten-valued cards 4/13, whatever has been dealt.")
+        shoe = paragraph("The infinite deck: every card is drawn with replacement, so aces and 2 to 9 each have "
+                         "probability ", Math(r"1/13"), " and ten-valued cards ", Math(r"4/13"),
+                         ", whatever has been dealt.")
     else:
-        shoe = (f"{_shoe_words(rules)}, drawn without replacement. A dealer row is "
-                "conditioned on the up-card alone (it has left the shoe). The player's values are "
-                "composition-dependent: the player's cards and the up-card have left the shoe, and the "
-                "dealer's hole card is one of the unseen cards.")
+        shoe = paragraph(f"{_shoe_words(rules)}, drawn without replacement. A dealer row is "
+                         "conditioned on the up-card alone (it has left the shoe). The player's values are "
+                         "composition-dependent: the player's cards and the up-card have left the shoe, and the "
+                         "dealer's hole card is one of the unseen cards.")
     dealer = ("The dealer hits soft 17 (H17) and stands on hard 17 and on 18 or more." if rules.h17 else
               "The dealer draws to 16 and stands on every 17 (S17), soft or hard.")
     value = ("Values are expected results per unit bet: +1 for a win, 0 for a push, -1 for a loss."
-             if objective == "ev" else "Values are the chance of winning, a push counted as half a win.")
+             if objective == "ev" else
+             "Values of the hit/stand game are the chance of winning, a push counted as half a win; the "
+             "full game's are expected results per unit initial bet.")
     return [
         shoe,
-        dealer,
-        "An ace counts 11 unless that would take the hand over 21; at most one ace counts 11.",
-        _NATURALS[rules.naturals],
-        "The player may only hit or stand (no doubling, splitting, insurance or surrender); "
-        "going over 21 loses at once, before the dealer plays. Ties between hitting and standing go to "
-        "standing.",
-        value,
-        "Every number is computed as an exact fraction; decimals are rounded (half away from zero) only "
-        "when printed.",
+        paragraph(dealer),
+        paragraph("An ace counts 11 unless that would take the hand over 21; at most one ace counts 11."),
+        paragraph("Dealer tables and the hit/stand game: " + _NATURALS[rules.naturals]),
+        paragraph("The player is analysed twice: in the full game (doubling, splitting; the house edge and "
+                  "the basic strategy chart), and in the hit/stand game, where the player may only hit or "
+                  "stand (no doubling, splitting, insurance or surrender); going over 21 loses at once, before "
+                  "the dealer plays."),
+        paragraph(value),
+        paragraph("Every number is computed as an exact fraction; decimals are rounded (half away from zero) "
+                  "only when printed."),
     ]
 
 
-def _method(rules: Rules) -> list[str]:
+def _method(rules: Rules) -> list[Paragraph]:
     finite = not rules.infinite
     return [
-        "The dealer's play is a directed acyclic graph: its start states are the up-cards, its absorbing "
-        "states the outcomes 17 to 21 and bust, and every other state a hand still drawing"
-        + (" (for a finite shoe, the multiset of the dealer's cards, since the chance of the next card "
-           "depends on which cards are gone)" if finite else " (its total and whether it is soft)")
-        + ". Each edge carries the exact chance of the card or cards that take it.",
-        "The absorption probabilities are solved exactly over the rationals in topological order; in "
-        "matrix form, with T the transitions among the drawing states and R those into the outcomes, "
-        "N = (I - T)^-1 and N R gives P(outcome | state), whose start row is the dealer-table row.",
-        "The player's decision is solved by backward induction: the value of standing compares the player's "
-        "total with the dealer's outcome distribution"
-        + (" computed for exactly the cards left (once per multiset of the player's cards)" if finite else "")
-        + "; the value of hitting averages the best values of the next states, a bust losing at once. "
-        "Because drawing always raises the hard sum, the recursion is finite and exact.",
-        "Conditioning: a dealer row is P(outcome | up-card); a player value is conditioned on the player's "
-        "cards and the up-card" + (" (and on no dealer natural under 'peek')" if rules.naturals == "peek" else "")
-        + ". The game value from the deal is unconditional.",
+        paragraph("The dealer's play is a directed acyclic graph: its start states are the up-cards, its absorbing "
+                  "states the outcomes 17 to 21 and bust, and every other state a hand still drawing"
+                  + (" (for a finite shoe, the multiset of the dealer's cards, since the chance of the next card "
+                     "depends on which cards are gone)" if finite else " (its total and whether it is soft)")
+                  + ". Each edge carries the exact chance of the card or cards that take it."),
+        paragraph("The absorption probabilities are solved exactly over the rationals in topological order; in "
+                  "matrix form, with ", Math("T"), " the transitions among the drawing states and ", Math("R"),
+                  " those into the outcomes, ", Math(r"N = (I - T)^{-1}"), " and ", Math("NR"), " gives ",
+                  Math(r"P(\text{outcome} \mid \text{state})"), ", whose start row is the dealer-table row."),
+        paragraph("The player's decisions are solved by backward induction: the value of standing compares the "
+                  "player's total with the dealer's outcome distribution"
+                  + (" computed for exactly the cards left (once per multiset of the player's cards)" if finite
+                     else "")
+                  + "; the value of hitting averages the best values of the next states, a bust losing at once. "
+                  "Because drawing always raises the hard sum, the recursion is finite and exact. The full game "
+                  "adds doubling (one card, twice the stake) and splitting, whose hands are played by the "
+                  "CDZ- strategy: each split hand is played as a two-card hand would be, given the cards "
+                  "removed before the split."),
+        paragraph("Conditioning: a dealer row is ", Math(r"P(\text{outcome} \mid \text{up-card})"),
+                  "; a player value is conditioned on the player's cards and the up-card"
+                  + (" (and on no dealer natural under 'peek')" if rules.naturals == "peek" else "")
+                  + ". The values of a round from the deal are unconditional."),
     ]
 
 
-def _dealer_tables(report: Report) -> tuple[tuple[Any, Any], tuple[Any, Any]]:
-    decimal = NumberStyle(decimals=4, percent=True)
-    exact = NumberStyle(exact=True)
-    return (dealer_tables(report.dealer, decimal)[0], decimal), (dealer_tables(report.dealer, exact)[0], exact)
-
-
-def _matrix_tables(report: Report) -> list[tuple[Any, Any]]:
-    chain = report.chain
-    if chain is None:
-        return []
-    exact = NumberStyle(exact=True)
-    states = list(chain.transient)
-    short = [_short_state(s) for s in states]
-    up = rank_symbol(MATRIX_UPCARD)
-    return [
-        (Table(f"T for up-card {up}: P(next state | state) among the drawing states (row: from, column: to)",
-               ["from/to", *short], [[s, *row] for s, row in zip(short, chain.T)]), exact),
-        (Table(f"B for up-card {up}: P(bust on the next card | state)", ["state", "B"],
-               [[s, b] for s, b in zip(short, chain.B)]), exact),
-        (Table(f"N R for up-card {up}: P(final outcome | state); the first row is the dealer-table row",
-               ["state", *chain.absorbing], [[s, *row] for s, row in zip(short, chain.absorption)]), exact),
-    ]
+def _rule_flags(rules: Rules) -> str:
+    flags = ["--decks inf" if rules.infinite else f"--decks {rules.decks}" if rules.shoe is None else
+             "--shoe " + ",".join(map(str, rules.shoe))]
+    if rules.h17:
+        flags.append("--h17")
+    if rules.naturals != "as21":
+        flags.append(f"--naturals {rules.naturals}")
+    if rules.bj_pays != mpq(3, 2):
+        flags.append(f"--bj-pays {fraction_string(rules.bj_pays)}")
+    return " ".join(flags)
 
 
 def _short_state(state: str) -> str:
@@ -217,165 +259,218 @@ def _short_state(state: str) -> str:
     return {"hard": "h", "soft": "s"}.get(kind, kind) + total if total else f"up {state}"
 
 
-def _player_tables(report: Report):
+def _table(table: Table, style: NumberStyle, size: str = "small", **options: Any) -> TableBlock:
+    """A table that gets a landscape page only when it is too wide for a portrait one."""
+    return TableBlock(table, style, size=size, wide=table_is_wide(table, style, size), **options)
+
+
+def _dealer_blocks(report: Report) -> list[Block]:
+    decimal = NumberStyle(decimals=4, percent=True)
+    exact = NumberStyle(exact=True)
+    return [
+        Heading("The dealer's final outcome"),
+        paragraph("Each row is ", Math(r"P(\text{final outcome} \mid \text{up-card})"),
+                  ", first as percentages rounded to 4 places, then exactly."),
+        _table(dealer_tables(report.dealer, decimal)[0], decimal, notes=_dealer_note(report.rules)),
+        _table(dealer_tables(report.dealer, exact)[0], exact, "footnotesize", notes=_dealer_note(report.rules)),
+    ]
+
+
+def _dealer_note(rules: Rules) -> tuple[Paragraph, ...]:
+    """What a dealer row is conditioned on, and what a dealer natural counts as."""
+    if rules.naturals == "peek":
+        return (paragraph("Rows are ", Math(r"P(\text{outcome} \mid \text{up-card}, \text{no dealer natural})"),
+                          ": the dealer has peeked (A and T rows renormalised)."),)
+    natural = ("a dealer natural counts as a final 21" if rules.naturals == "as21" else
+               "a dealer natural is the outcome 'blackjack', not a 21")
+    return (paragraph("Rows are ", Math(r"P(\text{outcome} \mid \text{up-card})"), f"; {natural}."),)
+
+
+def _chain_blocks(report: Report) -> list[Block]:
+    chain = report.chain
+    blocks: list[Block] = [Heading("The dealer's absorbing chain")]
+    if chain is None:
+        return blocks + [paragraph(
+            "For a finite shoe the chain's states are the multisets of the dealer's cards (hundreds per "
+            "up-card); ", Code("bjexact matrix --decks N --upcard 6 --format json"), " prints ", Math("T"), ", ",
+            Math("R"), ", ", Math("B"), ", ", Math("N"), " and ", Math("NR"), " exactly.")]
+    exact = NumberStyle(exact=True)
+    states = list(chain.transient)
+    short = [_short_state(s) for s in states]
+    up = rank_symbol(MATRIX_UPCARD)
+    return blocks + [
+        paragraph("States: ", Code("up 6"), " is the up-card alone, ", Code("h12"), " hard 12, ", Code("s15"),
+                  " soft 15. ", Math("T"), " is strictly upper triangular in this order; ",
+                  Math(r"N = (I - T)^{-1}"), "."),
+        _table(Table("", ["from/to", *short], [[s, *row] for s, row in zip(short, chain.T)]), exact, "footnotesize",
+               caption=(Math("T"), f" for up-card {up}: ", Math(r"P(\text{next state} \mid \text{state})"),
+                        " among the drawing states (row: from, column: to)")),
+        _table(Table("", ["state", "B"], [[s, b] for s, b in zip(short, chain.B)]), exact, "footnotesize",
+               caption=(Math("B"), f" for up-card {up}: ", Math(r"P(\text{bust on the next card} \mid \text{state})"))),
+        _table(Table("", ["state", *chain.absorbing], [[s, *row] for s, row in zip(short, chain.absorption)]),
+               exact, "footnotesize",
+               caption=(Math("NR"), f" for up-card {up}: ", Math(r"P(\text{final outcome} \mid \text{state})"),
+                        "; the first row is the dealer-table row")),
+    ]
+
+
+def _percent(value: mpq, places: int = 6, signed: bool = True) -> str:
+    return f"{decimal_string(value * 100, places, signed=signed)}%"
+
+
+def _game_blocks(report: Report) -> list[Block]:
+    rules = game_rules(report.rules)
+    blocks: list[Block] = [
+        Marker(GAME_BEGIN),
+        Heading("The full game: house edge and basic strategy"),
+        paragraph("The full game is played under these rules:"),
+        Bullets(tuple(paragraph(line) for line in _game_rules_words(rules))),
+    ]
+    game = report.game
+    if game is None:
+        text = (f"The full game cannot be dealt from this shoe: {report.game_error}." if report.game_error
+                else "(left out)")
+        return blocks + [paragraph(text), Marker(GAME_END)]
+    percent = NumberStyle(decimals=6, percent=True, signed=True)
+    edge = -game.ev
+    blocks += [
+        paragraph(("The house edge is " if edge >= 0 else "The game favours the player: the house edge is ")
+                  + f"{_percent(edge, 6, signed=False)} of the initial bet. The expected result of a round, dealt "
+                  "from the full shoe and played by the best composition-dependent strategy (CDZ- after splits), "
+                  f"is {_percent(game.ev)} per unit initial bet. Exactly:"),
+        Values((("expected result", game.ev), ("house edge", edge))),
+        _table(Table("Expected result by up-card", ["up-card", "chance", "expected result (%)"],
+                     [[rank_symbol(u), fraction_string(game.upcard_chance[u]), percent.plain(game.by_upcard[u])]
+                      for u in game.by_upcard]), percent,
+               notes=(paragraph("Per unit initial bet, dealer naturals included; weighted by the up-card's "
+                                "chance they sum to the round's expected result."),)),
+        _table(Table("How rounds go", ["round", "chance (%)", "exactly"],
+                     [[what, _percent(p, 4, signed=False), fraction_string(p)]
+                      for what, p in game.move_chances.items()]), NumberStyle(),
+               notes=(paragraph("A natural is settled at once (the dealer peeks under a ten or an ace); "
+                                "otherwise the chance that the first decision is each move."),)),
+    ]
+    variance = game.variance
+    if game.distribution is not None and variance is not None:
+        blocks += [
+            _table(Table("Net result of a round", ["net result", "chance (%)"],
+                         [[_result_label(r), _percent(p, 6, signed=False)] for r, p in game.distribution.items()]),
+                   NumberStyle(),
+                   notes=(paragraph("Per unit initial bet: a double or a split can win or lose several units. "
+                                    "The exact chances: ", Code("bjexact edge --format json"), "."),)),
+            paragraph(f"The variance of a round's net result is {decimal_string(variance, 6)} squared units "
+                      f"(standard deviation {decimal_string(_sqrt(variance), 6)} units), per unit initial bet; "
+                      "exactly:"),
+            Values((("variance", variance),)),
+        ]
+    else:
+        blocks.append(paragraph(
+            "The distribution of a round's net result (and so its variance) is not computed for a finite "
+            "shoe once a pair may be split: the split hands share the cards left, and their joint results "
+            "would need every order of drawing. The expected values above are exact all the same."))
+    disagree: tuple[Inline, ...] = () if rules.infinite else (
+        " A * marks a cell whose hands disagree (", Code("bjexact chart --by hand"), " lists them).")
+    blocks.append(paragraph(
+        "The basic strategy chart: each cell is the move with the largest expected value summed over the "
+        "two-card hands of its row, each weighted by its chance.", *disagree, " Codes: " + CHART_LEGEND + "."))
+    for table in chart_tables(game):
+        title = table.title.split(":")[0].replace("Basic strategy, ", "Basic strategy: ")
+        blocks.append(_table(Table(title, table.columns, table.rows), NumberStyle(), notes=(), centred=True))
+    return blocks + [Marker(GAME_END)]
+
+
+def _sqrt(value: mpq, places: int = 8) -> mpq:
+    """The square root of ``value`` rounded down to ``places`` decimals, exactly (integer root)."""
+    from math import isqrt
+
+    scale = 10**places
+    return mpq(isqrt(value.numerator * scale * scale // value.denominator), scale)
+
+
+def _result_label(value: mpq) -> str:
+    return fraction_string(value) if value.denominator != 1 else f"{int(value):+d}" if value else "0"
+
+
+def _game_rules_words(rules: GameRules) -> list[str]:
+    payout = fraction_string(rules.bj_pays).replace("/", ":")
+    shoe = "the infinite deck" if rules.infinite else (
+        f"{rules.decks} deck{'s' if rules.decks != 1 else ''} of 52 cards" if rules.shoe is None
+        else f"a shoe of {sum(rules.shoe)} cards")
+    return [
+        f"Dealt from {shoe}; the dealer {'hits' if rules.h17 else 'stands on'} soft 17; "
+        f"a natural pays {payout}.",
+        "The dealer peeks under a ten or an ace: a dealer natural takes the initial bet only; a player natural "
+        "against it pushes.",
+        "Double down on any two cards, also after splitting (DAS).",
+        "Split any pair, resplitting to four hands, except aces: split aces are not resplit and get one "
+        "card each (a split ace and a ten is 21, not a natural).",
+        "No surrender, no insurance.",
+        "Split hands are played by CDZ-: as the best composition-dependent two-card play, given the cards "
+        "gone before the split.",
+    ]
+
+
+def _player_blocks(report: Report) -> list[Block]:
+    blocks: list[Block] = [
+        Marker(PLAYER_BEGIN),
+        Heading("The hit/stand game: the player's best play"),
+        paragraph("In the hit/stand game the player may only hit or stand: the game of the dealer tables, in which "
+                  "each decision's value can be followed by hand, and the one the diagrams draw. Ties between "
+                  "hitting and standing go to standing."),
+    ]
+    solution = report.solution
+    if solution is None:
+        return blocks + [paragraph("(left out)"), Marker(PLAYER_END)]
+    game = solution.game
+    what = "expected result per unit bet" if report.objective == "ev" else "chance of winning (push = 1/2)"
+    shares = ", ".join(f"{name} {decimal_string(p * 100, 4)}%" for name, p in zip(RESULTS, game.results))
+    blocks += [
+        paragraph(f"The game's value from the deal ({what}) is "
+                  f"{_percent(game.value, 6, signed=report.objective == 'ev')}; the player's results: {shares}. "
+                  "Exactly:"),
+        Values((("value", game.value),)),
+    ]
     moves = NumberStyle()
     values = NumberStyle(decimals=4, percent=False, signed=report.objective == "ev")
-    return ([(t, moves) for t in player_tables(report.solution, moves, "policy")]
-            + [(t, values) for t in player_tables(report.solution, values, "values")])
+    for table in player_tables(solution, moves, "policy"):
+        left = (2,) if list(table.columns[-1:]) == ["hands"] else ()
+        blocks.append(_table(_untitled(table), moves, left=left))
+    for table in player_tables(solution, values, "values"):
+        blocks.append(_table(_untitled(table), values, "footnotesize" if len(table.rows) > 30 else "small"))
+    return blocks + [Marker(PLAYER_END)]
 
 
-def _game_lines(report: Report) -> list[str]:
-    return game_lines(report.solution.game, report.objective)
+def _untitled(table: Table) -> Table:
+    """The table without the rules after its title's colon (the report's title names them)."""
+    return Table(table.title.split(": ")[0], table.columns, table.rows, table.notes)
 
 
-# --- Markdown ---------------------------------------------------------------------------
+def report_document(report: Report) -> Document:
+    """The report as one document, for :func:`bjexact.render.document.to_markdown` and ``to_latex``."""
+    rules = report.rules
+    blocks: list[Block] = [Heading("Rules and conventions"), Bullets(tuple(_conventions(rules, report.objective)))]
+    blocks += _dealer_blocks(report)
+    blocks += _chain_blocks(report)
+    blocks += _game_blocks(report)
+    blocks += _player_blocks(report)
+    if report.symbolic:
+        blocks += [Heading(report_title(rules)), *report.symbolic]
+    if report.figures:
+        blocks += [Heading("Diagrams"), paragraph("The diagrams are vector graphics: zoom in to read the edge labels."),
+                   *report.figures]
+    blocks += [Heading("Method"), *_method(rules),
+               paragraph("Regenerate: ", Code(f"bjexact report -o DIR {_rule_flags(rules)}"), ".")]
+    return Document(_title(rules), tuple(blocks))
 
 
 def report_markdown(report: Report) -> str:
     """The Markdown report; figures are ``figures/NAME.svg`` beside it."""
-    rules = report.rules
-    out = [f"# {_title(rules)}", "", "## Rules and conventions", ""]
-    out += [f"- {line}" for line in _conventions(rules, report.objective)]
-    out += ["", "## The dealer's final outcome", "",
-            "Each row is P(final outcome | up-card), first as percentages rounded to 4 places, then exactly.", ""]
-    for table, style in _dealer_tables(report):
-        out += [render([table], "md", style).rstrip(), ""]
-    out += ["## The dealer's absorbing chain", ""]
-    if report.chain is None:
-        out += ["For a finite shoe the chain's states are the multisets of the dealer's cards (hundreds per "
-                "up-card); `bjexact matrix --decks N --upcard 6 --format json` prints T, R, B, N and N R "
-                "exactly.", ""]
-    else:
-        out += ["States: `up 6` is the up-card alone, `h12` hard 12, `s15` soft 15. T is strictly upper "
-                "triangular in this order.", ""]
-        for table, style in _matrix_tables(report):
-            out += [render([table], "md", style).rstrip(), ""]
-    out += [f"<!-- {PLAYER_BEGIN} -->", "## The player's best play", ""]
-    if report.solution is None:
-        out += ["(left out)", ""]
-    else:
-        out += [f"{line.strip()}  " for line in _game_lines(report)] + [""]
-        for table, style in _player_tables(report):
-            out += [render([table], "md", style).rstrip(), ""]
-    out += [f"<!-- {PLAYER_END} -->"]
-    if report.symbolic:
-        out += ["## Effects of removal and the ten density", "", report.symbolic["md"].rstrip(), ""]
-    out += ["## Diagrams", ""]
-    for figure in report.figures:
-        out += [f"![{figure.caption}]({FIGURES}/{figure.name}.svg)", "", f"*{figure.caption}*", ""]
-    out += ["## Method", ""] + [f"{line}\n" for line in _method(rules)]
-    out += ["Regenerate: `bjexact report -o DIR " + _rule_flags(rules) + "`.", ""]
-    return "\n".join(out).rstrip() + "\n"
-
-
-def _rule_flags(rules: Rules) -> str:
-    flags = ["--decks inf" if rules.infinite else f"--decks {rules.decks}"]
-    if rules.h17:
-        flags.append("--h17")
-    if rules.naturals != "as21":
-        flags.append(f"--naturals {rules.naturals}")
-    return " ".join(flags)
-
-
-# --- LaTeX ------------------------------------------------------------------------------
-
-_PREAMBLE = r"""\documentclass[a4paper,10pt]{article}
-\usepackage[T1]{fontenc}
-\usepackage{lmodern}
-\usepackage[margin=2cm]{geometry}
-\usepackage{amsmath}
-\allowdisplaybreaks
-\usepackage{booktabs}
-\usepackage{graphicx}
-\usepackage{pdflscape}
-\usepackage{float}
-\usepackage[hidelinks]{hyperref}
-\pdfinfoomitdate=1
-\pdftrailerid{}
-\setlength{\tabcolsep}{4pt}
-% a table wider than the line is scaled down to fit it, never overflowing
-\newsavebox{\widetable}
-\newcommand{\fitwidth}[1]{\sbox{\widetable}{#1}%
-  \ifdim\wd\widetable>\linewidth\resizebox{\linewidth}{!}{\usebox{\widetable}}\else\usebox{\widetable}\fi}
-"""
-
-
-def _tex(text: str) -> str:
-    """Text for LaTeX: the table escapes plus the superscript of ``(I - T)^-1``."""
-
-    return latex_escape(text).replace("^-1", "$^{-1}$")
-
-
-def _breakable(text: str) -> str:
-    """Let TeX break long runs of digits (exact fractions) every 30 digits."""
-    import re
-
-    return re.sub(r"\d{30}(?=\d)", lambda m: m.group(0) + "\\allowbreak{}", text)
-
-
-def _latex_table(table: Any, style: Any, size: str = "small") -> str:
-    text = render([table], "latex", style)
-    text = "\n".join(line for line in text.splitlines() if not line.startswith("% needs"))
-    text = text.replace("\\begin{tabular}", "\\fitwidth{\\begin{tabular}", 1).replace(
-        "\\end{tabular}", "\\end{tabular}}", 1)
-    if list(table.columns[-1:]) == ["hands"]:  # lists of hands read from the left
-        text = text.replace("{tabular}{lrr}", "{tabular}{lcl}", 1)
-    if style.exact:  # fractions at full size, rows spaced for them
-        text = text.replace("\\frac", "\\dfrac").replace("$ \\\\\n", "$ \\\\[10pt]\n")
-    return text.replace("\\centering", f"\\centering\\{size}", 1).replace("[htbp]", "[H]", 1) + "\n"
+    return to_markdown(report_document(report))
 
 
 def report_latex(report: Report) -> str:
     """The LaTeX report (article, booktabs); figures are ``figures/NAME.pdf`` beside it."""
-
-    rules = report.rules
-    out = [_PREAMBLE, f"\\title{{{latex_escape(_title(rules))}}}", "\\author{bjexact}", "\\date{}",
-           "\\begin{document}", "\\maketitle", "", "\\section{Rules and conventions}", "\\begin{itemize}"]
-    out += [f"\\item {_tex(line)}" for line in _conventions(rules, report.objective)]
-    out += ["\\end{itemize}", "", "\\section{The dealer's final outcome}",
-            "Each row is $P(\\text{final outcome} \\mid \\text{up-card})$, first as percentages rounded to 4 "
-            "places, then exactly.", ""]
-    decimal, exact = _dealer_tables(report)
-    out += [_latex_table(*decimal)]
-    out += ["\\begin{landscape}", _latex_table(*exact, size="footnotesize"), "\\end{landscape}", ""]
-    out += ["\\section{The dealer's absorbing chain}"]
-    if report.chain is None:
-        out += ["For a finite shoe the chain's states are the multisets of the dealer's cards (hundreds per "
-                "up-card); \\texttt{bjexact matrix -{}-decks N -{}-upcard 6 -{}-format json} prints $T$, $R$, $B$, "
-                "$N$ and $NR$ exactly.", ""]
-    else:
-        out += ["States: \\emph{up 6} is the up-card alone, \\emph{h12} hard 12, \\emph{s15} soft 15. $T$ is "
-                "strictly upper triangular in this order; $N = (I - T)^{-1}$.", ""]
-        tables = _matrix_tables(report)
-        out += [_latex_table(*tables[0], size="footnotesize"), _latex_table(*tables[1], size="footnotesize")]
-        out += ["\\begin{landscape}", _latex_table(*tables[2], size="footnotesize"), "\\end{landscape}", ""]
-    out += [f"% {PLAYER_BEGIN}", "\\section{The player's best play}"]
-    if report.solution is None:
-        out += ["(left out)", ""]
-    else:
-        out += ["\\begin{flushleft}", " \\\\\n".join(_breakable(latex_escape(line.strip()))
-                                                     for line in _game_lines(report)),
-                "\\end{flushleft}", ""]
-        for table, style in _player_tables(report):
-            size = "scriptsize" if len(table.rows) > 30 else "small"
-            out += ["\\clearpage" if len(table.rows) > 30 else "", _latex_table(table, style, size)]
-    out += [f"% {PLAYER_END}"]
-    if report.symbolic:
-        out += ["\\section{Effects of removal and the ten density}", report.symbolic["latex"].rstrip(), ""]
-    out += ["\\section{Diagrams}",
-            "The diagrams are vector graphics: zoom in to read the edge labels.", ""]
-    for figure in report.figures:
-        path = f"{FIGURES}/{figure.name}.pdf"
-        out += ["\\begin{landscape}", "\\begin{figure}[p]", "\\centering",
-                f"\\IfFileExists{{{path}}}{{\\includegraphics[width=\\linewidth,height=0.8\\textheight,"
-                f"keepaspectratio]{{{path}}}}}{{\\fbox{{{FIGURES}/{figure.name}.pdf is drawn by Graphviz "
-                "(not installed)}}",
-                f"\\caption{{{latex_escape(figure.caption)}}}", "\\end{figure}", "\\end{landscape}", ""]
-    out += ["\\section{Method}"] + [f"{_tex(line)}\n" for line in _method(rules)]
-    flags = latex_escape(_rule_flags(rules)).replace("--", "-{}-")  # no en dash in typewriter type
-    out += [f"Regenerate: \\texttt{{bjexact report -o DIR {flags}}}.", "",
-            "\\end{document}"]
-    return "\n".join(line for line in out) .rstrip() + "\n"
+    return to_latex(report_document(report))
 
 
 # --- files ------------------------------------------------------------------------------
@@ -481,23 +576,26 @@ def reference_texts(rules: Rules, *, player: bool = True) -> dict[str, str]:
     return {"report.md": report_markdown(report), "report.tex": report_latex(report)}
 
 
-def index_markdown(games: Sequence[tuple[str, Rules, Any]]) -> str:
+def index_markdown(reports: Sequence[tuple[str, Report]]) -> str:
     """The index page of the reference reports: one line per rule set."""
 
     lines = [
         "# Reference reports",
         "",
-        "Exact dealer tables, absorbing-chain matrices, the player's best hit/stand play and diagrams for",
-        "the reference rule sets (naturals as21, values +1 win, 0 push, -1 loss). Regenerate them all with",
-        "`bjexact report --reference reports/`; a test fails when they are stale.",
+        "Exact dealer tables, absorbing-chain matrices, the full game's house edge and basic strategy, the",
+        "player's best hit/stand play and diagrams for the reference rule sets (naturals as21, values +1 win,",
+        "0 push, -1 loss; the full game: 3:2, double any two, DAS, split to 4 hands, peek). Regenerate them",
+        "all with `bjexact report --reference reports/`; a test fails when they are stale.",
         "",
-        "| rules | Markdown | LaTeX | PDF | game value (exact in the report) |",
-        "|:---|:---|:---|:---|---:|",
+        "| rules | Markdown | LaTeX | PDF | house edge, full game | hit/stand game value |",
+        "|:---|:---|:---|:---|---:|---:|",
     ]
-    for slug, rules, game in games:
-        value = f"{decimal_string(game.value * 100, 4, signed=True)}%" if game is not None else ""
-        lines.append(f"| {rules.describe()} | [report.md]({slug}/report.md) | [report.tex]({slug}/report.tex) "
-                     f"| [report.pdf]({slug}/report.pdf) | {value} |")
+    for slug, report in reports:
+        edge = f"{decimal_string(-report.game.ev * 100, 4)}%" if report.game is not None else ""
+        value = (f"{decimal_string(report.solution.game.value * 100, 4, signed=True)}%"
+                 if report.solution is not None else "")
+        lines.append(f"| {report.rules.describe()} | [report.md]({slug}/report.md) | [report.tex]({slug}/report.tex) "
+                     f"| [report.pdf]({slug}/report.pdf) | {edge} | {value} |")
     return "\n".join(lines) + "\n"
 
 
@@ -506,13 +604,13 @@ def write_reference(directory: Path, *, compile_pdf: bool = True, quiet: bool = 
     """Regenerate every reference report under ``directory`` and its index page."""
 
     written = []
-    games = []
+    reports = []
     for slug, rules in REFERENCE_SETS:
         if announce:
             announce(f"{slug}: {rules.describe()}")
         report = build_report(rules, progress=progress)
         written += write_report(report, directory / slug, compile_pdf=compile_pdf, quiet=quiet)
-        games.append((slug, rules, report.solution.game))
+        reports.append((slug, report))
     index = directory / "index.md"
-    write_atomically(index, index_markdown(games).encode())
+    write_atomically(index, index_markdown(reports).encode())
     return [*written, index]

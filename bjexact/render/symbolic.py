@@ -15,10 +15,12 @@ from ..symbolic.models import STANDARD_TEN_DENSITY, ten_density_model
 from ..symbolic.polys import latex_lines, n_terms, polynomial_latex, polynomial_string, summary
 from ..symbolic.removal import dealer_removal_effects
 from ..symbolic.table import SymbolicTable, substitution_text, symbolic_dealer_table
+from .document import Block, Bullets, DisplayMath, Inline, Math, TableBlock, blocks_latex, blocks_markdown, paragraph
 from .removal import removal_tables
-from .tables import NumberStyle, latex_escape, render
+from .tables import NumberStyle, latex_escape
 
-__all__ = ["SYMBOLIC_FORMATS", "render_symbolic", "render_boundaries", "REPORT_DECISIONS", "report_section"]
+__all__ = ["SYMBOLIC_FORMATS", "render_symbolic", "render_boundaries", "REPORT_DECISIONS", "report_section",
+           "report_blocks", "report_title"]
 
 # --- rendering ---------------------------------------------------------------------------
 
@@ -239,8 +241,14 @@ def _decimal_text(value: mpq) -> str:
 REPORT_DECISIONS = ((16, False, 10), (12, False, 2))
 
 
-def report_section(rules: Rules, fmt: str = "md") -> str:
-    """A report section (``md`` or ``latex``, without its heading) on the symbolic results for ``rules``.
+def report_title(rules: Rules) -> str:
+    """The heading of :func:`report_blocks`: the ten density is only for the infinite deck."""
+    return "Effects of removal and the ten density" if rules.infinite else "Effects of removal"
+
+
+def report_blocks(rules: Rules) -> tuple[Block, ...]:
+    """The blocks (:mod:`bjexact.render.document`, without the heading) of a report section on
+    the symbolic results for ``rules``.
 
     Every rule set: the effects of removal on the dealer's outcomes (exact for finite shoes,
     ``D_r f / 52`` for the infinite deck). The infinite deck also gets P(bust | up-card) as
@@ -249,35 +257,56 @@ def report_section(rules: Rules, fmt: str = "md") -> str:
     """
     from dataclasses import replace
 
-    if fmt not in ("md", "latex"):
-        raise BjexactError(f"a report section is md or latex, not {fmt!r}")
+    from sympy import latex
+
     style = NumberStyle(decimals=4)
     base, changes = removal_tables(dealer_removal_effects(rules), style)
-    parts = [render([base], fmt, style), render([changes], fmt, replace(style, signed=True))]
-    if rules.infinite:
-        table = symbolic_dealer_table(rules, ten_density_model("t"))
-        t_text = substitution_text(table.model)
-        if fmt == "md":
-            lines = [f"P(bust | up-card) as polynomials in t; {t_text}:", ""]
-            lines += [f"- {rank_symbol(u)}: `{polynomial_string(table[u]['bust'])}`" for u in table.upcards]
-        else:
-            lines = [f"% P(bust | up-card) as polynomials in t; {t_text}", "\\begin{align*}"]
-            rows = [rf"P(\text{{bust}} \mid {rank_symbol(u)}) &= " + " \\\\\n&\\quad ".join(
-                latex_lines(table[u]["bust"])) for u in table.upcards]
-            lines += [" \\\\\n".join(rows), "\\end{align*}"]
-        parts.append("\n".join(lines) + "\n")
-        found = []
-        for total, soft, upcard in REPORT_DECISIONS:
-            result = decision_boundaries(rules, total, soft, upcard)
-            for x, below, above in result.boundaries:
-                found.append(f"{result.label()}: {below} below t = {x.decimals(12)}..., {above} above "
-                             f"({x.expression()})")
-            if not result.boundaries:
-                found.append(f"{result.label()}: {result.pieces[0].best} for every t in (0, 1)")
-        if fmt == "md":
-            parts.append("Where the best move flips as t varies:\n\n" + "\n".join(f"- {f}" for f in found) + "\n")
-        else:
+    condition = r", \text{no dealer natural}" if rules.naturals == "peek" else ""
+    caption = (Math(rf"P(\text{{dealer's outcome}}{condition})"), f" (%): {rules.describe()}")
+    blocks: list[Block] = [TableBlock(base, style, caption=caption)]
+    signed = replace(style, signed=True)
+    if not rules.infinite:
+        return (*blocks, TableBlock(changes, signed))
+    rows = [[Math(rf"D_{{\mathrm{{{row[0][2:]}}}}}"), *row[1:]] for row in changes.rows]
+    changes = replace(changes, title="", rows=rows, columns=["rank", *changes.columns[1:]])
+    blocks += [
+        paragraph("The next table gives ", Math("D_r f"), ", the derivative of each outcome's probability ",
+                  Math("f"), " in the direction of removing a card of rank ", Math("r"), ":"),
+        DisplayMath((r"D_r f = \sum_j p_j \frac{\partial f}{\partial p_j} - \frac{\partial f}{\partial p_r}",)),
+        TableBlock(changes, signed, caption=(Math("D_r f"), " in percentage points"), notes=(paragraph(
+            "Removing one card of rank ", Math("r"), " from an ", Math("N"), "-card shoe changes ", Math("f"),
+            " by about ", Math("D_r f / N"), " (one deck: ", Math("N = 52"), ")."),)),
+    ]
+    table = symbolic_dealer_table(rules, ten_density_model("t"))
+    blocks.append(paragraph(
+        "The chance that the dealer busts as polynomials in the ten density ", Math("t"), " (each other rank ",
+        Math(r"(1 - t)/9"), "; the standard deck has ", Math(r"t = 4/13"), "):"))
+    rows_tex = []
+    for u in table.upcards:
+        lines = latex_lines(table[u]["bust"])
+        rows_tex.append(rf"P(\text{{bust}} \mid {rank_symbol(u)}) &= {lines[0]}")
+        rows_tex += [rf"&\quad {line}" for line in lines[1:]]
+    blocks.append(DisplayMath(tuple(rows_tex)))
+    found = []
+    for total, soft, upcard in REPORT_DECISIONS:
+        result = decision_boundaries(rules, total, soft, upcard)
+        for x, below, above in result.boundaries:
+            if x.is_rational:
+                where: tuple[Inline, ...] = (Math(rf"t = {latex(x.lo)}"),)
+            else:
+                where = (Math(rf"t \approx {x.decimals(12)}\ldots"), ", the root of ",
+                         Math(latex(x.integer_poly().as_expr(), order="lex") + " = 0"), " there")
+            found.append(paragraph(f"{result.label()}: {below} below, {above} above ", *where))
+        if not result.boundaries:
+            found.append(paragraph(f"{result.label()}: {result.pieces[0].best} for every ", Math("t"),
+                                   " in ", Math("(0, 1)")))
+    blocks += [paragraph("Where the best move flips as ", Math("t"), " varies:"), Bullets(tuple(found))]
+    return tuple(blocks)
 
-            parts.append("Where the best move flips as $t$ varies:\n\\begin{itemize}\n"
-                         + "\n".join(f"\\item {latex_escape(f)}" for f in found) + "\n\\end{itemize}\n")
-    return "\n".join(parts)
+
+def report_section(rules: Rules, fmt: str = "md") -> str:
+    """:func:`report_blocks` as ``md`` or ``latex`` text (without the heading)."""
+    if fmt not in ("md", "latex"):
+        raise BjexactError(f"a report section is md or latex, not {fmt!r}")
+    blocks = report_blocks(rules)
+    return blocks_markdown(blocks) if fmt == "md" else blocks_latex(blocks)

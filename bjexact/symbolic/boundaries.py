@@ -55,13 +55,16 @@ class AlgebraicNumber:
         """Its position among the real roots of ``poly`` (0 = the smallest), as in ``CRootOf``."""
         return 0 if self.is_rational else int(self.poly.count_roots(None, self.lo))
 
+    def integer_poly(self) -> Any:
+        """``poly`` with coprime integer coefficients (the same roots)."""
+        return self.poly.clear_denoms(convert=True)[1].primitive()[1]
+
     def expression(self) -> str:
         """``p/q`` for a rational, else ``CRootOf(poly, k)`` with integer coefficients (sympy reads
         either back exactly)."""
         if self.is_rational:
             return str(self.lo)
-        integral = self.poly.clear_denoms(convert=True)[1].primitive()[1]
-        return f"CRootOf({integral.as_expr()}, {self.index()})"
+        return f"CRootOf({self.integer_poly().as_expr()}, {self.index()})"
 
     def decimals(self, digits: int) -> str:
         """The first ``digits`` decimals, truncated, each one certain (the interval is refined until
