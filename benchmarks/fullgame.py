@@ -4,7 +4,11 @@ Run:  python benchmarks/fullgame.py [--quick]
 
 Each case runs ``python -m bjexact edge ... --format json`` once (exact values, the
 distribution of the net result where it is computed) and reports the wall time of
-the whole process, start-up included, and the house edge it printed.
+the whole process, start-up included, its CPU time, the house edge it printed and
+whether the distribution was computed. On finite shoes with splits the distribution
+follows every line of the split hands: exact for one to six decks when pairs are
+split once; with resplits it is given up (within a few seconds) beyond
+``bjexact.player.game.SPLIT_WORK_LIMIT`` combinations.
 
 Targets, for the rule set a combinatorial analyzer published (S17, double any two,
 DAS, split once, peek, 3:2): infinite deck <= 1 s; 1 deck <= 10 s; 6 decks <= 20 s,
@@ -16,6 +20,7 @@ each possible number of hands adds an exact re-valuation of the split hands.
 from __future__ import annotations
 
 import json
+import resource
 import subprocess
 import sys
 import time
@@ -31,12 +36,17 @@ CASES = [
 ]
 
 
-def run(options: list[str]) -> tuple[float, Fraction]:
+def run(options: list[str]) -> tuple[float, float, Fraction, bool]:
+    """(wall seconds, CPU seconds, house edge, whether the distribution was computed)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "bjexact", "edge", *options, "--format", "json", "--quiet"],
                           capture_output=True, text=True, check=True)
     elapsed = time.perf_counter() - start
-    return elapsed, -Fraction(json.loads(done.stdout)["ev"])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    document = json.loads(done.stdout)
+    return elapsed, cpu, -Fraction(document["ev"]), document["distribution"] is not None
 
 
 def main() -> None:
@@ -44,9 +54,10 @@ def main() -> None:
     for label, options, target in CASES:
         if quick and target is None:
             continue
-        elapsed, edge = run(options)
+        elapsed, cpu, edge, distribution = run(options)
         goal = f"(target {target:g} s)" if target else ""
-        print(f"{label:48s} {elapsed:7.2f} s {goal:16s} house edge {float(edge) * 100:.9f}%")
+        print(f"{label:48s} {elapsed:7.2f} s (CPU {cpu:6.2f} s) {goal:16s} house edge {float(edge) * 100:.9f}%"
+              f"  distribution: {'exact' if distribution else 'not computed'}", flush=True)
 
 
 if __name__ == "__main__":
