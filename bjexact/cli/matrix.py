@@ -134,7 +134,7 @@ def run_player(args: argparse.Namespace, rules, upcard: int) -> int:
 
     if not rules.infinite:
         raise BjexactError("--player matrices are for the infinite deck (--decks inf); "
-                           "finite shoes are composition-dependent: see 'bjexact player'")
+                           "finite shoes are composition-dependent: see 'bjexact player --moves hit-stand'")
     if args.format == "csv":
         raise BjexactError("--player: use --format text, json or latex")
     chain = solve_infinite(rules, args.objective).matrices(upcard)
