@@ -14,8 +14,9 @@ Targets, for the rule set a combinatorial analyzer published (S17, double any tw
 DAS, split once, peek, 3:2): infinite deck <= 1 s; 1 deck <= 10 s; 6 decks <= 20 s,
 goal 2 s. They were set for the round's value; the exact distribution of finite shoes
 with split hands, now computed too, takes most of the time (measured, CPU: 17 s for 1
-deck, 40 s for 6 decks, against 3 s and 4.5 s for the value alone). The default rules (resplitting to 4 hands) are timed too, without targets:
-each possible number of hands adds an exact re-valuation of the split hands.
+deck, 40 s for 6 decks, against 3 s and 4.5 s for the value alone). The default rules
+(resplitting to 4 hands) are timed too, without targets: each possible number of hands
+adds an exact re-valuation of the split hands.
 ``--quick`` skips the default-rule cases.
 """
 
