@@ -283,11 +283,50 @@ def test_small_shoe_game_effects_reward_knowing_the_card():
 
 
 def test_cli_game(capsys):
-    assert main(["eor", "--decks", "inf", "--game", "--format", "json"]) == 0
+    assert main(["eor", "--decks", "inf", "--game", "--moves", "hit-stand", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["kind"] == "derivative" and set(document["effects"]) == set("A23456789T")
-    assert main(["eor", "--decks", "inf", "--game", "--upcard", "6"]) == 2
+    assert main(["eor", "--decks", "inf", "--game", "--moves", "hit-stand", "--upcard", "6"]) == 2
     assert "--game" in capsys.readouterr().err
+
+
+# --- the full game (double, split, surrender) --------------------------------------------
+
+SMALL_SHOE = (1, 0, 0, 0, 0, 2, 3, 3, 3, 7)  # 19 cards: A, 6..9, T
+
+
+def test_full_game_effects_equal_the_brute_force_round_values(capsys):
+    """Each effect is the brute force's round value of the shoe less one card, less that of the full shoe."""
+    import fullgame_bruteforce as fbf
+
+    options = dict(split_hands=2, surrender="late")
+    shoe = ",".join(map(str, SMALL_SHOE))
+    assert main(["eor", "--shoe", shoe, "--game", "--split-hands", "2", "--surrender", "late",
+                 "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["moves"] == "full" and document["kind"] == "removal"
+    base = fbf.round_value(SMALL_SHOE, fbf.BFRules(**options))
+    assert Fraction(document["base"]) == base
+    for r, symbol in enumerate("A23456789T", start=1):
+        if not SMALL_SHOE[r - 1]:
+            assert document["effects"][symbol] is None
+            continue
+        smaller = tuple(c - (i == r) for i, c in enumerate(SMALL_SHOE, start=1))
+        assert Fraction(document["effects"][symbol]) == fbf.round_value(smaller, fbf.BFRules(**options)) - base
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--decks", "inf", "--game"], "finite shoe"),
+    (["--decks", "1", "--game", "--naturals", "peek"], "--moves hit-stand"),
+    (["--decks", "1", "--game", "--objective", "win"], "--moves hit-stand"),
+    (["--decks", "1", "--game", "--upcard", "6"], "--upcard"),
+    (["--decks", "1", "--game", "--moves", "hit-stand", "--no-das"], "--no-das"),
+    (["--decks", "1", "--split-hands", "2"], "--split-hands"),
+])
+def test_full_game_options_are_refused_where_they_do_not_apply(capsys, argv, message):
+    assert main(["eor", *argv]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and message in err
 
 
 def test_the_game_table_of_the_win_objective_is_a_chance_not_money():
@@ -334,8 +373,9 @@ def test_the_one_deck_game_timing_is_stated_alike_in_help_examples_and_readme(ca
         main(["eor", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     readme = " ".join((Path(__file__).parent.parent / "README.md").read_text().split())
-    option = re.search(r"--game the value .*? about (\d+) s in all for one deck", help_text)
-    example = re.search(r"eor --decks 1 --game # exact, one full solve per rank \(about (\d+) s\)", help_text)
+    option = re.search(r"--game the value .*? --moves hit-stand: about (\d+) s in all for one deck", help_text)
+    example = re.search(r"eor --decks 1 --game --moves hit-stand # exact, one full solve per rank \(about (\d+) s\)",
+                        help_text)
     stated = re.search(r"one deck: about (\d+) s", readme)
     assert option and example and stated
     assert option.group(1) == example.group(1) == stated.group(1)

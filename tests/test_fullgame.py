@@ -137,6 +137,50 @@ def test_round_distribution_without_splits_equals_the_brute_force():
     assert {fraction(r): fraction(p) for r, p in solution.distribution.items()} == expected
 
 
+SPLIT_CASES = [
+    (SMALL, dict(split_hands=2)),
+    (SMALL, dict(split_hands=4, surrender="late")),
+    (SMALL, dict(split_hands=2, hole_card="enhc")),
+    (SMALL, dict(split_hands=2, hole_card="enhc", obo=True, surrender="early")),
+    (SMALL, dict(split_hands=3, h17=True, das=False, double="10-11")),
+    (ACES, dict(split_hands=4, rsa=True, hole_card="enhc")),
+    (ACES, dict(split_hands=3, hit_split_aces=True, double_soft=False, surrender="early")),
+    (ACES, dict(split_hands=4, das=False)),
+]
+
+
+@pytest.mark.parametrize("shoe, options", SPLIT_CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items())
+                         if isinstance(o, dict) else "aces" if o == ACES else "small")
+def test_round_distribution_with_splits_equals_the_brute_force(shoe, options):
+    """Finite shoes where pairs are split: the split hands share the cards and the dealer's outcome;
+    the brute force plays every card in real order."""
+    solution = solve_game(GameRules(shoe=shoe, **options), progress=False)
+    assert any(moves.best == "split" for moves in solution.hands.values())
+    expected = bf.round_distribution(shoe, bf.BFRules(**options))
+    assert {fraction(r): fraction(p) for r, p in solution.distribution.items()} == expected
+    assert sum(solution.distribution.values()) == 1
+    assert sum(r * p for r, p in solution.distribution.items()) == solution.ev
+
+
+def test_one_deck_split_once_distribution_is_exact_and_consistent():
+    solution = solve_game(GameRules(decks=1, split_hands=2), progress=False)
+    distribution = solution.distribution
+    assert sum(distribution.values()) == 1
+    assert sum(r * p for r, p in distribution.items()) == solution.ev
+    assert min(distribution) == -4 and max(distribution) == 4  # two hands, each doubled at most
+    assert solution.distribution_missing == ""
+
+
+def test_the_distribution_is_given_up_beyond_the_work_limit(monkeypatch):
+    import bjexact.player.game as game
+
+    monkeypatch.setattr(game, "SPLIT_WORK_LIMIT", 1000)
+    solution = solve_game(GameRules(decks=1, split_hands=2), progress=False)
+    assert solution.distribution is None and solution.variance is None
+    assert "1,000 combinations" in solution.distribution_missing
+    assert solution.ev == solve_game(GameRules(decks=1, split_hands=2), with_distribution=False).ev
+
+
 # --- properties ------------------------------------------------------------------
 
 @pytest.mark.parametrize("options", [dict(), dict(hole_card="enhc"), dict(h17=True, surrender="late", rsa=True),

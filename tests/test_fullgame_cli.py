@@ -150,3 +150,58 @@ def test_cdp_with_resplits_names_its_rules(capsys):
     status, out, _ = run(capsys, "hand", "7", "7", "--upcard", "9", "--shoe", "1,0,0,0,0,2,3,3,3,7",
                          "--split-strategy", "cdp")
     assert status == 0 and out.splitlines()[0].endswith("CDP")
+
+
+# --- bjexact player: the full game by default ---------------------------------------------------
+
+SMALL_SHOE = (1, 0, 0, 0, 0, 2, 3, 3, 3, 7)  # 19 cards: A, 6..9, T
+
+
+def test_player_full_json_values_equal_the_brute_force(capsys):
+    """Every move of every two-card hand, and the round's value, from the independent brute force."""
+    import fullgame_bruteforce as bf
+
+    status, out, _ = run(capsys, "player", "--shoe", ",".join(map(str, SMALL_SHOE)), "--split-hands", "2",
+                         "--surrender", "late", "--format", "json", "--quiet")
+    assert status == 0
+    document = json.loads(out)
+    assert document["moves"] == "full" and document["rules"]["split_hands"] == 2
+    reference = bf.BFRules(split_hands=2, surrender="late")
+    assert Fraction(document["ev"]) == bf.round_value(SMALL_SHOE, reference) == -Fraction(document["house_edge"])
+    assert document["hands"]
+    for hand in document["hands"]:
+        cards = ["A23456789T".index(c) + 1 for c in hand["cards"]]
+        upcard = "A23456789T".index(hand["upcard"]) + 1
+        expected = bf.move_values(SMALL_SHOE, cards, upcard, reference)
+        assert {m: Fraction(v) for m, v in hand["moves"].items()} == expected, hand
+        assert hand["best"] == max(expected, key=lambda m: (expected[m], -list(expected).index(m)))
+
+
+def test_player_full_chart_is_the_chart_command(capsys):
+    status, out, _ = run(capsys, "player", "--decks", "inf", "--h17", "--surrender", "late", "--format", "json")
+    assert status == 0
+    player = json.loads(out)
+    status, out, _ = run(capsys, "chart", "--decks", "inf", "--h17", "--surrender", "late", "--format", "json")
+    chart = json.loads(out)
+    assert player["chart"] == {k: v for k, v in chart.items() if k != "rules"} and player["rules"] == chart["rules"]
+    assert Fraction(player["ev"]) == Fraction(str(solve_game(GameRules(decks="inf", h17=True, surrender="late"),
+                                                             with_distribution=False).ev))
+
+
+def test_player_full_text_has_the_house_edge_the_chart_and_the_values(capsys):
+    status, out, _ = run(capsys, "player", "--decks", "inf", "--split-hands", "2", "--values")
+    assert status == 0
+    assert out.startswith("Expected result of a round per unit initial bet:") and "House edge:" in out
+    assert "Basic strategy, pairs:" in out and "Values of the moves v A:" in out
+    assert sum(line.startswith("Values of the moves v ") for line in out.splitlines()) == 10
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--naturals", "separate"], "--naturals is an option of the hit/stand game"),
+    (["--objective", "win"], "--objective win is an option of the hit/stand game"),
+    (["--moves", "hit-stand", "--rsa"], "--rsa is a rule of the full game"),
+    (["--moves", "hit-stand", "--hole-card", "enhc"], "--hole-card is a rule of the full game"),
+])
+def test_player_options_of_the_other_game_are_refused(capsys, argv, words):
+    status, out, err = run(capsys, "player", "--decks", "inf", *argv)
+    assert status == 2 and out == "" and len(err.splitlines()) == 1 and words in err, err

@@ -172,11 +172,12 @@ def test_shoes(shoe):
 
 @FUZZ
 @given(shoe=st.lists(st.integers(0, 1), min_size=10, max_size=10))
-def test_player_shoes_deal_a_round_or_are_refused(shoe):
-    status, out, err = run("player", "--shoe", ",".join(map(str, shoe)), "--quiet")
+@pytest.mark.parametrize("moves", ["hit-stand", "full"])
+def test_player_shoes_deal_a_round_or_are_refused(shoe, moves):
+    status, out, err = run("player", "--moves", moves, "--shoe", ",".join(map(str, shoe)), "--quiet")
     assert_clean(status, out, err)
     if 0 < sum(shoe) < 4:
-        assert status == 2 and "too small to deal a round" in err, err
+        assert status == 2 and "too small" in err, err
 
 
 @FUZZ
@@ -275,11 +276,17 @@ def test_unknown_options_are_named_with_their_command():
 
 @pytest.mark.parametrize("argv, words", [
     (["dealer", "--decks", "-inf"], "--decks must be a whole number >= 1"),
-    (["player", "--decks", "inf", "--naturals", "separate", "--bj-pays", "-3/2"], "must not be negative"),
+    (["player", "--moves", "hit-stand", "--decks", "inf", "--naturals", "separate", "--bj-pays", "-3/2"],
+     "must not be negative"),
+    (["player", "--decks", "inf", "--bj-pays", "-3/2"], "must not be negative"),
+    (["player", "--decks", "inf", "--naturals", "peek"], "--moves hit-stand"),
+    (["player", "--moves", "hit-stand", "--decks", "inf", "--surrender", "late"], "--surrender"),
+    (["eor", "--decks", "inf", "--game"], "finite shoe"),
     (["dealer", "--decks", "²"], "--decks must be a whole number"),
     (["dealer", "--decks", "9" * 5000], "too large"),
     (["dealer", "--shoe", "4,4,4,4,4,4,4,4,4,16,"], "ends with a comma"),
-    (["player", "--shoe", "0,1,0,0,0,0,0,0,0,1"], "too small to deal a round"),
+    (["player", "--moves", "hit-stand", "--shoe", "0,1,0,0,0,0,0,0,0,1"], "too small to deal a round"),
+    (["player", "--shoe", "0,1,0,0,0,0,0,0,0,1"], "too small"),
     (["replay", "Q", "6", "", "9"], "card 3 is empty"),
     (["dealer", "--ten-density", "exp"], "exp"),
     (["play", "--chips", "9" * 5000], "--chips"),
@@ -680,7 +687,7 @@ def command_lines(draw, command):
 
 @pytest.mark.parametrize("command", sorted(BASES))
 def test_every_option(command):
-    examples = EXAMPLES or (10 if command in ("boundaries", "check-sim", "edge", "hand", "chart") else 40)
+    examples = EXAMPLES or (10 if command in ("boundaries", "check-sim", "edge", "hand", "chart", "player") else 40)
     @settings(max_examples=examples, deadline=None, derandomize=EXAMPLES is None)
     @given(argv=command_lines(command))
     def check(argv):

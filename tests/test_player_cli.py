@@ -53,7 +53,7 @@ def representative(total: int, soft: bool) -> tuple[int, ...]:
     ],
 )
 def test_infinite_json_contract_and_values(capsys, argv, h17, naturals, objective):
-    status, out, err = run(capsys, "player", "--decks", "inf", "--format", "json", *argv)
+    status, out, err = run(capsys, "player", "--moves", "hit-stand", "--decks", "inf", "--format", "json", *argv)
     assert status == 0 and err == ""
     doc = json.loads(out)
     assert doc["rules"] == {"decks": "inf", "h17": h17, "naturals": naturals, "shoe": None, "bj_pays": "3/2"}
@@ -77,7 +77,8 @@ def test_infinite_json_contract_and_values(capsys, argv, h17, naturals, objectiv
 
 
 def test_finite_json_lists_two_card_hands(capsys):
-    status, out, err = run(capsys, "player", "--shoe", SMALL_SHOE, "--format", "json", "--quiet")
+    status, out, err = run(capsys, "player", "--moves", "hit-stand", "--shoe", SMALL_SHOE, "--format", "json",
+                           "--quiet")
     assert status == 0 and err == ""
     doc = json.loads(out)
     assert doc["rules"]["shoe"] == [1] * 9 + [5] and doc["rules"]["decks"] is None
@@ -106,7 +107,7 @@ def test_finite_json_lists_two_card_hands(capsys):
 
 
 def test_text_policy_tables_show_the_derived_policy(capsys):
-    status, out, _ = run(capsys, "player", "--decks", "inf")
+    status, out, _ = run(capsys, "player", "--moves", "hit-stand", "--decks", "inf")
     assert status == 0
     rows = {}
     for line in out.splitlines():
@@ -155,7 +156,7 @@ def test_objective_win_plays_the_moves_of_ev_and_says_so(capsys, naturals):
 
 @pytest.mark.parametrize("fmt", ["csv", "md", "latex"])
 def test_other_formats_run(capsys, fmt):
-    status, out, err = run(capsys, "player", "--decks", "inf", "--format", fmt)
+    status, out, err = run(capsys, "player", "--moves", "hit-stand", "--decks", "inf", "--format", fmt)
     assert status == 0 and err == "" and len(out.splitlines()) > 20
     if fmt == "csv":
         assert "hard 12,H,H,S,S,S,H,H,H,H,H" in out.splitlines()
@@ -163,14 +164,15 @@ def test_other_formats_run(capsys, fmt):
 
 def test_output_file_equals_stdout(tmp_path, capsys):
     target = tmp_path / "player.json"
-    assert run(capsys, "player", "--decks", "inf", "--format", "json", "-o", str(target))[0] == 0
-    _, out, _ = run(capsys, "player", "--decks", "inf", "--format", "json")
+    argv = ("player", "--moves", "hit-stand", "--decks", "inf", "--format", "json")
+    assert run(capsys, *argv, "-o", str(target))[0] == 0
+    _, out, _ = run(capsys, "player", "--moves", "hit-stand", "--decks", "inf", "--format", "json")
     assert target.read_text() == out
     assert [p.name for p in tmp_path.iterdir()] == ["player.json"]
 
 
 def test_no_progress_bar_when_output_is_not_a_terminal():
-    result = run_process("player", "--shoe", SMALL_SHOE, "--format", "json")
+    result = run_process("player", "--moves", "hit-stand", "--shoe", SMALL_SHOE, "--format", "json")
     assert result.returncode == 0 and result.stderr == ""
     assert json.loads(result.stdout)["game"]["value"] == "-4033/288288"
 
@@ -202,9 +204,10 @@ def stderr_on_a_terminal(*argv) -> str:
 
 
 def test_progress_bar_on_a_terminal_unless_quiet():
-    shown = stderr_on_a_terminal("player", "--shoe", SMALL_SHOE, "--format", "json")
+    shown = stderr_on_a_terminal("player", "--moves", "hit-stand", "--shoe", SMALL_SHOE, "--format", "json")
     assert "two-card hands [" in shown
-    assert stderr_on_a_terminal("player", "--shoe", SMALL_SHOE, "--format", "json", "--quiet") == ""
+    quiet = stderr_on_a_terminal("player", "--moves", "hit-stand", "--shoe", SMALL_SHOE, "--format", "json", "--quiet")
+    assert quiet == ""
 
 
 # --- bjexact matrix --player ---------------------------------------------------------------
@@ -245,13 +248,13 @@ def test_matrix_player_other_formats(capsys, fmt):
 # --- bad input -------------------------------------------------------------------------------
 
 BAD = {
-    "zero decks": ["player", "--decks", "0"],
-    "decks and shoe": ["player", "--decks", "inf", "--shoe", SMALL_SHOE],
-    "unknown objective": ["player", "--decks", "inf", "--objective", "lose"],
-    "short shoe": ["player", "--shoe", "1,2,3"],
-    "bad bj-pays": ["player", "--decks", "inf", "--naturals", "peek", "--bj-pays", "x"],
-    "exhausting shoe": ["player", "--shoe", "0,0,0,0,0,0,0,0,1,2", "--quiet"],
-    "unknown format": ["player", "--decks", "inf", "--format", "pdf"],
+    "zero decks": ["player", "--moves", "hit-stand", "--decks", "0"],
+    "decks and shoe": ["player", "--moves", "hit-stand", "--decks", "inf", "--shoe", SMALL_SHOE],
+    "unknown objective": ["player", "--moves", "hit-stand", "--decks", "inf", "--objective", "lose"],
+    "short shoe": ["player", "--moves", "hit-stand", "--shoe", "1,2,3"],
+    "bad bj-pays": ["player", "--moves", "hit-stand", "--decks", "inf", "--naturals", "peek", "--bj-pays", "x"],
+    "exhausting shoe": ["player", "--moves", "hit-stand", "--shoe", "0,0,0,0,0,0,0,0,1,2", "--quiet"],
+    "unknown format": ["player", "--moves", "hit-stand", "--decks", "inf", "--format", "pdf"],
     "finite player matrix": ["matrix", "--player", "--decks", "2", "--upcard", "T"],
     "unknown up-card": ["matrix", "--player", "--decks", "inf", "--upcard", "Z"],
     "player heatmap of N R": ["matrix", "--player", "--decks", "inf", "--upcard", "T", "--heatmap", "NR", "-o", "-"],
@@ -267,6 +270,6 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv):
 
 
 def test_bad_input_as_a_process():
-    result = run_process("player", "--shoe", "0,0,0,0,0,0,0,0,1,2")
+    result = run_process("player", "--moves", "hit-stand", "--shoe", "0,0,0,0,0,0,0,0,1,2")
     assert result.returncode == 2 and result.stdout == ""
     assert len(result.stderr.splitlines()) == 1 and "too small" in result.stderr

@@ -120,7 +120,7 @@ def read_player_table(
     ``soft 18``, ``A,7`` or a bare total (hard, unless the block's title or header says
     soft). Several blocks may follow each other (hard and soft; for values, standing and
     hitting), each with its own header. Blocks of the other kind are skipped, so the
-    output of ``bjexact player --values`` can be read either way. A value block's title
+    output of ``bjexact player --moves hit-stand --values`` can be read either way. A value block's title
     line (or its header's first cell) names ``stand``/``hit``/``best``; untitled value
     blocks (CSV) take their names from ``blocks`` in order. Policy cells are ``H``/``S``
     (or ``hit``/``stand``); value cells are numbers per unit bet (a ``%`` sign, or

@@ -17,8 +17,9 @@ The test
     fails at once. When every expected count is below 5 nothing is tested: the verdict is
     NOT TESTED, never a pass, with the rounds a test needs.
 
-    The exact distribution exists for the infinite deck and for shoes where no hand is split
-    (``split_hands=1``); other rules are refused.
+    The exact distribution exists for the infinite deck, for shoes where no hand is split, and
+    for finite shoes with splits within :data:`bjexact.player.game.SPLIT_WORK_LIMIT` (one to six
+    decks splitting once, small shoes with resplits); other rules are refused, saying why.
 
 The strategy
     ``strategy=None`` (the optimal play above) or a :class:`~bjexact.player.policy.ChartPolicy`:
@@ -68,11 +69,11 @@ def _solution(rules: GameRules, strategy: ChartPolicy | None = None) -> GameSolu
 def exact_round_distribution(rules: GameRules, strategy: ChartPolicy | None = None) -> dict[mpq, mpq]:
     """P(net result) of a round under optimal play (or played by the chart ``strategy``); an error
     where it is not computed."""
-    distribution = None if not rules.infinite and rules.split_hands >= 2 else _solution(rules, strategy).distribution
-    if distribution is None:
-        raise BjexactError("the exact distribution of a round's net result is computed for the infinite deck and "
-                           "for shoes where no hand is split: use --decks inf or --split-hands 1")
-    return dict(distribution)
+    solution = _solution(rules, strategy)
+    if solution.distribution is None:
+        raise BjexactError(f"the exact distribution of a round's net result is not computed for these rules: "
+                           f"{solution.distribution_missing}; use --decks inf, --split-hands 2 or --split-hands 1")
+    return dict(solution.distribution)
 
 
 def _label(value: mpq) -> str:

@@ -29,10 +29,12 @@ def add_shoe_options(group: argparse._ArgumentGroup) -> None:
     group.add_argument("--h17", action="store_true", help="the dealer hits soft 17")
 
 
-def add_rule_options(parser: argparse.ArgumentParser) -> None:
+def add_rule_options(parser: argparse.ArgumentParser, *, naturals_default: str | None = "as21") -> None:
+    """--decks, --shoe, --h17 and --naturals (``naturals_default`` None: the command tells whether
+    --naturals was given, and means as21 where it applies)."""
     group = parser.add_argument_group("rules")
     add_shoe_options(group)
-    group.add_argument("--naturals", choices=("as21", "separate", "peek"), default="as21",
+    group.add_argument("--naturals", choices=("as21", "separate", "peek"), default=naturals_default,
                        help="how a natural is counted (default: as21)")
 
 

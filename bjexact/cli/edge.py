@@ -21,11 +21,14 @@ examples:
 Optimal composition-dependent play: each hand's moves depend on its own cards and
 the up-card. The expected result is per unit initial bet (the house edge is minus
 it), by up-card with dealer naturals included. The distribution of the round's net
-result (-8 .. +8 units and the natural's payout) and its variance are exact on the
-infinite deck and wherever no hand is split; for finite shoes with splits they are
-not computed (the split hands' joint law). JSON: {"rules", "ev", "house_edge",
+result (-8 .. +8 units and the natural's payout) and its variance are exact; on finite
+shoes where pairs are split every line of the split hands is followed (they share the
+cards and the dealer's outcome): one to six decks when pairs are split once (about 15
+to 40 s of CPU), small shoes with resplits; beyond 30 million combinations of lines it
+is not computed and the output says so. JSON: {"rules", "ev", "house_edge",
 "by_upcard": {"2": ..., "T": ..., "A": ...}, "distribution": {"-2": ..., "3/2": ...}
-or null, "variance"}, values exact "p/q" strings. 6 decks take about 10 s.
+or null, "variance", "distribution_missing": why it is null, or null}, values exact
+"p/q" strings.
 """
 
 

@@ -81,3 +81,20 @@ def game_rules_from_args(args: argparse.Namespace, *, split_hands: int = 4):
     if args.shoe is not None:
         return GameRules(shoe=parse_shoe(args.shoe), **options)
     return GameRules(decks=args.decks if args.decks is not None else 2, **options)
+
+
+# the full game's rule options with their defaults (``--split-hands`` unset is None)
+GAME_OPTION_DEFAULTS = {
+    "double": ("--double", "any"), "double_soft": ("--no-double-soft", True), "das": ("--no-das", True),
+    "split_hands": ("--split-hands", None), "rsa": ("--rsa", False), "hit_split_aces": ("--hit-split-aces", False),
+    "surrender": ("--surrender", "none"), "hole_card": ("--hole-card", "peek"), "obo": ("--obo", False),
+    "split_strategy": ("--split-strategy", "cdz"),
+}
+
+
+def refuse_options(args: argparse.Namespace, where: str) -> None:
+    """A one-line error for the first full-game rule option set away from its default, which does not
+    apply ``where`` (e.g. "with --moves hit-stand")."""
+    for dest, (option, default) in GAME_OPTION_DEFAULTS.items():
+        if getattr(args, dest) != default:
+            raise BjexactError(f"{option} is a rule of the full game: it does not apply {where}")

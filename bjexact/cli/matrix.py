@@ -181,7 +181,7 @@ def run_player(args: argparse.Namespace, rules, upcard: int) -> int:
 
     if not rules.infinite:
         raise BjexactError("--player matrices are for the infinite deck (--decks inf); "
-                           "finite shoes are composition-dependent: see 'bjexact player'")
+                           "finite shoes are composition-dependent: see 'bjexact player --moves hit-stand'")
     solved = solve_infinite(rules, args.objective).matrices(upcard)  # by hard sum: T strictly upper triangular
     chain = readable_order(solved)
     if args.heatmap is not None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from math import prod
 from typing import TYPE_CHECKING
 
 import networkx as nx
@@ -37,7 +38,7 @@ from .graph import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, dealer_graph
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["OUTCOMES", "DealerOracle"]
+__all__ = ["OUTCOMES", "DealerOracle", "moduli_above", "from_residues"]
 
 OUTCOMES = FINAL_TOTALS + (BUST, BLACKJACK)
 _SLOT = {o: i for i, o in enumerate(OUTCOMES)}
@@ -165,16 +166,8 @@ class DealerOracle:
         denominators = [
             _capped(int(n) - int(i), k) * (_capped(int(q), k) if pair else 1) for n, q, i in zip(sizes, others, j)
         ]
-        bound = max(denominators)
-        primes: list[int] = []
-        product = 1
-        for p in _PRIMES:
-            if product > bound:
-                break
-            primes.append(p)
-            product *= p
-        if product <= bound:
-            raise BjexactError("the shoe is too large for the exact batched dealer")
+        primes = moduli_above(max(denominators))
+        product = prod(primes)
         prime_column = np.array(primes, dtype=np.int64)[:, None]
         numerators = _numerators(walk, left, sizes, others, prime_column, upcard, pair, j)
         rows = [(tuple(values), den) for values, den in zip(_crt(numerators, primes, product), denominators)]
@@ -251,6 +244,26 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
             scales[(depth, b)] = scale
         out[:, slot] = (out[:, slot] + flow % p * scale) % p
     return out
+
+
+def moduli_above(bound: int) -> list[int]:
+    """Primes below 2^31 (products of two residues fit in int64) whose product exceeds ``bound``:
+    enough to recover any integer from 0 to ``bound`` from its residues (:func:`from_residues`)."""
+    primes: list[int] = []
+    product = 1
+    for p in _PRIMES:
+        if product > bound:
+            return primes
+        primes.append(p)
+        product *= p
+    if product > bound:
+        return primes
+    raise BjexactError("the shoe is too large for exact arithmetic modulo primes")
+
+
+def from_residues(residues: np.ndarray, primes: list[int]) -> list[int]:
+    """Integers from 0 to prod(primes) - 1 from their residues (an array primes x values)."""
+    return [row[0] for row in _crt(residues[:, None, :], primes, prod(primes))]
 
 
 def _crt(residues: np.ndarray, primes: list[int], product: int) -> list[list[int]]:

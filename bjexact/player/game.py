@@ -45,7 +45,8 @@ Splits
 
 Results
     :func:`solve_game` gives every two-card hand's moves, the round's value by
-    up-card and overall, and the distribution of its net result; :func:`hand_moves`
+    up-card and overall, and the distribution of its net result (on finite shoes
+    with splits, exact within a bound of work); :func:`hand_moves`
     one hand's moves; :meth:`GameSolution.chart` the basic strategy chart.
 """
 
@@ -53,7 +54,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from math import gcd
+from math import gcd, prod
 from typing import Any
 
 from ..core.cards import (
@@ -76,14 +77,14 @@ from ..core.frames import data_frame
 from ..core.hand import hand_value, natural_partner, player_hand
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
-from ..dealer.batch import OUTCOMES, DealerOracle
+from ..dealer.batch import OUTCOMES, DealerOracle, from_residues, moduli_above
 from ..dealer.distributions import dealer_distributions
 from ..errors import BjexactError
 from ..progress import Progress
 from .states import counts_value, hands_up_to_21
 
-__all__ = ["GameRules", "MOVES", "Strategy", "GameSolution", "MoveValues", "ChartCell", "solve_game", "hand_moves",
-           "insurance_value", "even_money", "chart_code", "UPCARD_ORDER"]
+__all__ = ["GameRules", "MOVES", "SPLIT_WORK_LIMIT", "Strategy", "GameSolution", "MoveValues", "ChartCell",
+           "solve_game", "hand_moves", "insurance_value", "even_money", "chart_code", "UPCARD_ORDER"]
 
 MOVES = ("stand", "hit", "double", "split", "surrender")
 _ZERO = mpq(0)
@@ -184,6 +185,11 @@ class _Cards:
             rows = self._oracle.numerators([r for r, _ in sets], upcard, pair, [j for _, j in sets])
             for (removed, j), row in zip(sets, rows):
                 self._dealer[(removed, upcard, (pair, j) if j else None)] = row
+
+    def dealer_rows(self, removed_sets: list[Counts], upcard: int) -> list[tuple[tuple[int, ...], int]]:
+        """:meth:`dealer` for many removed sets at once (finite shoes, nothing hidden), not kept."""
+        assert self._oracle is not None  # finite shoes only
+        return self._oracle.numerators(removed_sets, upcard, 0, [0] * len(removed_sets))
 
     def dealer(self, removed: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> tuple[tuple[int, ...], int]:
         """P(outcome | up-card, removed) for :data:`OUTCOMES`, as (numerators, denominator).
@@ -672,6 +678,10 @@ def _best(values: tuple[mpq, mpq | None]) -> mpq:
 
 Dist = dict[Any, mpq]  # net result (mpq), or a hand's (total, stake), -> probability
 
+# The most pairs (combined lines, one hand's line) the split hands of one rule set may be combined
+# over before the distribution of the net result is given up (finite shoes): about half a minute.
+SPLIT_WORK_LIMIT = 30_000_000
+
 
 def _mix(target: Dist, source: Dist, weight: mpq) -> None:
     for result, p in source.items():
@@ -693,14 +703,17 @@ class _Results:
     Unsplit hands: for any shoe, settled against the dealer's distribution for
     their cards. Split hands: the hands and the dealer are independent only on the
     infinite deck, where each hand's final total is found once and the hands are
-    combined per dealer outcome; for finite shoes the joint law of several hands
-    is not computed (``None``).
+    combined per dealer outcome. On a finite shoe they share the cards and the
+    dealer's outcome: every line of the split hands is followed exactly
+    (:meth:`_finite_split`), within :data:`SPLIT_WORK_LIMIT`; beyond it, ``None``.
     """
 
     def __init__(self, solver: _Solver):
         self.solver = solver
         self._play: dict[Any, Dist] = {}
         self._finals: dict[Any, Dist] = {}  # infinite deck: by hand value
+        self.work = 0  # finite shoes: combinations of split hands' lines so far
+        self.missing = ""  # why the distribution is not computed, if it is not
 
     def stand(self, hand: Counts, upcard: int, stake: int) -> Dist:
         numerators, denominator = self.solver.cards.dealer(hand, upcard)
@@ -796,7 +809,7 @@ class _Results:
     def split(self, pair: int, upcard: int) -> Dist | None:
         solver = self.solver
         if not solver.cards.infinite:
-            return None
+            return self._finite_split(pair, upcard)
         p = solver.cards.shoe.draw_probabilities()
         others = 1 - p[pair - 1]
         seconds = {x: self._final(counts_of([pair, x]), upcard, pair) for x in RANKS}
@@ -819,6 +832,179 @@ class _Results:
                 _mix(out, _convolve(sums[0][b], sums[1][waiting]), chance * mpq(n, denominator))
         return out
 
+    # --- splits, finite shoes ---
+
+    def _finite_split(self, pair: int, upcard: int) -> Dist | None:
+        """The split hands' joint net result on a finite shoe, in the solver's W form.
+
+        The hands share the shoe and the dealer's outcome, so they are not independent;
+        but a line of play (every card every hand draws, in order) has a chance that
+        depends only on the cards it draws: f(M) = prod_r ff(left_r, M_r) / ff(n, |M|),
+        ff the falling factorial, ``left`` the unseen cards at the split (n of them).
+        So, seen in the order of :meth:`_Solver.split` (second cards first, a pair card
+        making a new hand while the limit allows), the round's lines are: a pattern
+        (hands, ``b`` hands given a non-pair second card before the limit, ``waiting``
+        given any card at the limit) counted by its number of orders of pair / non-pair
+        events, the hands - 2 pair cards it drew, and each hand's own line (its second
+        card and draws, played by the split strategy), one after the other. The lines of
+        one hand are enumerated once; the hands are combined by convolution on (cards
+        drawn, finished hands) with integer counts; each combination is weighted by
+        f(cards drawn) and settled against the dealer's distribution for those cards
+        (the hole card drawn after the player by exchangeability).
+
+        ``None`` when a line would need the last unseen card (the hole card), or when the
+        combinations of all the splits of the rule set could outgrow :data:`SPLIT_WORK_LIMIT`
+        (checked before each split from the number of each hand's lines, which bounds them;
+        the distribution is not computed and :attr:`missing` says why).
+        """
+        solver = self.solver
+        left = solver.cards.unseen(counts_of([pair, pair]), upcard)
+        packing = _Packing(left)
+        not_pair = self._hand_lines(pair, upcard, left, packing, second_may_be_pair=False)
+        free = self._hand_lines(pair, upcard, left, packing, second_may_be_pair=True)
+        patterns = self._pattern_counts(pair)
+        # at most this many combinations (exactly this many without resplits): give up before starting
+        bound = 0
+        for _, _, b, waiting in patterns:
+            size = 1
+            for lines in [not_pair] * b + [free] * waiting:
+                bound += size * len(lines)
+                size *= len(lines)
+        if self.work + bound > SPLIT_WORK_LIMIT:
+            self.missing = (f"the split hands' joint law could need more than {SPLIT_WORK_LIMIT:,} combinations "
+                            "of their lines on this shoe")
+            return None
+        finished: dict[int, int] = {}
+        for orders, hands, b, waiting in patterns:
+            pairs_drawn = packing.pack(counts_of([pair] * (hands - 2)))
+            if not packing.fits(pairs_drawn):
+                continue
+            combined = {pairs_drawn << _DONE_BITS: orders}
+            for lines in [not_pair] * b + [free] * waiting:
+                self.work += len(combined) * len(lines)
+                combined = _combine(combined, lines, packing)
+            for key, count in combined.items():
+                finished[key] = finished.get(key, 0) + count
+        return self._settle_lines(finished, upcard, counts_of([pair, pair]), left, packing)
+
+    def _pattern_counts(self, pair: int) -> list[tuple[int, int, int, int]]:
+        """(orders, hands, b, waiting): the patterns of :meth:`_Solver._split_patterns` with the
+        number of orders of pair / non-pair second cards that make each."""
+        limit = self.solver.split_limit(pair)
+        counts: dict[tuple[int, int, int], int] = {}
+        pending = [(2, 2, 0)]  # waiting, hands, b: one entry per order
+        while pending:
+            waiting, hands, b = pending.pop()
+            if not waiting or hands == limit:
+                counts[(hands, b, waiting)] = counts.get((hands, b, waiting), 0) + 1
+                continue
+            pending.append((waiting + 1, hands + 1, b))
+            pending.append((waiting - 1, hands, b + 1))
+        return [(n, hands, b, waiting) for (hands, b, waiting), n in counts.items()]
+
+    def _hand_lines(self, pair: int, upcard: int, left: Sequence[int], packing: _Packing,
+                    second_may_be_pair: bool) -> list[tuple[int, int, int]]:
+        """One split hand's lines from its pair card, as (cards it draws packed, its finished hand
+        as a :data:`_DONE_BITS` count, the number of orders of those cards the split strategy
+        plays to that end). A total below 17 is kept as 16, which settles alike (it wins only
+        when the dealer busts); 22 is a bust."""
+        solver = self.solver
+        lines: dict[tuple[Counts, int], int] = {}
+
+        def end(drawn: Counts, total: int, stake: int) -> None:
+            key = (drawn, _finished_hand(total, stake))
+            lines[key] = lines.get(key, 0) + 1
+
+        def play(hand: Counts, drawn: Counts, mode: str) -> None:
+            for r in RANKS:
+                if drawn[r - 1] >= left[r - 1]:
+                    continue
+                new_hand, new_drawn = _add(hand, r), _add(drawn, r)
+                value = counts_value(new_hand)
+                if mode == "double":
+                    end(new_drawn, 22 if value.bust else value.total, 2)
+                elif value.bust:
+                    end(new_drawn, 22, 1)
+                elif solver.split_hits(new_hand, upcard, pair):
+                    play(new_hand, new_drawn, "hit")
+                else:
+                    end(new_drawn, value.total, 1)
+
+        for x in RANKS:
+            if (x == pair and not second_may_be_pair) or not left[x - 1]:
+                continue
+            hand, drawn = counts_of([pair, x]), counts_of([x])
+            move = solver.split_move(hand, upcard, pair)
+            if move == "stand":
+                end(drawn, counts_value(hand).total, 1)
+            else:
+                play(hand, drawn, move)
+        return [(packing.pack(drawn), done, ways) for (drawn, done), ways in lines.items()]
+
+    def _settle_lines(self, finished: Mapping[int, int], upcard: int, start: Counts, left: Sequence[int],
+                      packing: _Packing) -> Dist | None:
+        """Net results of the combined lines (packed (cards drawn, finished hands) -> count).
+
+        A line that has drawn the cards M has chance prod_r ff(left_r, M_r) / ff(n, |M|) and the dealer's
+        outcome o given them chance numerator_o / D(|M|), so each net result's chance is, per
+        number of cards drawn, an integer over ff(n, |M|) D(|M|): summed in numpy modulo primes
+        and recovered exactly (:func:`bjexact.dealer.batch.from_residues`).
+        """
+        import numpy as np  # imported here: the infinite deck never needs it
+
+        solver = self.solver
+        unseen = sum(left)
+        mask = (1 << _DONE_BITS) - 1
+        drawn_index: dict[int, int] = {}
+        done_index: dict[int, int] = {}
+        entries = []
+        for key, count in finished.items():
+            drawn = drawn_index.setdefault(key >> _DONE_BITS, len(drawn_index))
+            done = done_index.setdefault(key & mask, len(done_index))
+            entries.append((drawn, done, count))
+        drawn_sets = [packing.unpack(d) for d in drawn_index]
+        if max(sum(d) for d in drawn_sets) >= unseen:
+            self.missing = "a line of split hands would need the last unseen card (the hole card)"
+            return None
+        falling = [[_falling(c, d) for d in range(c + 1)] for c in left]  # falling[r][d] = ff(left_r, d)
+        weights = [prod(table[d] for table, d in zip(falling, drawn)) for drawn in drawn_sets]
+        rows = solver.cards.dealer_rows([add_counts(start, d) for d in drawn_sets], upcard)
+        sizes = sorted({sum(d) for d in drawn_sets})
+        size_index = {size: i for i, size in enumerate(sizes)}
+        denominators = [0] * len(sizes)
+        for drawn_set, (_, dealer_denominator) in zip(drawn_sets, rows):
+            denominators[size_index[sum(drawn_set)]] = _falling(unseen, sum(drawn_set)) * dealer_denominator
+        outcomes = [i for i, o in enumerate(OUTCOMES) if o != "blackjack" or solver.natural_loses]
+        results = np.array([[_settle_hands(_unpack_done(done), OUTCOMES[i]) for i in outcomes]
+                            for done in done_index], dtype=np.int64)
+        lowest, highest = int(results.min()), int(results.max())
+        span = highest - lowest + 1
+        line_drawn = np.array([e[0] for e in entries], dtype=np.int64)
+        line_done = np.array([e[1] for e in entries], dtype=np.int64)
+        drawn_size = np.array([size_index[sum(d)] for d in drawn_sets], dtype=np.int64)
+        bins = drawn_size[line_drawn][:, None] * span + (results[line_done] - lowest)  # lines x outcomes
+        try:
+            primes = moduli_above(max(denominators))
+        except BjexactError as too_large:
+            self.missing = str(too_large)
+            return None
+        residues = np.zeros((len(primes), len(sizes) * span), dtype=np.int64)
+        for k, p in enumerate(primes):
+            weight = np.array([w % p for w in weights], dtype=np.int64)
+            dealer = np.array([[row[0][i] % p for i in outcomes] for row in rows], dtype=np.int64)
+            lines = np.array([e[2] % p for e in entries], dtype=np.int64)
+            base = weight[line_drawn] * lines % p
+            for column in range(len(outcomes)):
+                chance = base * dealer[line_drawn, column] % p
+                np.add.at(residues[k], bins[:, column], chance)  # sums of < 2^31 values: no overflow
+            residues[k] %= p
+        numerators = from_residues(residues, primes)
+        out: Dist = {}
+        for slot, numerator in enumerate(numerators):
+            if numerator:
+                result = mpq(slot % span + lowest)
+                out[result] = out.get(result, _ZERO) + mpq(numerator, denominators[slot // span])
+        return out
 
 def _powers(dist: Dist, most: int = 4) -> list[Dist]:
     """The distributions of the sum of 0, 1, ..., ``most`` independent draws from ``dist``."""
@@ -826,6 +1012,79 @@ def _powers(dist: Dist, most: int = 4) -> list[Dist]:
     for _ in range(most):
         powers.append(_convolve(powers[-1], dist))
     return powers
+
+
+_DONE_BITS = 42  # finished split hands: 3 bits counting each of 14 kinds (total 16..22, stake 1 or 2)
+
+
+def _finished_hand(total: int, stake: int) -> int:
+    """One finished hand as a count in the packed finished hands (total below 17 kept as 16, 22 a bust)."""
+    return 1 << 3 * ((min(max(total, 16), 22) - 16) * 2 + stake - 1)
+
+
+def _unpack_done(done: int) -> tuple[tuple[int, int], ...]:
+    """The finished hands ((total, stake), ...) of a packed count."""
+    hands: list[tuple[int, int]] = []
+    for kind in range(14):
+        hands.extend([(16 + kind // 2, kind % 2 + 1)] * ((done >> 3 * kind) & 7))
+    return tuple(hands)
+
+
+class _Packing:
+    """Cards drawn from ``left`` as one integer, a field per rank with a guard bit: adding two
+    packed sets adds their counts, and :meth:`fits` tells whether the shoe holds them."""
+
+    def __init__(self, left: Sequence[int]):
+        self.value_bits = max(max(left), 1).bit_length()
+        self.field = self.value_bits + 2  # a sum of two sets that fit stays below the guard bit
+        self.mask = (1 << self.field) - 1
+        guards = sum(1 << (self.field * i + self.value_bits + 1) for i in range(10))
+        self.guards = guards
+        self.room = self.pack(left) | guards
+
+    def pack(self, counts: Sequence[int]) -> int:
+        return sum(c << (self.field * i) for i, c in enumerate(counts))
+
+    def unpack(self, packed: int) -> Counts:
+        return tuple((packed >> (self.field * i)) & self.mask for i in range(10))
+
+    def fits(self, packed: int) -> bool:
+        """Whether every rank's count is at most the shoe's (no borrow reaches a guard bit)."""
+        return (self.room - packed) & self.guards == self.guards
+
+
+def _combine(combined: Mapping[int, int], lines: Sequence[tuple[int, int, int]], packing: _Packing) -> dict[int, int]:
+    """One more split hand: every combined line (packed (cards drawn, finished hands) -> count)
+    followed by every line of the hand the shoe still holds the cards of, counts multiplied."""
+    out: dict[int, int] = {}
+    steps = [((drawn << _DONE_BITS) + done, ways) for drawn, done, ways in lines]
+    room, guards = packing.room, packing.guards
+    for key, count in combined.items():
+        for step, ways in steps:
+            new = key + step
+            if (room - (new >> _DONE_BITS)) & guards == guards:
+                out[new] = out.get(new, 0) + count * ways
+    return out
+
+def _falling(n: int, k: int) -> int:
+    """The falling factorial n (n - 1) ... (n - k + 1)."""
+    return prod(range(n - k + 1, n + 1))
+
+
+def _settle_hands(done: tuple[tuple[int, int], ...], outcome: str) -> int:
+    """The net result of finished hands ((total, stake), 22 a bust) against a dealer outcome."""
+    if outcome == "blackjack":  # ENHC: a dealer natural takes every bet
+        return -sum(stake for _, stake in done)
+    result = 0
+    for total, stake in done:
+        if total > 21:
+            result -= stake
+        elif outcome == "bust":
+            result += stake
+        else:
+            dealer = int(outcome)
+            result += stake if total > dealer else 0 if total == dealer else -stake
+    return result
 
 
 def _settle(final: Dist, outcome: str) -> Dist:
@@ -888,7 +1147,9 @@ class GameSolution(Displayable):
 
     ``ev``: the expected net result of a round per unit initial bet (minus the house
     edge). ``by_upcard[u]``: the same given the up-card, dealer naturals included;
-    weighted by ``upcard_chance`` they sum to ``ev``. ``hands[(a, b, u)]`` (a <= b):
+    weighted by ``upcard_chance`` they sum to ``ev``. ``distribution``: the net result of a
+    round -> its chance, ``None`` where not computed (``distribution_missing`` says why).
+    ``hands[(a, b, u)]`` (a <= b):
     the moves of every two-card hand that is not a natural. ``deal_chance[(a, b, u)]``:
     P(the player is dealt a, b | up-card u). Keys are ranks and answer to card symbols
     too: ``by_upcard["A"]``, ``hands[("8", "8", "T")]``.
@@ -901,6 +1162,7 @@ class GameSolution(Displayable):
     upcard_chance: Mapping[int, mpq]
     ev: mpq
     distribution: Mapping[mpq, mpq] | None = None
+    distribution_missing: str = ""
 
     def __post_init__(self) -> None:
         for name in ("hands", "deal_chance", "by_upcard", "upcard_chance"):
@@ -1055,8 +1317,10 @@ def _deal_chances(shoe: Shoe, upcard: int) -> Iterator[tuple[tuple[int, int], mp
 def solve_game(rules: GameRules, *, with_distribution: bool = True, progress: bool | None = None) -> GameSolution:
     """Solve the round exactly: every two-card hand against every up-card, and the house edge.
 
-    ``with_distribution``: also the distribution of the round's net result, where it
-    is computed (see :class:`_Results`). ``progress``: a progress bar on standard
+    ``with_distribution``: also the distribution of the round's net result: exact
+    everywhere, but on a finite shoe where pairs are split it follows every line of the
+    split hands, given up (``None``) beyond :data:`SPLIT_WORK_LIMIT` combinations, which
+    one deck with resplits or several decks can need (see :class:`_Results`). ``progress``: a progress bar on standard
     error (default: when it is a terminal).
 
     Examples
@@ -1111,7 +1375,8 @@ def _solve(solver: _Solver, *, with_distribution: bool, progress: bool | None) -
     ev = sum((up_chance[u] * v for u, v in by_upcard.items()), _ZERO)
     if distribution is not None:
         distribution = {r: p for r, p in sorted(distribution.items()) if p}
-    return GameSolution(rules, hands, deal_chance, by_upcard, up_chance, ev, distribution)
+    missing = "" if distribution is not None or not with_distribution else results.missing
+    return GameSolution(rules, hands, deal_chance, by_upcard, up_chance, ev, distribution, missing)
 
 
 def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence[int | str],

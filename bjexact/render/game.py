@@ -7,11 +7,12 @@ from typing import Any
 from ..core.cards import UPCARD_ORDER, rank_symbol
 from ..core.numbers import fraction_string, mpq
 from ..core.text import decimal_string as _decimal
-from ..player.game import GameSolution, MoveValues, chart_code
+from ..player.game import MOVES, GameSolution, MoveValues, chart_code
 from .tables import NumberStyle, Table
 
 __all__ = ["edge_tables", "edge_json", "edge_headline", "hand_tables", "hand_json", "chart_tables", "chart_json",
-           "even_money_tables", "even_money_json", "chart_row_label", "CHART_LEGEND"]
+           "even_money_tables", "even_money_json", "chart_row_label", "player_game_tables", "player_game_json",
+           "CHART_LEGEND"]
 
 CHART_LEGEND = ("H hit, S stand, Dh double else hit, Ds double else stand, P split, "
                 "Ph/Pd split if doubling after splitting is allowed, else hit/double, "
@@ -40,8 +41,10 @@ def edge_tables(solution: GameSolution, style: NumberStyle) -> list[Table]:
                     rows, ["Per unit initial bet, dealer naturals included; weighted by the up-card's chance "
                            "they sum to the round's expected result."])]
     rows = [[what, p] for what, p in solution.move_chances.items()]
-    tables.append(Table(f"How rounds go: {rules}", ["round", "chance"], rows,
-                        ["A natural is settled at once; otherwise the chance that the first decision is each move."]))
+    notes = ["A natural is settled at once; otherwise the chance that the first decision is each move."]
+    if solution.distribution is None and solution.distribution_missing:
+        notes.append(f"The distribution of the net result is not computed: {solution.distribution_missing}.")
+    tables.append(Table(f"How rounds go: {rules}", ["round", "chance"], rows, notes))
     variance = solution.variance
     if solution.distribution is not None and variance is not None:
         rows = [[_result_label(r), p] for r, p in sorted(solution.distribution.items())]
@@ -57,8 +60,9 @@ def _result_label(value: mpq) -> str:
 
 
 def edge_json(solution: GameSolution) -> dict[str, Any]:
-    """``{"rules", "ev", "house_edge", "by_upcard", "moves", "distribution", "variance"}``, exact
-    values as "p/q" strings (``distribution`` and ``variance`` are null where they are not computed;
+    """``{"rules", "ev", "house_edge", "by_upcard", "moves", "distribution", "variance", "distribution_missing"}``,
+    exact values as "p/q" strings (``distribution`` and ``variance`` are null where they are not computed,
+    ``distribution_missing`` then says why;
     ``moves``: how rounds go, see :attr:`GameSolution.move_chances`)."""
     distribution = solution.distribution
     return {
@@ -70,6 +74,7 @@ def edge_json(solution: GameSolution) -> dict[str, Any]:
         "distribution": None if distribution is None else {
             fraction_string(r): fraction_string(p) for r, p in sorted(distribution.items())},
         "variance": None if distribution is None else fraction_string(solution.variance),
+        "distribution_missing": solution.distribution_missing or None,
     }
 
 
@@ -172,7 +177,7 @@ def chart_row_label(section: str, row: str) -> str:
 
 
 def _chart_by_hand(solution: GameSolution, chart: Any, rules: str) -> list[Table]:
-    hands = sorted({(a, b) for a, b, _ in solution.hands}, key=lambda h: (h[0] == h[1], h[0] == 1, h))
+    hands = _ordered_hands(solution)
     rows = []
     exceptions = []
     for a, b in hands:
@@ -208,3 +213,52 @@ def chart_json(solution: GameSolution) -> dict[str, Any]:
         document[section] = {row: {rank_symbol(u): cell.code for u, cell in cells.items()}
                              for row, cells in rows.items()}
     return document
+
+
+def _ordered_hands(solution: GameSolution) -> list[tuple[int, int]]:
+    """The two-card hands of a solution in chart order: hard, soft, then pairs."""
+    return sorted({(a, b) for a, b, _ in solution.hands}, key=lambda h: (h[0] == h[1], h[0] == 1, h))
+
+
+def move_value_tables(solution: GameSolution) -> list[Table]:
+    """Every move's value for every two-card hand, one table per up-card."""
+    rules = solution.rules.describe()
+    moves = [m for m in MOVES if any(m in v.w for v in solution.hands.values())]
+    tables = []
+    for upcard in UPCARD_ORDER:
+        rows = []
+        for a, b in _ordered_hands(solution):
+            hand = solution.hands.get((a, b, upcard))
+            if hand is None:
+                continue
+            values = hand.values
+            rows.append([_two_card_label((a, b))] + [values.get(m, "") for m in moves] + [hand.best])
+        if not rows:
+            continue
+        conditioned = solution.rules.hole_card == "peek" and upcard in (1, 10)
+        note = ("Per unit initial bet, conditioned on no dealer natural (the dealer has peeked)"
+                + ("; early surrender, decided before the peek, is not." if solution.rules.surrender == "early"
+                   else ".") if conditioned else "Per unit initial bet, dealer naturals included.")
+        tables.append(Table(f"Values of the moves v {rank_symbol(upcard)}: {rules}", ["hand"] + moves + ["best"],
+                            rows, [note + " Composition-dependent: each hand's own cards have left the shoe."]))
+    return tables
+
+
+def player_game_tables(solution: GameSolution, style: NumberStyle, *, by_hand: bool = False,
+                       values: bool = False) -> list[Table]:
+    """``bjexact player`` for the full game: the chart (by total, or by hand) and, with ``values``,
+    every move's value hand by hand."""
+    return chart_tables(solution, by_hand=by_hand) + (move_value_tables(solution) if values else [])
+
+
+def player_game_json(solution: GameSolution) -> dict[str, Any]:
+    """``{"rules", "moves": "full", "ev", "house_edge", "chart": {"hard", "soft", "pairs"}, "hands": [{"cards",
+    "upcard", "moves", "best"}, ...]}``, values exact "p/q" strings (as :func:`hand_json`: conditioned on no
+    dealer natural where the dealer has peeked)."""
+    chart = chart_json(solution)
+    hands = [{"cards": [rank_symbol(a), rank_symbol(b)], "upcard": rank_symbol(u),
+              "moves": {m: fraction_string(v) for m, v in solution.hands[(a, b, u)].values.items()},
+              "best": solution.hands[(a, b, u)].best}
+             for a, b in _ordered_hands(solution) for u in UPCARD_ORDER if (a, b, u) in solution.hands]
+    return {"rules": chart.pop("rules"), "moves": "full", "ev": fraction_string(solution.ev),
+            "house_edge": fraction_string(-solution.ev), "chart": chart, "hands": hands}

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..core.cards import RANKS, rank_symbol
 from ..core.text import Table
-from ..symbolic.removal import GameRemovalEffects, RemovalEffects
+from ..symbolic.removal import FullGameRemovalEffects, GameRemovalEffects, RemovalEffects
 
 __all__ = ["removal_tables", "game_tables"]
 
@@ -81,3 +81,16 @@ def game_tables(effects: GameRemovalEffects, style: Any) -> list[Any]:
         notes = [f"Value of the full shoe: {style.plain(effects.base)}. Each row: the exact change of the value "
                  "when one card of that rank leaves the shoe (composition-dependent optimal play)."]
     return [Table(title, columns, rows, notes)]
+
+
+def full_game_tables(effects: FullGameRemovalEffects, style: Any) -> list[Any]:
+    """The full game's value and its change per rank removed, as one table (per cent of the
+    bet when ``style.percent``)."""
+    unit = " (% of the bet)" if style.percent and not style.exact else ""
+    title = f"Value of the full game{unit}: {effects.rules.describe()}"
+    rows = [[f"-{rank_symbol(r)}", "n/a" if v is None else v] for r, v in effects.effects.items()]
+    notes = [f"Expected result of a round with the full shoe: {style.plain(effects.base)} per unit initial bet "
+             f"(house edge {style.plain(-effects.base)}). Each row: the exact change of the expected result when "
+             "one card of that rank leaves the shoe before the round (optimal composition-dependent play, "
+             "re-optimised for each shoe)."]
+    return [Table(title, ["removed", "change"], rows, notes)]

@@ -31,21 +31,22 @@ dealer not holding a natural (the up-card weights are conditioned too).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..chain.solve import absorption, compile_chain
-from ..core.cards import RANKS, STANDARD_PROBABILITIES, Counts, RankKeyed, counts_of, rank_symbol
+from ..core.cards import RANKS, STANDARD_PROBABILITIES, Counts, FiniteShoe, RankKeyed, counts_of, rank_symbol
 from ..core.display import Displayable
 from ..core.frames import data_frame
 from ..core.hand import hand_value, is_natural, natural_partner
 from ..core.hand import no_natural_chance as hand_no_natural_chance
 from ..core.numbers import as_rational, fraction_string, mpq
-from ..core.rules import Rules
+from ..core.rules import GameRules, Rules
 from ..dealer.distributions import average_row, dealer_distributions
 from ..dealer.graph import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, graph_for
 from ..dealer.graph import BUST as PLAYER_BUST
 from ..errors import BjexactError
+from ..player.game import solve_game
 from ..player.outcomes import payoffs, settle_value, stand_results
 from ..player.solver import solve, solve_infinite
 from ..player.states import player_hit_graph, player_states
@@ -56,6 +57,8 @@ from .table import symbolic_dealer_table
 
 __all__ = [
     "RemovalEffects",
+    "FullGameRemovalEffects",
+    "full_game_removal_effects",
     "dealer_outcomes",
     "no_natural_chance",
     "dealer_removal_effects",
@@ -344,6 +347,57 @@ def game_removal_effects(rules: Rules, objective: str = "ev", *, progress: bool 
                 effects[rank] = solve(smaller, objective, progress=False).game.value - base
             bar.advance()
     return GameRemovalEffects(rules, objective, base, effects)
+
+
+@dataclass(frozen=True)
+class FullGameRemovalEffects:
+    """Effects of removal on the full game's value (double, split, surrender as ``rules`` allow).
+
+    ``base``: the round's expected result per unit initial bet (minus the house edge) under
+    optimal composition-dependent play (:func:`bjexact.player.game.solve_game`);
+    ``effects[r]``: its exact change when one card of rank ``r`` leaves the shoe before
+    the round, the play re-optimised for the smaller shoe (``None``: no card of that rank).
+    """
+
+    rules: GameRules
+    base: mpq
+    effects: Mapping[int, mpq | None]
+
+    kind = "removal"
+    objective = "ev"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_json(),
+            "moves": "full",
+            "kind": self.kind,
+            "objective": self.objective,
+            "base": fraction_string(self.base),
+            "effects": {rank_symbol(r): None if v is None else fraction_string(v) for r, v in self.effects.items()},
+        }
+
+
+def full_game_removal_effects(rules: GameRules, *, progress: bool | None = None) -> FullGameRemovalEffects:
+    """Exact effects of removal on the full game's value: one exact solve of the round for the
+    full shoe and one per rank with a card of it removed (finite shoes only)."""
+    if rules.infinite:
+        raise BjexactError("the full game's effects of removal need a finite shoe: removing a card from the "
+                           "infinite deck changes nothing (--moves hit-stand gives derivatives D_r V)")
+    full = rules.make_shoe()
+    assert isinstance(full, FiniteShoe)  # the infinite deck is refused above
+    shoe = full.counts
+    effects: dict[int, mpq | None] = {}
+    with Progress(11, "shoes (the full one, then one card removed)", enabled=progress) as bar:
+        base = solve_game(rules, with_distribution=False, progress=False).ev
+        bar.advance()
+        for rank in RANKS:
+            if shoe[rank - 1] == 0:
+                effects[rank] = None
+            else:
+                smaller = replace(rules, decks=None, shoe=counts_of_removal(shoe, rank))
+                effects[rank] = solve_game(smaller, with_distribution=False, progress=False).ev - base
+            bar.advance()
+    return FullGameRemovalEffects(rules, base, effects)
 
 
 def counts_of_removal(counts: Counts, rank: int) -> Counts:
