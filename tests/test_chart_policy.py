@@ -76,7 +76,7 @@ BRUTE_RULES = [
 @pytest.mark.parametrize("rules, brute_rules", BRUTE_RULES)
 def test_a_chart_on_a_tiny_shoe_is_valued_as_by_brute_force(rules, brute_rules):
     chart = optimal_chart(split_hands=4, surrender="late")
-    exact = evaluate_chart(GameRules(shoe=TINY, **rules), chart, progress=False)
+    exact = evaluate_chart(GameRules(shoe=TINY, **rules), chart, split_lines=True, progress=False)
     brute = bf.round_distribution(TINY, dict(chart.codes), bf.ChartRules(**brute_rules))
     assert exact.ev == sum(r * p for r, p in brute.items())
     if exact.distribution is not None:  # computed without splitting
@@ -102,7 +102,7 @@ def random_chart(seed):
 ])
 def test_every_code_and_fallback_on_a_tiny_shoe_is_valued_as_by_brute_force(seed, rules, brute_rules):
     chart = random_chart(seed)
-    exact = evaluate_chart(GameRules(shoe=TINY, **rules), chart, progress=False)
+    exact = evaluate_chart(GameRules(shoe=TINY, **rules), chart, split_lines=True, progress=False)
     assert exact.ev == bf.round_value(TINY, dict(chart.codes), bf.ChartRules(**brute_rules))
 
 

@@ -154,7 +154,7 @@ SPLIT_CASES = [
 def test_round_distribution_with_splits_equals_the_brute_force(shoe, options):
     """Finite shoes where pairs are split: the split hands share the cards and the dealer's outcome;
     the brute force plays every card in real order."""
-    solution = solve_game(GameRules(shoe=shoe, **options), progress=False)
+    solution = solve_game(GameRules(shoe=shoe, **options), split_lines=True, progress=False)
     assert any(moves.best == "split" for moves in solution.hands.values())
     expected = bf.round_distribution(shoe, bf.BFRules(**options))
     assert {fraction(r): fraction(p) for r, p in solution.distribution.items()} == expected
@@ -163,7 +163,7 @@ def test_round_distribution_with_splits_equals_the_brute_force(shoe, options):
 
 
 def test_one_deck_split_once_distribution_is_exact_and_consistent():
-    solution = solve_game(GameRules(decks=1, split_hands=2), progress=False)
+    solution = solve_game(GameRules(decks=1, split_hands=2), split_lines=True, progress=False)
     distribution = solution.distribution
     assert sum(distribution.values()) == 1
     assert sum(r * p for r, p in distribution.items()) == solution.ev
@@ -171,11 +171,22 @@ def test_one_deck_split_once_distribution_is_exact_and_consistent():
     assert solution.distribution_missing == ""
 
 
+def test_split_lines_are_followed_on_request_only():
+    shoe, options = SPLIT_CASES[0]
+    solution = solve_game(GameRules(shoe=shoe, **options), progress=False)
+    assert solution.distribution is None and "bjexact edge --distribution" in solution.distribution_missing
+    followed = solve_game(GameRules(shoe=shoe, **options), split_lines=True, progress=False)
+    assert followed.distribution is not None and followed.ev == solution.ev
+    # without splitting, or on the infinite deck, the distribution needs no lines followed
+    assert solve_game(GameRules(shoe=shoe, split_hands=1), progress=False).distribution is not None
+    assert solve_game(GameRules(decks="inf", split_hands=2), progress=False).distribution is not None
+
+
 def test_the_distribution_is_given_up_beyond_the_work_limit(monkeypatch):
     import bjexact.player.game as game
 
     monkeypatch.setattr(game, "SPLIT_WORK_LIMIT", 1000)
-    solution = solve_game(GameRules(decks=1, split_hands=2), progress=False)
+    solution = solve_game(GameRules(decks=1, split_hands=2), split_lines=True, progress=False)
     assert solution.distribution is None and solution.variance is None
     assert "1,000 combinations" in solution.distribution_missing
     assert solution.ev == solve_game(GameRules(decks=1, split_hands=2), with_distribution=False).ev

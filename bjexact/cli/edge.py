@@ -15,17 +15,19 @@ examples:
   bjexact edge --decks inf --h17 --surrender late --format json
   bjexact edge --decks 6 --hole-card enhc --no-das
   bjexact edge --decks 1 --exact
+  bjexact edge --decks 6 --split-hands 2 --distribution   # the distribution too (about 30 s)
   bjexact edge --decks inf --plot dist.svg      # and the net result's distribution as bars (.png, .pdf:
                                                 # matplotlib, pip install 'bjexact[plot]')
 
 Optimal composition-dependent play: each hand's moves depend on its own cards and
 the up-card. The expected result is per unit initial bet (the house edge is minus
 it), by up-card with dealer naturals included. The distribution of the round's net
-result (-8 .. +8 units and the natural's payout) and its variance are exact; on finite
-shoes where pairs are split every line of the split hands is followed (they share the
-cards and the dealer's outcome): one to six decks when pairs are split once (about 15
-to 40 s of CPU), small shoes with resplits; beyond 30 million combinations of lines it
-is not computed and the output says so. JSON: {"rules", "ev", "house_edge",
+result (-8 .. +8 units and the natural's payout) and its variance are exact. On finite
+shoes where pairs are split they need every line of the split hands followed (the hands
+share the cards and the dealer's outcome): with --distribution only (one to six decks
+when pairs are split once, about 15 to 30 s; small shoes with resplits; beyond 30
+million combinations of lines it is not computed), and the output says when it is not
+computed and why. JSON: {"rules", "ev", "house_edge",
 "by_upcard": {"2": ..., "T": ..., "A": ...}, "distribution": {"-2": ..., "3/2": ...}
 or null, "variance", "distribution_missing": why it is null, or null}, values exact
 "p/q" strings.
@@ -41,9 +43,13 @@ def register(subparsers) -> None:
     add_game_rule_options(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_output_options(parser)
+    parser.add_argument("--distribution", action="store_true",
+                        help="the exact distribution of the net result on a finite shoe where pairs are split "
+                             "too (every line of the split hands: seconds to minutes; always computed for the "
+                             "infinite deck and without splitting)")
     parser.add_argument("--plot", default=None, metavar="FILE",
                         help=f"also draw the distribution of the round's net result to FILE {FIGURE_HELP}; "
-                             "it is computed for the infinite deck or without splitting")
+                             "implies --distribution")
     parser.set_defaults(run=run)
 
 
@@ -54,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
 
     figure = figure_file(args.plot, "--plot") if args.plot is not None else None
     rules = game_rules_from_args(args)
-    solution = solve_game(rules, progress=False if args.quiet else None)
+    solution = solve_game(rules, split_lines=args.distribution or figure is not None,
+                          progress=False if args.quiet else None)
     style = number_style(args, percent=True)
     text = render(edge_tables(solution, style), args.format, style, edge_json(solution))
     if args.format in ("text", "md"):

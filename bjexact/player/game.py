@@ -708,8 +708,9 @@ class _Results:
     (:meth:`_finite_split`), within :data:`SPLIT_WORK_LIMIT`; beyond it, ``None``.
     """
 
-    def __init__(self, solver: _Solver):
+    def __init__(self, solver: _Solver, split_lines: bool = True):
         self.solver = solver
+        self.split_lines = split_lines  # follow the split hands' lines on a finite shoe
         self._play: dict[Any, Dist] = {}
         self._finals: dict[Any, Dist] = {}  # infinite deck: by hand value
         self.work = 0  # finite shoes: combinations of split hands' lines so far
@@ -857,6 +858,11 @@ class _Results:
         (checked before each split from the number of each hand's lines, which bounds them;
         the distribution is not computed and :attr:`missing` says why).
         """
+        if not self.split_lines:
+            self.missing = ("on a finite shoe where pairs are split it needs every line of the split hands "
+                            "followed (seconds to minutes), which was not asked for (bjexact edge --distribution; "
+                            "solve_game(..., split_lines=True))")
+            return None
         solver = self.solver
         left = solver.cards.unseen(counts_of([pair, pair]), upcard)
         packing = _Packing(left)
@@ -1314,14 +1320,17 @@ def _deal_chances(shoe: Shoe, upcard: int) -> Iterator[tuple[tuple[int, int], mp
                 yield (a, b), mpq(ways, n * (n - 1))
 
 
-def solve_game(rules: GameRules, *, with_distribution: bool = True, progress: bool | None = None) -> GameSolution:
+def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines: bool = False,
+               progress: bool | None = None) -> GameSolution:
     """Solve the round exactly: every two-card hand against every up-card, and the house edge.
 
-    ``with_distribution``: also the distribution of the round's net result: exact
-    everywhere, but on a finite shoe where pairs are split it follows every line of the
-    split hands, given up (``None``) beyond :data:`SPLIT_WORK_LIMIT` combinations, which
-    one deck with resplits or several decks can need (see :class:`_Results`). ``progress``: a progress bar on standard
-    error (default: when it is a terminal).
+    ``with_distribution``: also the exact distribution of the round's net result. On a
+    finite shoe where pairs are split that needs every line of the split hands followed
+    (they share the cards and the dealer's outcome): with ``split_lines`` only (one deck
+    split once about 15 s, six decks about 30 s, against 1 to 5 s for the value), and
+    given up (``None``) beyond :data:`SPLIT_WORK_LIMIT` combinations, which resplits on a
+    deck or more need (see :class:`_Results`); ``distribution_missing`` says why it is
+    ``None``. ``progress``: a progress bar on standard error (default: when it is a terminal).
 
     Examples
     --------
@@ -1333,17 +1342,18 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, progress: bo
     >>> solution.chart()["hard"]["16"][10].code, solution.chart()["pairs"]["8"][10].code
     ('H', 'P')
     """
-    return _solve(_Solver(rules), with_distribution=with_distribution, progress=progress)
+    return _solve(_Solver(rules), with_distribution=with_distribution, split_lines=split_lines, progress=progress)
 
 
-def _solve(solver: _Solver, *, with_distribution: bool, progress: bool | None) -> GameSolution:
+def _solve(solver: _Solver, *, with_distribution: bool, progress: bool | None,
+           split_lines: bool = False) -> GameSolution:
     """The round under the play ``solver`` chooses (its :meth:`_Solver.moves` and the decisions
     after the first): the optimal play, or a fixed policy's (:mod:`bjexact.player.policy`)."""
     rules = solver.rules
     shoe = solver.cards.shoe
     up_p = shoe.draw_probabilities()
     upcards = [u for u in UPCARD_ORDER if up_p[u - 1]]
-    results = _Results(solver)
+    results = _Results(solver, split_lines)
     hands: dict[tuple[int, int, int], MoveValues] = {}
     deal_chance: dict[tuple[int, int, int], mpq] = {}
     by_upcard: dict[int, mpq] = {}

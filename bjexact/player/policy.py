@@ -213,10 +213,11 @@ class _ChartSolver(_Solver):
 
 
 def evaluate_chart(rules: GameRules, chart: ChartPolicy, *, with_distribution: bool = True,
-                   progress: bool | None = None) -> GameSolution:
+                   split_lines: bool = False, progress: bool | None = None) -> GameSolution:
     """The round played by ``chart`` under ``rules``, exactly: ``ev`` (per unit initial bet),
     ``by_upcard``, ``hands`` (each two-card hand's chart move, with its value, as its only move)
-    and, where computed, the distribution of the net result.
+    and, where computed, the distribution of the net result (``split_lines`` as for
+    :func:`~bjexact.player.game.solve_game`).
 
     Examples
     --------
@@ -227,7 +228,8 @@ def evaluate_chart(rules: GameRules, chart: ChartPolicy, *, with_distribution: b
     >>> played.ev <= optimal.ev, f"{float(optimal.ev - played.ev) * 100:.4f}"
     (True, '0.0000')
     """
-    return _solve(_ChartSolver(rules, chart), with_distribution=with_distribution, progress=progress)
+    return _solve(_ChartSolver(rules, chart), with_distribution=with_distribution, split_lines=split_lines,
+                  progress=progress)
 
 
 def solve_game_and_chart(rules: GameRules, chart: ChartPolicy, *, with_distribution: bool = False,

@@ -404,13 +404,14 @@ def result_distribution_figure(solution: GameSolution) -> Drawing:
     One bar per result in :attr:`GameSolution.distribution` (-8 .. +8 and a natural's
     payout), in order of the result; its height is the exact probability (class ``bar``,
     ``data-result``, ``data-p`` exact "p/q"). The caption gives the mean and standard
-    deviation. Needs the distribution: the infinite deck, or rules without splitting.
+    deviation. Needs the distribution (see :func:`~bjexact.player.game.solve_game`: on a
+    finite shoe where pairs are split, ``split_lines=True``).
     """
     distribution = solution.distribution
     variance = solution.variance
     if distribution is None or variance is None:
-        raise BjexactError("the result distribution is computed for the infinite deck (--decks inf) or without "
-                           "splitting (--split-hands 1); with splits in a finite shoe it is not")
+        why = solution.distribution_missing or "it was not computed (with_distribution=False)"
+        raise BjexactError(f"no distribution of the net result to draw: {why}")
     results = sorted(distribution)
     gap, plot_height = 8, 300
     plot_width = max(len(results) * 38 + gap, 620)
