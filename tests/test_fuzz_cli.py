@@ -298,7 +298,7 @@ def test_messages_name_the_problem(argv, words):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["play", "--min-bet", "0"], "--min-bet must be a whole number >= 1"),
+    (["play", "--min-bet", "0"], "--min-bet: must be between 1 and 1,000,000,000,000, not 0"),
     (["play", "--min-bet", "10", "--max-bet", "5"], "--max-bet must be a whole number >= --min-bet (10)"),
     (["play", "--max-bet", "9" * 5000], "--max-bet"),
     (["play", "--penetration", "0"], "--penetration must be above 0"),

@@ -124,10 +124,10 @@ def test_text_policy_tables_show_the_derived_policy(capsys):
 
 def test_the_game_paragraph_shows_only_results_that_can_happen(capsys):
     # under as21 a player natural is a 21 like any other: no share of its own, which would be 0
-    _, out, _ = run(capsys, "player", "--decks", "inf")
+    _, out, _ = run(capsys, "player", "--decks", "inf", "--moves", "hit-stand")
     assert "natural 0.0000%" not in out and "results: win 42.9457%, push 9.4530%, loss 47.6013%" in out
     assert "its wins are among the wins" in out
-    _, out, _ = run(capsys, "player", "--decks", "inf", "--naturals", "separate")
+    _, out, _ = run(capsys, "player", "--decks", "inf", "--naturals", "separate", "--moves", "hit-stand")
     assert re.search(r"results: natural 4\.\d{4}%, win", out)
 
 
@@ -147,10 +147,11 @@ def test_objective_win_plays_the_moves_of_ev_and_says_so(capsys, naturals):
         assert other.hit is None or Fraction(other.hit) == half + Fraction(position.hit) / 2
     from_deal = half + Fraction(ev.game.value) / 2
     assert (Fraction(win.game.value) == from_deal) == (naturals == "as21")  # a natural pays 3/2 in ev, 1 in win
-    _, out, _ = run(capsys, "player", "--decks", "inf", "--naturals", naturals, "--objective", "win")
+    hit_stand = ("--moves", "hit-stand", "--decks", "inf", "--naturals", naturals)
+    _, out, _ = run(capsys, "player", *hit_stand, "--objective", "win")
     assert "The moves are those of --objective ev" in out
     assert ("and from the deal." in out) == (naturals == "as21")
-    _, out, _ = run(capsys, "player", "--decks", "inf", "--naturals", naturals)
+    _, out, _ = run(capsys, "player", *hit_stand)
     assert "The moves are those of" not in out
 
 
