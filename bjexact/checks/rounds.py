@@ -18,7 +18,7 @@ The test
     NOT TESTED, never a pass, with the rounds a test needs.
 
     The exact distribution exists for the infinite deck, for shoes where no hand is split, and
-    for finite shoes with splits within :data:`bjexact.player.game.SPLIT_WORK_LIMIT` (one to six
+    for finite shoes with splits within :data:`bjexact.player.game.SPLIT_WORK_LIMIT` (one to eight
     decks splitting once, small shoes with resplits); other rules are refused, saying why.
 
 The strategy

@@ -15,7 +15,7 @@ examples:
   bjexact edge --decks inf --h17 --surrender late --format json
   bjexact edge --decks 6 --hole-card enhc --no-das
   bjexact edge --decks 1 --exact
-  bjexact edge --decks 6 --split-hands 2 --distribution   # the distribution too (about 30 s)
+  bjexact edge --decks 6 --split-hands 2 --distribution   # the distribution too (about 33 s)
   bjexact edge --decks inf --plot dist.svg      # and the net result's distribution as bars (.png, .pdf:
                                                 # matplotlib, pip install 'bjexact[plot]')
 
@@ -24,8 +24,8 @@ the up-card. The expected result is per unit initial bet (the house edge is minu
 it), by up-card with dealer naturals included. The distribution of the round's net
 result (-8 .. +8 units and the natural's payout) and its variance are exact. On finite
 shoes where pairs are split they need every line of the split hands followed (the hands
-share the cards and the dealer's outcome): with --distribution only (one to six decks
-when pairs are split once, about 15 to 30 s; small shoes with resplits; beyond 30
+share the cards and the dealer's outcome): with --distribution only (one to eight decks
+when pairs are split once: 14 s for one deck, 33 s for six; small shoes with resplits; beyond 30
 million combinations of lines it is not computed), and the output says when it is not
 computed and why. JSON: {"rules", "ev", "house_edge",
 "by_upcard": {"2": ..., "T": ..., "A": ...}, "distribution": {"-2": ..., "3/2": ...}

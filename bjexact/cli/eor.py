@@ -38,8 +38,8 @@ JSON: {"rules", "kind", "upcard", "outcomes", "base": {...}, "effects": {"A": {.
 --game: the value of the round from the deal. --moves full (the default): the full
 game (double, split, surrender; the rule options of 'bjexact edge'), finite shoes
 only, exact changes of the expected result per unit initial bet, in percentage points
-(one deck: about a minute). --moves hit-stand: the hit/stand game of the seeds'
-articles, with --objective and --naturals; the infinite deck gives derivatives D_r V.
+(one deck: about a minute and a half). --moves hit-stand: the classic hit/stand game,
+with --objective and --naturals; the infinite deck gives derivatives D_r V.
 JSON: {"rules", "moves", "kind", "objective", "base", "effects": {"A": "p/q", ...}}.
 """
 

@@ -28,7 +28,8 @@ full game (verify --kind chart|edge, check-sim --game): the rules of `bjexact ed
                              FILE of lines 'RULES  EDGE' ("6 decks, H17, DAS, late surrender: 0.42%"):
                              each line's rules read from its words, the others from the options.
   check-sim --game MODULE:NAME  play_round(rng) -> net result per unit bet, against the exact
-                             distribution (infinite deck, or no splitting); the reference simulator is
+                             distribution (infinite deck, no splitting, or finite shoes whose split
+                             hands' lines can be followed); the reference simulator is
                              bjexact.checks.rounds:exact_round_simulator with --factory.
                              --chart FILE: the rounds play that basic strategy chart (codes as in
                              verify --kind chart; after the first two cards the hard/soft rows).

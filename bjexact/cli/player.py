@@ -36,7 +36,7 @@ adds every move's value per unit initial bet for every two-card hand and up-card
 "moves": "full", "ev", "house_edge", "chart": {"hard", "soft", "pairs"}, "hands":
 [{"cards", "upcard", "moves": {...}, "best"}, ...]}.
 
---moves hit-stand: the player may only hit or stand (the game of the seeds' articles
+--moves hit-stand: the player may only hit or stand (the game of the classic Markov-chain treatments
 and of the gym environment). Objective ev: +1 win, 0 push, -1 loss (a player natural
 pays --bj-pays under --naturals separate/peek); win: the chance of winning. Ties
 between hitting and standing go to standing. Finite shoes are solved

@@ -46,7 +46,7 @@ Splits
 Results
     :func:`solve_game` gives every two-card hand's moves, the round's value by
     up-card and overall, and the distribution of its net result (on finite shoes
-    with splits, exact within a bound of work); :func:`hand_moves`
+    with splits, with ``split_lines=True``, exact within a bound of work); :func:`hand_moves`
     one hand's moves; :meth:`GameSolution.chart` the basic strategy chart.
 """
 

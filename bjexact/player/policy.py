@@ -22,7 +22,8 @@ Values
     :func:`evaluate_chart` gives the round's exact expected result under the chart (per unit
     initial bet, dealer naturals settled as the rules say) for the infinite deck and for any
     finite shoe, and the exact distribution of the net result where the engine computes it
-    (the infinite deck; finite shoes without splitting). It is the engine of
+    (the infinite deck; finite shoes without splitting; with ``split_lines=True`` finite shoes
+    with splits within :data:`~bjexact.player.game.SPLIT_WORK_LIMIT`). It is the engine of
     :mod:`bjexact.player.game` with its choices replaced by the chart's: the same dealer
     distributions, settlement and split model (a split hand is played by its own cards only,
     which a chart satisfies).

@@ -136,8 +136,8 @@ def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
     game, game_error = None, ""
     if player:
         try:
-            # the distribution of a round is computed on the infinite deck only (split hands of a finite
-            # shoe share its cards): a finite shoe is spared the attempt
+            # the report asks for the distribution on the infinite deck only: on a finite shoe the split
+            # hands' lines would have to be followed (split_lines), beyond the work limit with resplits
             game = solve_game(game_rules(rules), with_distribution=rules.infinite, progress=progress)
         except BjexactError as exc:
             game_error = str(exc)
@@ -365,9 +365,11 @@ def _game_blocks(report: Report) -> list[Block]:
         ]
     else:
         blocks.append(paragraph(
-            "The distribution of a round's net result (and so its variance) is not computed for a finite "
-            "shoe once a pair may be split: the split hands share the cards left, and their joint results "
-            "would need every order of drawing. The expected values above are exact all the same."))
+            "The distribution of a round's net result (and so its variance) is not computed in this report "
+            "for a finite shoe: the split hands share the cards left, so every line of their play must be "
+            "followed, which resplitting to 4 hands takes beyond the work limit. ", Code("bjexact edge "
+            "--distribution"), " computes it where pairs are split once. The expected values above are "
+            "exact all the same."))
     disagree: tuple[Inline, ...] = () if rules.infinite else (
         " A * marks a cell whose hands disagree (", Code("bjexact chart --by hand"), " lists them).")
     blocks.append(paragraph(
