@@ -274,3 +274,10 @@ def test_bad_input_as_a_process():
     result = run_process("player", "--moves", "hit-stand", "--shoe", "0,0,0,0,0,0,0,0,1,2")
     assert result.returncode == 2 and result.stdout == ""
     assert len(result.stderr.splitlines()) == 1 and "too small" in result.stderr
+
+
+def test_by_total_is_by_state_as_in_chart(capsys):
+    for moves in ("full", "hit-stand"):
+        _, by_state, _ = run(capsys, "player", "--decks", "inf", "--moves", moves, "--quiet", "--by", "state")
+        _, by_total, _ = run(capsys, "player", "--decks", "inf", "--moves", moves, "--quiet", "--by", "total")
+        assert by_total == by_state and "hard" in by_state.lower()

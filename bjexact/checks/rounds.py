@@ -71,8 +71,10 @@ def exact_round_distribution(rules: GameRules, strategy: ChartPolicy | None = No
     where it is not computed."""
     solution = _solution(rules, strategy)
     if solution.distribution is None:
+        instead = "--decks inf or --split-hands 1" if rules.split_hands <= 2 else \
+            "--decks inf, --split-hands 2 or --split-hands 1"
         raise BjexactError(f"the exact distribution of a round's net result is not computed for these rules: "
-                           f"{solution.distribution_missing}; use --decks inf, --split-hands 2 or --split-hands 1")
+                           f"{solution.distribution_missing}; use {instead}")
     return dict(solution.distribution)
 
 

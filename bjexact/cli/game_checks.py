@@ -49,8 +49,11 @@ def add_game_check_options(parser: argparse.ArgumentParser, *, simulator: bool =
         parser.add_argument("--chart", default=None, metavar="FILE",
                             help="with --game, the chart the rounds are played by (implies --strategy chart; "
                                  "with --factory NAME is called with the rules and the chart)")
-    add_game_rule_options(parser, title="full game rules (--kind chart|edge, --game)",
-                          split_hands_help="(default: 4; with --identify 2)")
+    if simulator:
+        add_game_rule_options(parser, title="full game rules (--game)")
+    else:
+        add_game_rule_options(parser, title="full game rules (--kind chart|edge)",
+                              split_hands_help="(default: 4; with --identify 2)")
 
 
 def game_rules(args: argparse.Namespace, *, identify: bool = False):

@@ -67,8 +67,9 @@ def register(subparsers) -> None:
                              "(default: ev). The moves are the same: no decision involves a natural, so the "
                              "chance of winning is 1/2 + EV/2 at each; win changes the values shown, and under "
                              "separate/peek the game's value counts a natural as one win")
-    parser.add_argument("--by", choices=("state", "hand"), default="state",
-                        help="state: chart or policy by total (default); hand: every two-card hand")
+    parser.add_argument("--by", choices=("state", "total", "hand"), default="state",
+                        help="state (or total, as in 'bjexact chart'): chart or policy by total (default); "
+                             "hand: every two-card hand")
     parser.add_argument("--values", action="store_true", help="also print the values of the moves")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_output_options(parser)
