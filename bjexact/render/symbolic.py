@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.cards import rank_symbol
@@ -207,29 +207,28 @@ def render_boundaries(result: DecisionBoundaries, fmt: str, digits: int = 15) ->
     return "\n".join(lines) + "\n"
 
 
-def _by_move(pieces: Sequence[Piece]) -> list[Piece]:
-    """Pieces joined where only the hit polynomial changes (the best move stays)."""
+def _joined(pieces: Sequence[Piece], same: Callable[[Piece], Any]) -> list[Piece]:
+    """Adjacent pieces with the same ``same(piece)`` joined into one (from the first one's left end
+    to the last one's right end); the rest of a joined piece is its first piece's."""
     joined: list[Piece] = []
     for p in pieces:
-        if joined and joined[-1].best == p.best:
+        if joined and same(joined[-1]) == same(p):
             last = joined[-1]
             joined[-1] = Piece(last.left, p.right, last.best, last.value, last.hit, last.stand)
         else:
             joined.append(p)
     return joined
+
+
+def _by_move(pieces: Sequence[Piece]) -> list[Piece]:
+    """Pieces joined where only the hit polynomial changes (the best move stays)."""
+    return _joined(pieces, lambda p: p.best)
 
 
 def _by_hit(pieces: Sequence[Piece]) -> list[Piece]:
     """Pieces joined where the hit polynomial stays the same (only the best move changes), for
     showing hit(t) once per expression; ``best`` and ``value`` are then those of the first piece."""
-    joined: list[Piece] = []
-    for p in pieces:
-        if joined and joined[-1].hit == p.hit:
-            last = joined[-1]
-            joined[-1] = Piece(last.left, p.right, last.best, last.value, last.hit, last.stand)
-        else:
-            joined.append(p)
-    return joined
+    return _joined(pieces, lambda p: p.hit)
 
 
 def _decimal_text(value: mpq) -> str:
