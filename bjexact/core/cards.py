@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import add
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ..errors import BjexactError
 from .numbers import mpq
@@ -38,6 +38,7 @@ __all__ = [
     "rank_key",
     "RankKeyError",
     "RankKeyed",
+    "UpcardRows",
     "add_counts",
     "parse_cards",
     "rank_symbol",
@@ -193,6 +194,25 @@ class RankKeyed(Mapping[_K, _V]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rank_keyed, (self._data, self._hands))
+
+
+class UpcardRows(Generic[_V]):
+    """For frozen dataclasses whose ``rows`` are keyed by up-card: the rows are kept as a
+    :class:`RankKeyed` (converted after init), so ``table["A"]``, ``table[1]`` and
+    ``table[11]`` are one row; ``upcards`` lists the rows' up-cards in order."""
+
+    rows: Mapping[int, Mapping[str, _V]]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rows, RankKeyed):
+            object.__setattr__(self, "rows", RankKeyed(self.rows))
+
+    @property
+    def upcards(self) -> tuple[int, ...]:
+        return tuple(self.rows)
+
+    def __getitem__(self, upcard: int | str) -> Mapping[str, _V]:
+        return self.rows[rank_key(upcard)]
 
 
 def parse_cards(text: str, *, suits: bool = False) -> tuple[int, ...]:

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.cards import ACE, RANKS, STANDARD_PROPORTIONS, Counts, FiniteShoe, RankKeyed, rank_key, rank_symbol
+from ..core.cards import ACE, RANKS, STANDARD_PROPORTIONS, Counts, FiniteShoe, UpcardRows, rank_symbol
 from ..core.display import Displayable
 from ..core.frames import data_frame
 from ..core.hand import no_natural_chance
@@ -22,7 +22,7 @@ __all__ = ["DealerTable", "dealer_table", "dealer_distributions", "average_row",
 
 
 @dataclass(frozen=True)
-class DealerTable(Displayable):
+class DealerTable(UpcardRows[mpq], Displayable):
     """Exact final-outcome probabilities of the dealer, one row per up-card.
 
     ``rows[u][o]`` is P(the dealer ends with outcome ``o`` | up-card ``u``), under
@@ -37,17 +37,6 @@ class DealerTable(Displayable):
     rules: Rules
     outcomes: tuple[str, ...]
     rows: Mapping[int, Mapping[str, mpq]]
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.rows, RankKeyed):
-            object.__setattr__(self, "rows", RankKeyed(self.rows))
-
-    @property
-    def upcards(self) -> tuple[int, ...]:
-        return tuple(self.rows)
-
-    def __getitem__(self, upcard: int | str) -> Mapping[str, mpq]:
-        return self.rows[rank_key(upcard)]
 
     def to_pandas(self, exact: bool = True) -> Any:
         """A pandas DataFrame: one row per up-card (index ``"2"`` .. ``"9"``, ``"T"``, ``"A"``), one

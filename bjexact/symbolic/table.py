@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.cards import RANKS, RankKeyed, rank_key, rank_symbol
+from ..core.cards import RANKS, UpcardRows, rank_symbol
 from ..core.display import Displayable
 from ..core.frames import data_frame
 from ..core.numbers import fraction_string, mpq
@@ -37,7 +37,7 @@ __all__ = ["SymbolicTable", "symbolic_dealer_table", "simplex_substitute"]
 
 
 @dataclass(frozen=True)
-class SymbolicTable(Displayable):
+class SymbolicTable(UpcardRows[Any], Displayable):
     """P(final outcome | up-card) as elements of ``model.domain``, one row per up-card.
 
     ``rows[u][o]`` is a polynomial (a rational function in the A and T rows under
@@ -49,17 +49,6 @@ class SymbolicTable(Displayable):
     model: CardModel
     outcomes: tuple[str, ...]
     rows: Mapping[int, Mapping[str, Any]]
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.rows, RankKeyed):
-            object.__setattr__(self, "rows", RankKeyed(self.rows))
-
-    @property
-    def upcards(self) -> tuple[int, ...]:
-        return tuple(self.rows)
-
-    def __getitem__(self, upcard: int | str) -> Mapping[str, Any]:
-        return self.rows[rank_key(upcard)]
 
     def to_pandas(self, exact: bool = True) -> Any:
         """A pandas DataFrame, one row per up-card (``"2"`` .. ``"T"``, ``"A"``), one column per
