@@ -65,15 +65,19 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
+def _output_ending(args: argparse.Namespace) -> str:
+    """The ending of the -o FILE name, lower case ("" for standard output or no ending)."""
+    if args.output is None or is_stdout(args.output) or "." not in args.output:
+        return ""
+    return str(args.output.rsplit(".", 1)[-1].lower())
+
+
 def chart_format(args: argparse.Namespace) -> str:
     """--format, else the figure format -o FILE ends with, else text."""
     if args.format is not None:
         return str(args.format)
-    if args.output is not None and not is_stdout(args.output):
-        ending = args.output.rsplit(".", 1)[-1].lower() if "." in args.output else ""
-        if ending in FIGURE_FORMATS:
-            return ending
-    return "text"
+    ending = _output_ending(args)
+    return ending if ending in FIGURE_FORMATS else "text"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -93,8 +97,8 @@ def run(args: argparse.Namespace) -> int:
     chart_figure = figure_file(args.output, "-o") if fmt in FIGURE_FORMATS and not is_stdout(args.output) else None
     if chart_figure is not None and chart_figure.fmt != fmt:
         raise BjexactError(f"--format {fmt} and -o {args.output[:40]} disagree: name the file .{fmt}")
-    named_ending = args.output.rsplit(".", 1)[-1].lower() if args.output and "." in args.output else ""
-    if fmt not in FIGURE_FORMATS and named_ending in FIGURE_FORMATS and not is_stdout(args.output):
+    named_ending = _output_ending(args)
+    if fmt not in FIGURE_FORMATS and named_ending in FIGURE_FORMATS:
         raise BjexactError(f"--format {fmt} and -o {args.output[:40]} disagree: a .{named_ending} file is a figure "
                            f"(leave out --format, or name the file for {fmt})")
     heatmap = figure_file(args.heatmap, "--heatmap") if args.heatmap is not None else None
