@@ -137,16 +137,7 @@ def test_round_distribution_without_splits_equals_the_brute_force():
     assert {fraction(r): fraction(p) for r, p in solution.distribution.items()} == expected
 
 
-SPLIT_CASES = [
-    (SMALL, dict(split_hands=2)),
-    (SMALL, dict(split_hands=4, surrender="late")),
-    (SMALL, dict(split_hands=2, hole_card="enhc")),
-    (SMALL, dict(split_hands=2, hole_card="enhc", obo=True, surrender="early")),
-    (SMALL, dict(split_hands=3, h17=True, das=False, double="10-11")),
-    (ACES, dict(split_hands=4, rsa=True, hole_card="enhc")),
-    (ACES, dict(split_hands=3, hit_split_aces=True, double_soft=False, surrender="early")),
-    (ACES, dict(split_hands=4, das=False)),
-]
+SPLIT_CASES = [*CASES, (ACES, dict(split_hands=4, das=False))]
 
 
 @pytest.mark.parametrize("shoe, options", SPLIT_CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items())
