@@ -43,7 +43,7 @@ from ..errors import BjexactError
 from ..player.game import GameSolution, Strategy, solve_game
 from ..player.policy import ChartPolicy, ChartStrategy, evaluate_chart
 from .charts import chart_policy
-from .simulators import DEFAULT_ALPHA, MIN_EXPECTED, goodness_of_fit
+from .simulators import DEFAULT_ALPHA, MAX_EXAMPLES, MIN_EXPECTED, goodness_of_fit
 from .stats import chi2_sf, holm
 
 __all__ = [
@@ -83,9 +83,15 @@ def _label(value: mpq) -> str:
 
 
 def _as_result(value: Any, outcomes: Mapping[mpq, str], where: str) -> str:
+    """The outcome label of a returned net result; a finite number the rules cannot produce is
+    labelled by its ``repr`` (an impossible outcome); anything else is an error naming the simulator."""
     if isinstance(value, bool) or not isinstance(value, (int, float, mpq)) and not hasattr(value, "__float__"):
         raise BjexactError(f"the simulator {where} returned {value!r}, not a number (the net result of the round)")
-    number = float(value)
+    try:
+        number = float(value)
+    except Exception as exc:  # an overflowing int, a __float__ that raises
+        raise BjexactError(f"the simulator {where} returned a value that is not a finite number "
+                           f"({type(exc).__name__}: {exc})") from None
     if not math.isfinite(number):
         raise BjexactError(f"the simulator {where} returned {value!r}, not a finite number")
     for exact, label in outcomes.items():
@@ -130,6 +136,7 @@ class RoundCheck:
     adjusted: tuple[float, float]
     needed: int
     strategy: str = "optimal"
+    examples: tuple[tuple[int, str], ...] = ()  # (round, from 1; result) of impossible results returned
 
     @property
     def tested(self) -> bool:
@@ -148,6 +155,11 @@ class RoundCheck:
     def passed(self) -> bool:
         return self.verdict == "pass"
 
+    @property
+    def impossible_count(self) -> int:
+        """Rounds whose result the rules cannot produce."""
+        return sum(self.counts.get(o, 0) for o in self.impossible)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "passed": self.passed, "verdict": self.verdict, "rules": self.rules.to_json(), "strategy": self.strategy,
@@ -155,6 +167,8 @@ class RoundCheck:
             "seed": self.seed, "alpha": self.alpha, "rounds_needed": self.needed,
             "chi_square": self.statistic, "df": self.df, "p_value": self.chi2_p, "holm_p_value": self.adjusted[0],
             "impossible_outcomes_seen": list(self.impossible),
+            "impossible": {"count": self.impossible_count,
+                           "examples": [{"round": r, "result": o} for r, o in self.examples]},
             "mean": self.mean, "exact_mean": fraction_string(self.exact_mean),
             "exact_mean_decimal": float(self.exact_mean), "exact_variance": fraction_string(self.exact_variance),
             "mean_p_value": self.mean_p, "mean_holm_p_value": self.adjusted[1], "failed": self.failed,
@@ -189,12 +203,16 @@ def check_round_simulator(
     rng = random.Random(seed)
     counts: Counter[str] = Counter()
     total = 0.0
-    for _ in range(rounds):
+    examples: list[tuple[int, str]] = []
+    for number in range(1, rounds + 1):
         try:
             value = play_round(rng)
         except Exception as exc:  # the user's code failed: one line naming it
-            raise BjexactError(f"the simulator {name} raised {type(exc).__name__}: {exc}") from None
-        counts[_as_result(value, outcomes, name)] += 1
+            raise BjexactError(f"the simulator {name} raised {type(exc).__name__}: {exc} (round {number})") from None
+        label = _as_result(value, outcomes, name)
+        counts[label] += 1
+        if label not in exact and len(examples) < MAX_EXAMPLES:
+            examples.append((number, label))
         total += float(value)
     statistic, df, impossible = goodness_of_fit(counts, exact)
     chi2_p = 0.0 if impossible else chi2_sf(statistic, df)
@@ -207,7 +225,7 @@ def check_round_simulator(
     adjusted = (chi2_adjusted, mean_adjusted)
     return RoundCheck(rules, rounds, seed, alpha, dict(counts), exact, statistic, df, impossible, chi2_p, mean, ev,
                       variance, mean_p, adjusted, rounds_for_a_round_test(exact),
-                      "optimal" if strategy is None else strategy_name or "a chart")
+                      "optimal" if strategy is None else strategy_name or "a chart", tuple(examples))
 
 
 def format_round_check(check: RoundCheck) -> str:
@@ -231,8 +249,10 @@ def format_round_check(check: RoundCheck) -> str:
     lines.append(f"mean: {check.mean:+.6f} against exact {float(check.exact_mean):+.6f} "
                  f"(= {fraction_string(check.exact_mean)}), p {check.mean_p:.2g}, Holm p {check.adjusted[1]:.2g}")
     if check.impossible:
-        lines.append("Results these rules cannot produce were returned: " + ", ".join(check.impossible)
-                     + " (a payout or a stake the rules do not have).")
+        shown = ", ".join(f"{o} in round {r}" for r, o in check.examples)
+        lines.append(f"Results these rules cannot produce were returned in {check.impossible_count} rounds: "
+                     + ", ".join(check.impossible) + f" (a payout or a stake the rules do not have); for example "
+                     f"{shown}.")
     if check.verdict == "too few rounds":
         lines.append(f"Verdict: NOT TESTED: too few rounds (every expected count is below {MIN_EXPECTED:g}). "
                      f"Run at least {check.needed} rounds.")

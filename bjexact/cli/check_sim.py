@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     from . import safety
 
     if args.game:
-        return run_check_sim_game(args, load_callable)
+        return run_check_sim_game(args, load_callable, from_factory, check_run_options)
     if args.strategy is not None or args.chart is not None:
         raise BjexactError("--strategy and --chart choose the play of whole rounds: they go with --game")
     if args.gym:
@@ -158,12 +158,7 @@ def run(args: argparse.Namespace) -> int:
     _check_test_options(args, rules, alpha)
     simulator = load_callable(args.simulator)
     if args.factory:
-        try:
-            simulator = safety.call_user_code(simulator, rules, what=f"the factory {args.simulator}")
-        except safety.Abort as exc:
-            raise BjexactError(str(exc)) from None
-        if not callable(simulator):
-            raise BjexactError(f"{args.simulator}(rules) did not return a callable")
+        simulator = from_factory(simulator, args.simulator, rules)
     try:
         with Progress(rounds, "check-sim") as bar, safety.GuardedSimulator(
                 simulator, call_timeout=args.call_timeout, timeout=args.timeout, rounds=rounds,
@@ -179,11 +174,27 @@ def run(args: argparse.Namespace) -> int:
     return 0 if check.passed else 1
 
 
-def _check_test_options(args: argparse.Namespace, rules, alpha: float) -> None:
-    """--alpha, --bias and the time limits, checked before any round runs."""
+def from_factory(factory, spec: str, rules, *extra):
+    """The simulator ``factory(rules, *extra)`` returns; a factory that raises has refused the rules,
+    and one that exits or returns no callable is named, in one line."""
+    from ..errors import BjexactError
+    from . import safety
+
+    called = f"{spec}(rules{', chart' if extra else ''})"
+    try:
+        simulator = safety.call_user_code(factory, rules, *extra, what=f"the factory {called}",
+                                          refused=f"the factory {called} refused these rules ({rules.describe()})")
+    except safety.Abort as exc:
+        raise BjexactError(str(exc)) from None
+    if not callable(simulator):
+        raise BjexactError(f"{called} did not return a callable but {safety.safe_repr(simulator)}")
+    return simulator
+
+
+def check_run_options(args: argparse.Namespace, alpha: float) -> None:
+    """--alpha and the time limits, checked before any round runs (the dealer check and --game)."""
     import math
 
-    from ..checks import simcheck
     from ..errors import BjexactError
 
     if not 0 < alpha < 1:
@@ -191,6 +202,16 @@ def _check_test_options(args: argparse.Namespace, rules, alpha: float) -> None:
     for flag, value in (("--call-timeout", args.call_timeout), ("--timeout", args.timeout)):
         if not math.isfinite(value) or value <= 0:
             raise BjexactError(f"{flag} must be a number of seconds > 0, not {value!r}")
+
+
+def _check_test_options(args: argparse.Namespace, rules, alpha: float) -> None:
+    """--alpha, --bias and the time limits, checked before any round runs."""
+    import math
+
+    from ..checks import simcheck
+    from ..errors import BjexactError
+
+    check_run_options(args, alpha)
     if not math.isfinite(args.bias) or not 0 <= args.bias < 1:
         raise BjexactError(f"--bias must be a probability shift from 0 (no power report) to below 1, "
                            f"not {args.bias!r}")

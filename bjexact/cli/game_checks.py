@@ -122,25 +122,34 @@ def _is_edge(text: str) -> bool:
     return True
 
 
-def run_check_sim_game(args: argparse.Namespace, load_callable) -> int:
-    """``check-sim --game MODULE:NAME``: a whole-round simulator against the exact distribution."""
+def run_check_sim_game(args: argparse.Namespace, load_callable, from_factory, check_run_options) -> int:
+    """``check-sim --game MODULE:NAME``: a whole-round simulator against the exact distribution
+    (``load_callable``, ``from_factory``, ``check_run_options``: check-sim's, shared with the dealer check)."""
     from ..checks import rounds as round_check
 
     if args.gym:
         raise BjexactError("--game and --gym are two different checks: give one")
     if args.simulator is None:
         raise BjexactError("name the round simulator as MODULE:NAME")
+    from ..progress import Progress
+    from . import safety
+
     rules = game_rules(args)
     chart = _chart_strategy(args)
-    simulator = load_callable(args.simulator)
-    if args.factory:
-        simulator = simulator(rules) if chart is None else simulator(rules, chart)
-        if not callable(simulator):
-            raise BjexactError(f"{args.simulator}(rules{'' if chart is None else ', chart'}) did not return a callable")
     rounds = round_check.DEFAULT_GAME_ROUNDS if args.rounds is None else args.rounds
     alpha = round_check.DEFAULT_ALPHA if args.alpha is None else args.alpha
-    check = round_check.check_round_simulator(simulator, rules, rounds=rounds, seed=args.seed, alpha=alpha,
-                                              strategy=chart, strategy_name=f"the chart {args.chart}")
+    check_run_options(args, alpha)
+    round_check.exact_round_distribution(rules, chart)  # rules it cannot check are refused before any import
+    simulator = load_callable(args.simulator)
+    if args.factory:
+        simulator = from_factory(simulator, args.simulator, rules, *(() if chart is None else (chart,)))
+    try:
+        with Progress(rounds, "check-sim") as bar, safety.GuardedRoundSimulator(
+                simulator, call_timeout=args.call_timeout, timeout=args.timeout, progress=bar) as guarded:
+            check = round_check.check_round_simulator(guarded, rules, rounds=rounds, seed=args.seed, alpha=alpha,
+                                                      strategy=chart, strategy_name=f"the chart {args.chart}")
+    except safety.Abort as exc:
+        raise BjexactError(str(exc)) from None
     return _emit(args, check, round_check.format_round_check(check), check.passed)
 
 
