@@ -19,12 +19,36 @@ examples:
   bjexact check-sim --gym --policy stick20 --episodes 50000   # gymnasium's Blackjack-v1
   bjexact check-sim --gym --policy optimal --no-sab --natural --format json
 
-The simulator is a callable dealer_outcome(upcard, rng) -> outcome:
+The dealer contract: the simulator is a callable dealer_outcome(upcard, rng) -> outcome:
   upcard  an int rank: 1 for the ace, 2..9, 10 for any ten-valued card;
-  rng     a seeded random.Random: draw all randomness from it;
+  rng     a seeded random.Random: draw every random number from it (numpy users:
+          numpy.random.default_rng(rng.getrandbits(64)));
   result  "17".."21", "bust" or "blackjack" (a natural), or a total (17..21, above 21
-          for a bust). Each call plays one round from a fresh full shoe less the up-card.
-With --factory, NAME is called with the rules (a bjexact.Rules) and returns the simulator.
+          for a bust; a total below 17 is an impossible outcome and fails its up-card).
+  Each call plays one round from a fresh full shoe less the up-card.
+With --factory, NAME is called with the rules, a bjexact.Rules: decks (int, or
+float('inf')), shoe (ten ints A,2..9,T, or None), h17 (bool), naturals (str: as21,
+separate, peek), bj_pays (a Fraction-like mpq); it returns the simulator.
+
+The --game contract: the simulator is a callable play_round(rng) -> net result:
+  rng     as above: every random number from it;
+  round   one player hand (one box) against the dealer, from a fresh full shoe (no
+          cut card, no cards carried over), played by bjexact's optimal strategy
+          (or by --chart), never taking insurance or even money;
+  result  a number: the net result per unit initial bet, summed over split hands
+          (+1.5 for a natural at 3:2, -2 for a lost double, -0.5 for a surrender).
+          A finite number the rules cannot produce (-16, 1.2 under 3:2) is counted as
+          an impossible result (FAIL); NaN, infinities and non-numbers stop the run.
+With --factory, NAME is called with the rules, a bjexact.GameRules: decks (int, or
+float('inf')), shoe (ten ints A,2..9,T, or None), h17 (bool), bj_pays (mpq), double
+(str: any, 9-11, 10-11), double_soft (bool), das (bool), split_hands (int 1..4), rsa
+(bool), hit_split_aces (bool), surrender (str: none, late, early), hole_card (str:
+peek, enhc), obo (bool), split_strategy (str: cdz, cdp1, cdp); with --chart it also
+gets the chart, a bjexact.player.policy.ChartPolicy whose .codes maps (section, row,
+up-card) to a code: section hard|soft|pairs, row a total ('16') or a pair's card ('8',
+'T', 'A'), up-card an int 1..10. An exception from the factory or from the first round
+is reported as the simulator refusing the rules (exit 2). A complete adapter, under
+30 lines: examples/round_adapter.py in bjexact's repository.
 
 Rounds are split evenly over the up-cards; each up-card's outcomes get a chi-square
 goodness-of-fit test, Holm-corrected across up-cards at level --alpha.

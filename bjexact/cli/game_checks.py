@@ -21,6 +21,10 @@ full game (verify --kind chart|edge, check-sim --game): the rules of `bjexact ed
   verify --kind chart FILE   a basic strategy chart (hard, soft, pairs; H S D Dh Ds P Ph Pd R Rh Rs Rp,
                              Hit/Stand/Dbl/SP/Sur); each wrong cell with its exact cost per 100 units bet;
                              cells whose two-card hands disagree are 'depends on composition', not wrong.
+                             Layouts: aligned text, Markdown, LaTeX, bjexact's JSON, CSV grids (columns 2..A;
+                             rows 16, hard 16, H16, soft 18, S18, A,7, 8,8, P8, PA; untitled blocks of bare
+                             numbers hard 5-21, soft 13-21, pairs 2-A follow one another); every cell that
+                             cannot be read is listed. Every chart `bjexact chart` prints is read back.
                              --identify: decks 1/2/4/6/8/inf x S17/H17 x DAS x surrender x hole card
                              (--decks restricts; split to 2 hands unless --split-hands is given), best first.
   verify --kind edge -- -0.46%   a published edge (player expectation or house edge, to its printed
@@ -31,8 +35,9 @@ full game (verify --kind chart|edge, check-sim --game): the rules of `bjexact ed
                              distribution (infinite deck, no splitting, or finite shoes whose split
                              hands' lines can be followed); the reference simulator is
                              bjexact.checks.rounds:exact_round_simulator with --factory.
-                             --chart FILE: the rounds play that basic strategy chart (codes as in
-                             verify --kind chart; after the first two cards the hard/soft rows).
+                             --chart FILE: the rounds play that basic strategy chart (codes and layouts as
+                             in verify --kind chart; after the first two cards the hard/soft rows; hard 4
+                             and 20, when not printed, play as the nearest printed hard row).
 """
 
 
