@@ -12,10 +12,14 @@ The test
     round's net result (:func:`bjexact.player.game.solve_game`; under a chart,
     :func:`bjexact.player.policy.evaluate_chart`) by Pearson's chi-square (outcomes
     with expected counts below 5 pooled, as in :mod:`bjexact.simcheck`), and the sample
-    mean with the exact mean by a z test with the exact variance. The two p-values are
-    Holm-corrected. A result the rules cannot produce (1.2 from a 6:5 payout under 3:2)
-    fails at once. When every expected count is below 5 nothing is tested: the verdict is
-    NOT TESTED, never a pass, with the rounds a test needs.
+    mean with the exact mean by a z test with the exact variance, and each outcome's count
+    by a binomial test (its residual); these p-values form one family, Holm-corrected. The
+    rounds are looked at four times with alpha spending and the run stops at the first look
+    that fails; by default enough rounds are planned to catch a shift of 0.2 percentage
+    points in any outcome's probability with power 0.9 (:mod:`bjexact.checks.sequential`).
+    A result the rules cannot produce (1.2 from a 6:5 payout under 3:2) fails at once.
+    When every expected count is below 5 nothing is tested: the verdict is NOT TESTED,
+    never a pass, with the rounds a test needs.
 
     The exact distribution exists for the infinite deck, for shoes where no hand is split, and
     for finite shoes with splits within :data:`bjexact.player.game.SPLIT_WORK_LIMIT` (one to eight
@@ -33,26 +37,28 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core.cards import ACE, TEN
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
-from ..errors import BjexactError
+from ..errors import BjexactError, OutOfTime
 from ..player.game import GameSolution, Strategy, solve_game
 from ..player.policy import ChartPolicy, ChartStrategy, evaluate_chart
+from . import sequential
 from .charts import chart_policy
+from .sequential import DEFAULT_POWER, DEFAULT_SHIFT, LOOKS
 from .simulators import DEFAULT_ALPHA, MAX_EXAMPLES, MIN_EXPECTED, goodness_of_fit
 from .stats import chi2_sf, holm
 
 __all__ = [
-    "DEFAULT_GAME_ROUNDS", "exact_round_distribution", "RoundCheck", "check_round_simulator",
+    "DEFAULT_SHIFT", "default_game_rounds", "exact_round_distribution", "OutcomeTest", "RoundCheck",
+    "check_round_simulator",
     "format_round_check", "round_simulator", "exact_round_simulator", "rounds_for_a_round_test",
     "assert_round_simulator_matches",
 ]
 
-DEFAULT_GAME_ROUNDS = 100_000
 _GAME_SOLUTIONS: dict[Any, GameSolution] = {}
 
 
@@ -116,8 +122,37 @@ def rounds_for_a_round_test(exact: Mapping[str, mpq]) -> int:
 
 
 @dataclass(frozen=True)
+class OutcomeTest:
+    """One outcome of the round's net result: its count against the exact probability.
+
+    ``residual``: (observed - expected) in standard deviations of the binomial count;
+    ``p_value``: two-sided, ``None`` when the outcome is too rare for a test of its own
+    (:func:`~bjexact.checks.sequential.testable`); ``adjusted``: Holm-corrected over the family;
+    ``detectable``: the smallest shift of its probability these rounds catch with power 0.9."""
+
+    outcome: str
+    observed: int
+    exact: mpq
+    residual: float
+    p_value: float | None
+    adjusted: float | None
+    detectable: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"observed": self.observed, "exact": fraction_string(self.exact), "exact_decimal": float(self.exact),
+                "residual": self.residual, "p_value": self.p_value, "holm_p_value": self.adjusted,
+                "detectable_shift": self.detectable}
+
+
+@dataclass(frozen=True)
 class RoundCheck:
-    """The verdict on a round simulator: chi-square over outcomes and the mean, Holm-corrected."""
+    """The verdict on a round simulator: one family of tests (each outcome's count, the chi-square
+    over outcomes, the mean) Holm-corrected at the level of the look that decided it.
+
+    The run is sequential (:mod:`bjexact.checks.sequential`): ``planned`` rounds looked at
+    ``looks`` times; ``rounds`` were played (fewer when a look failed, or when time ran out:
+    ``stopped`` says why: ``"fail"``, ``"timeout"`` or ``""`` for a run to its end); ``level``
+    is the share of ``alpha`` the last look was tested at."""
 
     rules: GameRules
     rounds: int
@@ -137,6 +172,13 @@ class RoundCheck:
     needed: int
     strategy: str = "optimal"
     examples: tuple[tuple[int, str], ...] = ()  # (round, from 1; result) of impossible results returned
+    outcomes: tuple[OutcomeTest, ...] = ()
+    planned: int = 0
+    looks: int = 1
+    level: float = 0.0
+    stopped: str = ""
+    shift: float = DEFAULT_SHIFT
+    shift_rounds: int = 0
 
     @property
     def tested(self) -> bool:
@@ -144,8 +186,12 @@ class RoundCheck:
 
     @property
     def failed(self) -> list[str]:
-        names = ("distribution", "mean")
-        return [n for n, p in zip(names, self.adjusted) if p < self.alpha] if self.tested else []
+        """The tests that reject: "distribution" (chi-square), "mean", "outcome X" (X's count)."""
+        if not self.tested:
+            return []
+        level = self.level or self.alpha
+        names = [n for n, p in zip(("distribution", "mean"), self.adjusted) if p < level]
+        return names + [f"outcome {t.outcome}" for t in self.outcomes if t.adjusted is not None and t.adjusted < level]
 
     @property
     def verdict(self) -> str:
@@ -160,11 +206,20 @@ class RoundCheck:
         """Rounds whose result the rules cannot produce."""
         return sum(self.counts.get(o, 0) for o in self.impossible)
 
+    @property
+    def worst_detectable(self) -> float | None:
+        """The largest of the outcomes' detectable shifts: smaller shifts of some outcome may go unseen."""
+        shifts = [t.detectable for t in self.outcomes if t.detectable is not None]
+        return max(shifts) if shifts else None
+
     def to_json(self) -> dict[str, Any]:
         return {
             "passed": self.passed, "verdict": self.verdict, "rules": self.rules.to_json(), "strategy": self.strategy,
-            "rounds": self.rounds,
+            "rounds": self.rounds, "planned_rounds": self.planned, "looks": self.looks, "stopped": self.stopped,
+            "level_of_last_look": self.level,
             "seed": self.seed, "alpha": self.alpha, "rounds_needed": self.needed,
+            "power": {"power": DEFAULT_POWER, "shift": self.shift, "rounds_for_shift": self.shift_rounds,
+                      "largest_undetected_shift": self.worst_detectable},
             "chi_square": self.statistic, "df": self.df, "p_value": self.chi2_p, "holm_p_value": self.adjusted[0],
             "impossible_outcomes_seen": list(self.impossible),
             "impossible": {"count": self.impossible_count,
@@ -172,77 +227,169 @@ class RoundCheck:
             "mean": self.mean, "exact_mean": fraction_string(self.exact_mean),
             "exact_mean_decimal": float(self.exact_mean), "exact_variance": fraction_string(self.exact_variance),
             "mean_p_value": self.mean_p, "mean_holm_p_value": self.adjusted[1], "failed": self.failed,
-            "outcomes": {o: {"observed": self.counts.get(o, 0), "exact": fraction_string(p),
-                             "exact_decimal": float(p)} for o, p in self.exact.items()}
-                        | {o: {"observed": self.counts[o], "exact": "0", "exact_decimal": 0.0}
+            "outcomes": {t.outcome: t.to_json() for t in self.outcomes}
+                        | {o: {"observed": self.counts[o], "exact": "0", "exact_decimal": 0.0, "residual": None,
+                               "p_value": 0.0, "holm_p_value": 0.0, "detectable_shift": None}
                            for o in self.impossible},
         }
+
+
+@dataclass(frozen=True)
+class _Sample:
+    """What the rounds so far have shown (the state between looks)."""
+
+    counts: Mapping[str, int]
+    total: float
+    rounds: int
+
+
+def _look(sample: _Sample, distribution: Mapping[mpq, mpq], exact: Mapping[str, mpq], level: float,
+          tests_for_power: int) -> tuple[float, int, tuple[str, ...], float, float, float, tuple[float, float],
+                                         tuple[OutcomeTest, ...]]:
+    """The family's tests on ``sample``: chi-square, mean, each testable outcome; Holm-corrected."""
+    n = sample.rounds
+    statistic, df, impossible = goodness_of_fit(sample.counts, exact)
+    chi2_p = 0.0 if impossible else chi2_sf(statistic, df)
+    ev = sum((r * p for r, p in distribution.items()), mpq(0))
+    variance = sum((r * r * p for r, p in distribution.items()), mpq(0)) - ev * ev
+    mean = sample.total / n
+    z = (mean - float(ev)) / math.sqrt(float(variance) / n) if variance else 0.0
+    mean_p = math.erfc(abs(z) / math.sqrt(2))
+    raw = []
+    for outcome, p in sorted(exact.items(), key=lambda item: mpq(item[0])):
+        observed = sample.counts.get(outcome, 0)
+        q = float(p)
+        residual = sequential.outcome_residual(observed, q, n)
+        raw.append((outcome, observed, p, residual,
+                    sequential.two_sided_p(residual) if sequential.testable(q, n) else None))
+    family = [chi2_p, mean_p] + [r[4] for r in raw if r[4] is not None]
+    adjusted = iter(holm(family))
+    chi2_adjusted, mean_adjusted = next(adjusted), next(adjusted)
+    outcomes = tuple(OutcomeTest(o, k, p, z_o, p_o, None if p_o is None else next(adjusted),
+                                 sequential.detectable_shift(float(p), n, level=level, tests=tests_for_power)
+                                 if 0 < p < 1 else None)
+                     for o, k, p, z_o, p_o in raw)
+    return statistic, df, impossible, chi2_p, mean, mean_p, (chi2_adjusted, mean_adjusted), outcomes
 
 
 def check_round_simulator(
     play_round: Callable[[random.Random], Any],
     rules: GameRules | None = None,
     *,
-    rounds: int = DEFAULT_GAME_ROUNDS,
+    rounds: int | None = None,
     seed: int = 0,
     alpha: float = DEFAULT_ALPHA,
     strategy: ChartPolicy | None = None,
     strategy_name: str | None = None,
+    shift: float = DEFAULT_SHIFT,
+    looks: int = LOOKS,
 ) -> RoundCheck:
-    """Run ``rounds`` rounds of ``play_round`` with ``random.Random(seed)`` and test them against
-    optimal play, or against the chart ``strategy`` (named ``strategy_name`` in the report)."""
+    """Run up to ``rounds`` rounds of ``play_round`` with ``random.Random(seed)`` and test them against
+    optimal play, or against the chart ``strategy`` (named ``strategy_name`` in the report).
+
+    ``rounds=None``: the rounds that catch a ``shift`` of any outcome's probability with power 0.9
+    (:func:`default_game_rounds`). The rounds are looked at ``looks`` times with alpha spending
+    (:mod:`bjexact.checks.sequential`): the run stops at the first look that fails. An
+    :class:`~bjexact.errors.OutOfTime` raised by ``play_round`` (a time guard's) ends the run
+    there, and the rounds done are tested at the level left."""
     rules = rules or GameRules(decks="inf")
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise BjexactError(f"the number of rounds must be a whole number >= 1, not {rounds!r}")
     if not 0 < alpha < 1:
         raise BjexactError(f"alpha must be between 0 and 1, not {alpha!r}")
+    if not 0 < shift < 1:
+        raise BjexactError(f"the shift to detect must be a probability between 0 and 1, not {shift!r}")
     distribution = exact_round_distribution(rules, strategy)
     outcomes = {r: _label(r) for r in distribution}
     exact = {outcomes[r]: p for r, p in distribution.items()}
+    shift_rounds = sequential.rounds_for_shift(exact, shift, alpha=alpha, looks=looks)
+    if rounds is None:
+        rounds = default_game_rounds(exact, shift, alpha)
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise BjexactError(f"the number of rounds must be a whole number >= 1, not {rounds!r}")
+    lookup = {float(r): label for r, label in outcomes.items()}
     name = getattr(play_round, "__qualname__", None) or type(play_round).__name__
     rng = random.Random(seed)
     counts: Counter[str] = Counter()
     total = 0.0
     examples: list[tuple[int, str]] = []
-    for number in range(1, rounds + 1):
+    levels = sequential.look_levels(alpha, looks)
+    stops = [max(1, math.ceil(rounds * k / looks)) for k in range(1, looks + 1)]
+    done, spent, stopped, look = 0, 0.0, "", None
+    for k, stop in enumerate(stops):
         try:
-            value = play_round(rng)
-        except Exception as exc:  # the user's code failed: one line naming it
-            raise BjexactError(f"the simulator {name} raised {type(exc).__name__}: {exc} (round {number})") from None
-        label = _as_result(value, outcomes, name)
-        counts[label] += 1
-        if label not in exact and len(examples) < MAX_EXAMPLES:
-            examples.append((number, label))
-        total += float(value)
-    statistic, df, impossible = goodness_of_fit(counts, exact)
-    chi2_p = 0.0 if impossible else chi2_sf(statistic, df)
+            while done < stop:
+                number = done + 1
+                try:
+                    value = play_round(rng)
+                except OutOfTime:
+                    raise
+                except Exception as exc:  # the user's code failed: one line naming it
+                    raise BjexactError(f"the simulator {name} raised {type(exc).__name__}: {exc} "
+                                       f"(round {number})") from None
+                label = lookup.get(value) if type(value) is float else None
+                if label is None:
+                    label = _as_result(value, outcomes, name)
+                counts[label] += 1
+                if label not in exact and len(examples) < MAX_EXAMPLES:
+                    examples.append((number, label))
+                total += float(value)
+                done = number
+        except OutOfTime:
+            stopped = "timeout"
+        if done == 0:
+            raise BjexactError(f"the time ran out before the simulator {name} finished a round")
+        level = alpha - spent if stopped else levels[k]
+        spent += level
+        sample = _Sample(dict(counts), total, done)
+        look = _look(sample, distribution, exact, level, sequential.family_size(exact, done)), level, k + 1
+        partial = _partial_check(rules, seed, alpha, sample, exact, distribution, look, strategy, strategy_name,
+                                 tuple(examples), rounds, stopped, shift, shift_rounds)
+        if stopped or partial.verdict == "fail":
+            return replace(partial, stopped=stopped or ("fail" if done < rounds else ""))
+    return partial
+
+
+def default_game_rounds(exact: Mapping[str, Any], shift: float = DEFAULT_SHIFT, alpha: float = DEFAULT_ALPHA) -> int:
+    """The default rounds of ``check-sim --game``: those that catch a ``shift`` of any outcome's
+    probability with power 0.9 (:func:`~bjexact.checks.sequential.rounds_for_shift`), rounded up to
+    a multiple of 10,000."""
+    return -(-sequential.rounds_for_shift(exact, shift, alpha=alpha) // 10_000) * 10_000
+
+
+def _partial_check(rules, seed, alpha, sample, exact, distribution, look, strategy, strategy_name, examples,
+                   planned, stopped, shift, shift_rounds) -> RoundCheck:
+    (statistic, df, impossible, chi2_p, mean, mean_p, adjusted, outcome_tests), level, looks = look
     ev = sum((r * p for r, p in distribution.items()), mpq(0))
     variance = sum((r * r * p for r, p in distribution.items()), mpq(0)) - ev * ev
-    mean = total / rounds
-    z = (mean - float(ev)) / math.sqrt(float(variance) / rounds) if variance else 0.0
-    mean_p = math.erfc(abs(z) / math.sqrt(2))
-    chi2_adjusted, mean_adjusted = holm([chi2_p, mean_p])
-    adjusted = (chi2_adjusted, mean_adjusted)
-    return RoundCheck(rules, rounds, seed, alpha, dict(counts), exact, statistic, df, impossible, chi2_p, mean, ev,
-                      variance, mean_p, adjusted, rounds_for_a_round_test(exact),
-                      "optimal" if strategy is None else strategy_name or "a chart", tuple(examples))
+    return RoundCheck(rules, sample.rounds, seed, alpha, dict(sample.counts), exact, statistic, df, impossible, chi2_p,
+                      mean, ev, variance, mean_p, adjusted, rounds_for_a_round_test(exact),
+                      "optimal" if strategy is None else strategy_name or "a chart", examples, outcome_tests,
+                      planned, looks, level, stopped, shift, shift_rounds)
 
 
 def format_round_check(check: RoundCheck) -> str:
     played = "optimal play" if check.strategy == "optimal" else f"play by {check.strategy}"
+    if check.stopped == "fail":
+        how = f"stopped at look {check.looks} of {LOOKS} of the {check.planned} rounds planned, as it failed"
+    elif check.stopped == "timeout":
+        how = f"stopped by --timeout at look {check.looks} of the {check.planned} rounds planned"
+    else:
+        how = f"{check.looks} looks"
     lines = [f"Round simulator checked against the exact distribution of net results for {check.rules.describe()}",
              f"strategy: {played}",
-             f"{check.rounds} rounds (seed {check.seed}); chi-square over outcomes and a test of the mean, "
-             f"Holm-corrected at level {check.alpha:g}", ""]
-    lines.append("   result   observed     exact  residual")
-    for outcome, p in sorted(check.exact.items(), key=lambda item: mpq(item[0])):
-        observed = check.counts.get(outcome, 0) / check.rounds
-        expected = float(p) * check.rounds
-        residual = (check.counts.get(outcome, 0) - expected) / math.sqrt(expected) if expected else 0.0
-        flag = "  <--" if abs(residual) > 4 else ""
-        lines.append(f"{outcome:>9}  {observed:9.6f}  {float(p):8.6f}  {residual:+8.1f}{flag}")
+             f"{check.rounds} rounds (seed {check.seed}; {how}); each outcome's count, the chi-square over "
+             f"outcomes and the mean, Holm-corrected at level {check.level or check.alpha:.3g} of {check.alpha:g} "
+             "(alpha spent over the looks)", ""]
+    lines.append("   result   observed     exact  residual  detectable shift")
+    for t in check.outcomes:
+        observed = t.observed / check.rounds
+        flag = "  <--" if t.adjusted is not None and t.adjusted < (check.level or check.alpha) else ""
+        shift = "" if t.detectable is None else f"{t.detectable:.5f}" if t.p_value is not None else \
+            f"{t.detectable:.5f} (not tested alone)"
+        lines.append(f"{t.outcome:>9}  {observed:9.6f}  {float(t.exact):8.6f}  {t.residual:+8.1f}  {shift:>16}{flag}")
     for outcome in check.impossible:
         lines.append(f"{outcome:>9}  {check.counts[outcome] / check.rounds:9.6f}  {0:8.6f}  impossible  <--")
+    lines.append("(residual: observed - expected count in standard deviations; detectable shift: the smallest "
+                 "change of that outcome's probability these rounds catch with power 90 %)")
     lines.append("")
     lines.append(f"distribution: chi-square {check.statistic:.2f}, df {check.df}, p {check.chi2_p:.2g}, "
                  f"Holm p {check.adjusted[0]:.2g}")
@@ -253,12 +400,18 @@ def format_round_check(check: RoundCheck) -> str:
         lines.append(f"Results these rules cannot produce were returned in {check.impossible_count} rounds: "
                      + ", ".join(check.impossible) + f" (a payout or a stake the rules do not have); for example "
                      f"{shown}.")
+    worst = check.worst_detectable
+    if worst is not None:
+        seen = "catch" if worst <= check.shift else "do not catch"
+        lines.append(f"Power: these {check.rounds} rounds catch a shift of {worst:.4f} in any outcome's probability "
+                     f"with power 90 %; they {seen} every shift of {check.shift:g} (that takes {check.shift_rounds} "
+                     f"rounds; --bias sets the shift).")
     if check.verdict == "too few rounds":
         lines.append(f"Verdict: NOT TESTED: too few rounds (every expected count is below {MIN_EXPECTED:g}). "
                      f"Run at least {check.needed} rounds.")
     elif check.passed:
-        lines.append("Verdict: PASS. Neither the distribution nor the mean differs from the exact one at this "
-                     "level; a pass is not a proof.")
+        lines.append("Verdict: PASS. No test of the distribution, the mean or an outcome differs from the exact "
+                     "one at this level; a pass is not a proof.")
     else:
         lines.append(f"Verdict: FAIL ({', '.join(check.failed)}). With a correct simulator this happens with "
                      f"probability below {check.alpha:g}.")
@@ -417,7 +570,7 @@ def assert_round_simulator_matches(
         raise TypeError("give rules or rule options, not both")
     try:
         chart = None if strategy is None else chart_policy(strategy)
-        check = check_round_simulator(play_round, rules, rounds=rounds or DEFAULT_GAME_ROUNDS, seed=seed,
+        check = check_round_simulator(play_round, rules, rounds=rounds, seed=seed,
                                       alpha=DEFAULT_ALPHA if alpha is None else alpha, strategy=chart)
     except BjexactError as exc:
         raise AssertionError(f"the simulator cannot be checked: {exc}") from None

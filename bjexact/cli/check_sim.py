@@ -8,6 +8,9 @@ from .common import RULES_HELP, add_rule_options, bounded_int, rules_from_args, 
 from .game_checks import GAME_CHECKS_HELP, add_game_check_options, run_check_sim_game
 
 MAX_ROUNDS = 10**9
+DEALER_ROUNDS = 200_000  # bjexact.checks.simulators.DEFAULT_ROUNDS (checked by the tests)
+DEALER_BIAS = 0.005
+GAME_SHIFT = 0.002  # bjexact.checks.sequential.DEFAULT_SHIFT (checked by the tests)
 DEFAULT_CALL_TIMEOUT = 10.0
 DEFAULT_TIMEOUT = 1800.0
 
@@ -92,12 +95,16 @@ def register(subparsers) -> None:
     add_rule_options(parser)
     group = parser.add_argument_group("test")
     group.add_argument("--rounds", type=bounded_int(1, MAX_ROUNDS), default=None, metavar="N",
-                       help="rounds in all (default: 200000)")
+                       help=f"rounds in all (default: {DEALER_ROUNDS}; with --game, the rounds whose last look "
+                            "catches a shift of --bias in any outcome's probability with power 0.9, about 1.4 "
+                            "million on common rules; the run stops at an earlier look that fails)")
     group.add_argument("--seed", type=bounded_int(-(2**63), 2**63 - 1, signed=True), default=0,
                        help="seed of the random numbers (default: 0)")
     group.add_argument("--alpha", type=float, default=None, help="significance level (default: 0.01)")
-    group.add_argument("--bias", type=float, default=0.005, metavar="P",
-                       help="report the rounds that detect a probability shift P (default: 0.005)")
+    group.add_argument("--bias", type=float, default=None, metavar="P",
+                       help=f"report the rounds that detect a probability shift P (default: {DEALER_BIAS}); with "
+                            f"--game, the shift of any outcome's probability the default --rounds detect "
+                            f"(default: {GAME_SHIFT})")
     group.add_argument("--call-timeout", type=float, default=DEFAULT_CALL_TIMEOUT, metavar="S",
                        help=f"seconds one call of the simulator may take (default: {DEFAULT_CALL_TIMEOUT:g})")
     group.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
@@ -236,6 +243,8 @@ def _check_test_options(args: argparse.Namespace, rules, alpha: float) -> None:
     from ..errors import BjexactError
 
     check_run_options(args, alpha)
+    if args.bias is None:
+        args.bias = DEALER_BIAS
     if not math.isfinite(args.bias) or not 0 <= args.bias < 1:
         raise BjexactError(f"--bias must be a probability shift from 0 (no power report) to below 1, "
                            f"not {args.bias!r}")

@@ -141,18 +141,28 @@ def run_check_sim_game(args: argparse.Namespace, load_callable, from_factory, ch
 
     rules = game_rules(args)
     chart = _chart_strategy(args)
-    rounds = round_check.DEFAULT_GAME_ROUNDS if args.rounds is None else args.rounds
+    from ..errors import OutOfTime
+
     alpha = round_check.DEFAULT_ALPHA if args.alpha is None else args.alpha
     check_run_options(args, alpha)
-    round_check.exact_round_distribution(rules, chart)  # rules it cannot check are refused before any import
+    shift = round_check.DEFAULT_SHIFT if args.bias is None else args.bias
+    if not 0 < shift < 0.5:
+        raise BjexactError(f"--bias with --game: the shift of an outcome's probability to detect, above 0 and "
+                           f"below 0.5, not {shift!r}")
+    distribution = round_check.exact_round_distribution(rules, chart)  # refused rules: before any import
+    rounds = args.rounds
+    if rounds is None:
+        rounds = round_check.default_game_rounds({str(r): p for r, p in distribution.items()}, shift, alpha)
     simulator = load_callable(args.simulator)
     if args.factory:
         simulator = from_factory(simulator, args.simulator, rules, *(() if chart is None else (chart,)))
     try:
         with Progress(rounds, "check-sim") as bar, safety.GuardedRoundSimulator(
-                simulator, call_timeout=args.call_timeout, timeout=args.timeout, progress=bar) as guarded:
+                simulator, call_timeout=args.call_timeout, timeout=args.timeout, progress=bar,
+                stop=OutOfTime) as guarded:
             check = round_check.check_round_simulator(guarded, rules, rounds=rounds, seed=args.seed, alpha=alpha,
-                                                      strategy=chart, strategy_name=f"the chart {args.chart}")
+                                                      strategy=chart, strategy_name=f"the chart {args.chart}",
+                                                      shift=shift)
     except safety.Abort as exc:
         raise BjexactError(str(exc)) from None
     return _emit(args, check, round_check.format_round_check(check), check.passed)

@@ -182,9 +182,11 @@ def call_user_code(function, *args, what: str, refused: str | None = None):
     The user's own Ctrl-C (SIGINT) still interrupts the run. ``refused``: the words for an
     ordinary exception, read as the user's code refusing the rules (``REFUSED: Error: message``).
     """
+    from ..errors import OutOfTime
+
     try:
         return function(*args)
-    except Abort:
+    except (Abort, OutOfTime):
         raise
     except KeyboardInterrupt:
         if user_interrupted():
