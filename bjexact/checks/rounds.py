@@ -48,15 +48,17 @@ from ..player.game import GameSolution, Strategy, solve_game
 from ..player.policy import ChartPolicy, ChartStrategy, evaluate_chart
 from . import sequential
 from .charts import chart_policy
+from .round_causes import Cause, DirectedTest, candidate_distributions, directed_tests, rank_causes
 from .sequential import DEFAULT_POWER, DEFAULT_SHIFT, LOOKS
 from .simulators import DEFAULT_ALPHA, MAX_EXAMPLES, MIN_EXPECTED, goodness_of_fit
-from .stats import chi2_sf, holm
+from .stats import _normal_quantile, chi2_sf, holm
 
 __all__ = [
-    "DEFAULT_SHIFT", "default_game_rounds", "exact_round_distribution", "OutcomeTest", "RoundCheck",
+    "DEFAULT_SHIFT", "default_game_rounds", "planned_game_rounds", "fault_candidates", "exact_round_distribution",
+    "OutcomeTest", "RoundCheck",
     "check_round_simulator",
     "format_round_check", "round_simulator", "exact_round_simulator", "rounds_for_a_round_test",
-    "assert_round_simulator_matches",
+    "assert_round_simulator_matches", "PLANTED_FAULTS",
 ]
 
 _GAME_SOLUTIONS: dict[Any, GameSolution] = {}
@@ -179,6 +181,9 @@ class RoundCheck:
     stopped: str = ""
     shift: float = DEFAULT_SHIFT
     shift_rounds: int = 0
+    causes: tuple[Cause, ...] = ()  # on a FAIL: candidate faults, likeliest first (bjexact.checks.round_causes)
+    causes_left_out: tuple[str, ...] = ()
+    directed: tuple[tuple[str, float, float], ...] = ()  # (candidate fault, p, Holm p) of the directed tests
 
     @property
     def tested(self) -> bool:
@@ -191,6 +196,7 @@ class RoundCheck:
             return []
         level = self.level or self.alpha
         names = [n for n, p in zip(("distribution", "mean"), self.adjusted) if p < level]
+        names += [f"directed {name}" for name, _, adjusted in self.directed if adjusted < level]
         return names + [f"outcome {t.outcome}" for t in self.outcomes if t.adjusted is not None and t.adjusted < level]
 
     @property
@@ -227,6 +233,10 @@ class RoundCheck:
             "mean": self.mean, "exact_mean": fraction_string(self.exact_mean),
             "exact_mean_decimal": float(self.exact_mean), "exact_variance": fraction_string(self.exact_variance),
             "mean_p_value": self.mean_p, "mean_holm_p_value": self.adjusted[1], "failed": self.failed,
+            "likely_causes": [{"cause": c.name, "description": c.description, "log_likelihood_ratio": c.log_likelihood}
+                              for c in self.causes],
+            "causes_left_out": list(self.causes_left_out),
+            "directed_tests": {name: {"p_value": p, "holm_p_value": adjusted} for name, p, adjusted in self.directed},
             "outcomes": {t.outcome: t.to_json() for t in self.outcomes}
                         | {o: {"observed": self.counts[o], "exact": "0", "exact_decimal": 0.0, "residual": None,
                                "p_value": 0.0, "holm_p_value": 0.0, "detectable_shift": None}
@@ -244,9 +254,11 @@ class _Sample:
 
 
 def _look(sample: _Sample, distribution: Mapping[mpq, mpq], exact: Mapping[str, mpq], level: float,
-          tests_for_power: int) -> tuple[float, int, tuple[str, ...], float, float, float, tuple[float, float],
-                                         tuple[OutcomeTest, ...]]:
-    """The family's tests on ``sample``: chi-square, mean, each testable outcome; Holm-corrected."""
+          tests_for_power: int, directed: tuple[DirectedTest, ...] = ()) -> tuple[
+              float, int, tuple[str, ...], float, float, float, tuple[float, float], tuple[OutcomeTest, ...],
+              tuple[tuple[str, float, float], ...]]:
+    """The family's tests on ``sample``: chi-square, mean, one directed test per candidate fault, each
+    testable outcome; Holm-corrected."""
     n = sample.rounds
     statistic, df, impossible = goodness_of_fit(sample.counts, exact)
     chi2_p = 0.0 if impossible else chi2_sf(statistic, df)
@@ -262,14 +274,17 @@ def _look(sample: _Sample, distribution: Mapping[mpq, mpq], exact: Mapping[str, 
         residual = sequential.outcome_residual(observed, q, n)
         raw.append((outcome, observed, p, residual,
                     sequential.two_sided_p(residual) if sequential.testable(q, n) else None))
-    family = [chi2_p, mean_p] + [r[4] for r in raw if r[4] is not None]
+    by_result = _counts_by_result(sample.counts)
+    directed_p = [t.p_value(by_result, n) for t in directed]
+    family = [chi2_p, mean_p, *directed_p] + [r[4] for r in raw if r[4] is not None]
     adjusted = iter(holm(family))
     chi2_adjusted, mean_adjusted = next(adjusted), next(adjusted)
+    directed_results = tuple((t.name, p_t, next(adjusted)) for t, p_t in zip(directed, directed_p))
     outcomes = tuple(OutcomeTest(o, k, p, z_o, p_o, None if p_o is None else next(adjusted),
                                  sequential.detectable_shift(float(p), n, level=level, tests=tests_for_power)
                                  if 0 < p < 1 else None)
                      for o, k, p, z_o, p_o in raw)
-    return statistic, df, impossible, chi2_p, mean, mean_p, (chi2_adjusted, mean_adjusted), outcomes
+    return statistic, df, impossible, chi2_p, mean, mean_p, (chi2_adjusted, mean_adjusted), outcomes, directed_results
 
 
 def check_round_simulator(
@@ -300,9 +315,11 @@ def check_round_simulator(
     distribution = exact_round_distribution(rules, strategy)
     outcomes = {r: _label(r) for r in distribution}
     exact = {outcomes[r]: p for r, p in distribution.items()}
+    candidates, left_out = fault_candidates(rules, strategy)
+    directed = directed_tests(distribution, candidates)
     shift_rounds = sequential.rounds_for_shift(exact, shift, alpha=alpha, looks=looks)
     if rounds is None:
-        rounds = default_game_rounds(exact, shift, alpha)
+        rounds = default_game_rounds(exact, shift, alpha, directed)
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise BjexactError(f"the number of rounds must be a whole number >= 1, not {rounds!r}")
     lookup = {float(r): label for r, label in outcomes.items()}
@@ -340,30 +357,87 @@ def check_round_simulator(
         level = alpha - spent if stopped else levels[k]
         spent += level
         sample = _Sample(dict(counts), total, done)
-        look = _look(sample, distribution, exact, level, sequential.family_size(exact, done)), level, k + 1
+        tests = sequential.family_size(exact, done) + len(directed)
+        look = _look(sample, distribution, exact, level, tests, directed), level, k + 1
         partial = _partial_check(rules, seed, alpha, sample, exact, distribution, look, strategy, strategy_name,
                                  tuple(examples), rounds, stopped, shift, shift_rounds)
         if stopped or partial.verdict == "fail":
-            return replace(partial, stopped=stopped or ("fail" if done < rounds else ""))
-    return partial
+            break
+    if partial.verdict == "fail":
+        causes = rank_causes(_counts_by_result(partial.counts), distribution, candidates)
+        partial = replace(partial, causes=causes, causes_left_out=left_out)
+    return replace(partial, stopped=stopped or ("fail" if partial.rounds < rounds else ""))
 
 
-def default_game_rounds(exact: Mapping[str, Any], shift: float = DEFAULT_SHIFT, alpha: float = DEFAULT_ALPHA) -> int:
-    """The default rounds of ``check-sim --game``: those that catch a ``shift`` of any outcome's
-    probability with power 0.9 (:func:`~bjexact.checks.sequential.rounds_for_shift`), rounded up to
-    a multiple of 10,000."""
-    return -(-sequential.rounds_for_shift(exact, shift, alpha=alpha) // 10_000) * 10_000
+def _counts_by_result(counts: Mapping[str, int]) -> dict[mpq, int]:
+    """Counts by exact net result; a result the rules cannot produce (its float's repr) by the nearest
+    fraction of small denominator (1.2 is 6/5)."""
+    from fractions import Fraction
+
+    out: dict[mpq, int] = {}
+    for label, k in counts.items():
+        value = mpq(label) if "." not in label else mpq(Fraction(label).limit_denominator(1000))
+        out[value] = out.get(value, 0) + k
+    return out
+
+
+def default_game_rounds(exact: Mapping[str, Any], shift: float = DEFAULT_SHIFT, alpha: float = DEFAULT_ALPHA,
+                        directed: tuple[DirectedTest, ...] = ()) -> int:
+    """The default rounds of ``check-sim --game``: those whose last look catches, with power 0.9, a
+    ``shift`` of any outcome's probability (:func:`~bjexact.checks.sequential.rounds_for_shift`) and each
+    candidate fault of ``directed`` by its directed test; rounded up to a multiple of 10,000."""
+    n = sequential.rounds_for_shift(exact, shift, alpha=alpha)
+    if directed:
+        tests = sequential.family_size(exact, n) + len(directed)
+        z = _normal_quantile(1 - sequential.look_levels(alpha)[-1] / tests) + _normal_quantile(sequential.DEFAULT_POWER)
+        n = max([n, *(min(t.rounds_to_catch(z), MAX_DEFAULT_ROUNDS) for t in directed)])
+    return -(-n // 10_000) * 10_000
+
+
+def planned_game_rounds(rules: GameRules, strategy: ChartPolicy | None = None, shift: float = DEFAULT_SHIFT,
+                        alpha: float = DEFAULT_ALPHA) -> int:
+    """The rounds :func:`check_round_simulator` plans when none are given (:func:`default_game_rounds`
+    with the directed tests of the candidate faults of ``rules``)."""
+    distribution = exact_round_distribution(rules, strategy)
+    directed = directed_tests(distribution, fault_candidates(rules, strategy)[0])
+    return default_game_rounds({_label(r): p for r, p in distribution.items()}, shift, alpha, directed)
+
+
+MAX_DEFAULT_ROUNDS = 10_000_000
+_CANDIDATES: dict[Any, tuple[dict[str, dict[mpq, mpq]], tuple[str, ...]]] = {}
+
+
+def fault_candidates(rules: GameRules, strategy: ChartPolicy | None = None) -> tuple[
+        dict[str, dict[mpq, mpq]], tuple[str, ...]]:
+    """The candidate faults' distributions for ``rules`` (:mod:`bjexact.checks.round_causes`) and the
+    names left out. A fault that is another rule set is valued with the asked rules' chart (or
+    ``strategy``): the simulator keeps its play and gets the other rule; such candidates are computed
+    for the infinite deck and for shoes without splitting, and left out elsewhere (too slow to value)."""
+    key = (rules, None if strategy is None else frozenset(strategy.codes.items()))
+    found = _CANDIDATES.get(key)
+    if found is None:
+        exact = exact_round_distribution(rules, strategy)
+        quick = rules.infinite or rules.split_hands == 1
+        chart = strategy if strategy is not None or not quick else ChartPolicy.of_solution(_solution(rules))
+
+        def solve(other: GameRules) -> dict[mpq, mpq]:
+            if not quick:
+                raise BjexactError("another rule set is not valued quickly on a finite shoe with splits")
+            return exact_round_distribution(other, chart)
+
+        found = _CANDIDATES[key] = candidate_distributions(rules, exact, solve)
+    return found
 
 
 def _partial_check(rules, seed, alpha, sample, exact, distribution, look, strategy, strategy_name, examples,
                    planned, stopped, shift, shift_rounds) -> RoundCheck:
-    (statistic, df, impossible, chi2_p, mean, mean_p, adjusted, outcome_tests), level, looks = look
+    (statistic, df, impossible, chi2_p, mean, mean_p, adjusted, outcome_tests, directed), level, looks = look
     ev = sum((r * p for r, p in distribution.items()), mpq(0))
     variance = sum((r * r * p for r, p in distribution.items()), mpq(0)) - ev * ev
     return RoundCheck(rules, sample.rounds, seed, alpha, dict(sample.counts), exact, statistic, df, impossible, chi2_p,
                       mean, ev, variance, mean_p, adjusted, rounds_for_a_round_test(exact),
                       "optimal" if strategy is None else strategy_name or "a chart", examples, outcome_tests,
-                      planned, looks, level, stopped, shift, shift_rounds)
+                      planned, looks, level, stopped, shift, shift_rounds, directed=directed)
 
 
 def format_round_check(check: RoundCheck) -> str:
@@ -400,6 +474,9 @@ def format_round_check(check: RoundCheck) -> str:
         lines.append(f"Results these rules cannot produce were returned in {check.impossible_count} rounds: "
                      + ", ".join(check.impossible) + f" (a payout or a stake the rules do not have); for example "
                      f"{shown}.")
+    if check.directed:
+        lines.append("directed tests (one per candidate fault): " + ", ".join(
+            f"{name} p {p:.2g}" for name, p, _ in check.directed))
     worst = check.worst_detectable
     if worst is not None:
         seen = "catch" if worst <= check.shift else "do not catch"
@@ -415,6 +492,14 @@ def format_round_check(check: RoundCheck) -> str:
     else:
         lines.append(f"Verdict: FAIL ({', '.join(check.failed)}). With a correct simulator this happens with "
                      f"probability below {check.alpha:g}.")
+        if check.causes:
+            lines.append("Likely causes, likeliest first (log-likelihood of the counts under each fault's exact "
+                         "distribution, less that under the rules asked):")
+            lines += [f"  {i}. {c.name}: {c.description} ({c.log_likelihood:+.1f})"
+                      for i, c in enumerate(check.causes, start=1)]
+        if check.causes_left_out:
+            lines.append("Not ranked (their distribution is not computed for these rules): "
+                         + ", ".join(check.causes_left_out))
     return "\n".join(lines) + "\n"
 
 
@@ -428,15 +513,27 @@ def _total(cards: list[int]) -> tuple[int, bool]:
     return hard, False
 
 
+PLANTED_FAULTS = {
+    "natural-not-pushed": "a player natural loses to a dealer natural instead of pushing",
+    "h17-for-s17": "the dealer hits soft 17 where the rules say it stands (or stands where it hits)",
+    "surrender-as-loss": "a surrendered hand loses the whole bet instead of half",
+    "das-refused": "no doubling after a split although the rules allow it",
+    "split-aces-hit": "split aces are played on (hit, and doubled where DAS) instead of taking one card each",
+}
+
+
 def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, split_bug: bool = False,
-                    strategy: ChartPolicy | None = None) -> Callable[[random.Random], float]:
+                    strategy: ChartPolicy | None = None, fault: str | None = None) -> Callable[[random.Random], float]:
     """A simulator of whole rounds on the infinite deck playing bjexact's optimal strategy, or the
     chart ``strategy``.
 
-    ``bj_pays`` and ``split_bug`` make it wrong on purpose (for testing the checker): a natural
-    paid otherwise than the rules say, or split hands that all receive the first hand's
-    second card."""
+    ``bj_pays``, ``split_bug`` and ``fault`` make it wrong on purpose (for testing the checker): a
+    natural paid otherwise than the rules say, split hands that all receive the first hand's
+    second card, or one of :data:`PLANTED_FAULTS`."""
     rules = rules or GameRules(decks="inf")
+    if fault is not None and fault not in PLANTED_FAULTS:
+        raise BjexactError(f"unknown fault {fault!r} (known: {', '.join(PLANTED_FAULTS)})")
+    dealer_h17 = rules.h17 != (fault == "h17-for-s17")
     if not rules.infinite:
         raise BjexactError("the reference round simulator deals from the infinite deck: use --decks inf")
     solver: Strategy | ChartStrategy
@@ -472,15 +569,17 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
         player_natural = {a, b} == {ACE, TEN}
         if peek and {up, hole} == {ACE, TEN}:
             if player_natural:
-                return 0.0
+                return -1.0 if fault == "natural-not-pushed" else 0.0
             return -0.5 if rules.surrender == "early" and first_move(a, b, up) == "surrender" else -1.0
         if player_natural:
             if hole is None:
                 hole = draw()
-            return 0.0 if {up, hole} == {ACE, TEN} else pays
+            if {up, hole} == {ACE, TEN}:
+                return -1.0 if fault == "natural-not-pushed" else 0.0
+            return pays
         best = first_move(a, b, up)
         if best == "surrender":
-            return -0.5
+            return -1.0 if fault == "surrender-as-loss" else -0.5
         hands: list[tuple[list[int], int]] = []  # cards, stake
         if best == "split":
             pair = a
@@ -501,12 +600,20 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
                 i += 1
             for cards, table in zip(split, on_table):
                 move = solver.split_move(counts(cards), up, pair, table)
+                if fault == "das-refused" and move == "double":
+                    move = "hit"
+                if fault == "split-aces-hit" and pair == ACE and _total(cards)[0] < 21:  # played as any hand
+                    dealt = first_move(min(cards), max(cards), up)
+                    move = "double" if dealt == "double" and rules.das else \
+                        "hit" if solver.continues_hitting(counts(cards), up) else "stand"
                 if move == "double":
                     hands.append((cards + [draw()], 2))
                     continue
                 if move == "hit":
                     cards = cards + [draw()]
-                    while _total(cards)[0] < 21 and solver.split_hits(counts(cards), up, pair, table):
+                    aces_hit = fault == "split-aces-hit" and pair == ACE
+                    while _total(cards)[0] < 21 and (solver.continues_hitting(counts(cards), up) if aces_hit
+                                                     else solver.split_hits(counts(cards), up, pair, table)):
                         cards.append(draw())
                 hands.append((cards, 1))
         elif best == "double":
@@ -523,7 +630,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
             return -1.0 if rules.obo else -float(sum(stake for _, stake in hands))
         while True:
             total, soft = _total(dealer)
-            if total < 17 or (total == 17 and soft and rules.h17):
+            if total < 17 or (total == 17 and soft and dealer_h17):
                 dealer.append(draw())
             else:
                 break

@@ -149,10 +149,10 @@ def run_check_sim_game(args: argparse.Namespace, load_callable, from_factory, ch
     if not 0 < shift < 0.5:
         raise BjexactError(f"--bias with --game: the shift of an outcome's probability to detect, above 0 and "
                            f"below 0.5, not {shift!r}")
-    distribution = round_check.exact_round_distribution(rules, chart)  # refused rules: before any import
+    round_check.exact_round_distribution(rules, chart)  # refused rules: before any import
     rounds = args.rounds
     if rounds is None:
-        rounds = round_check.default_game_rounds({str(r): p for r, p in distribution.items()}, shift, alpha)
+        rounds = round_check.planned_game_rounds(rules, chart, shift, alpha)
     simulator = load_callable(args.simulator)
     if args.factory:
         simulator = from_factory(simulator, args.simulator, rules, *(() if chart is None else (chart,)))
