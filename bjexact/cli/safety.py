@@ -294,6 +294,16 @@ class GuardedRoundSimulator(GuardedCalls):
         return _plain_number(self.call(rng, where=where), f"the simulator {self.name}{where}")
 
 
+class GuardedEngine(GuardedCalls):
+    """A user's strategy engine ``decide(cards, upcard, unseen)`` guarded (:class:`GuardedCalls`)."""
+
+    def __call__(self, cards, upcard, unseen):
+        from ..core.cards import rank_symbol
+
+        where = f" for {'-'.join(map(rank_symbol, cards))} v {rank_symbol(upcard)}"
+        return self.call(cards, upcard, unseen, where=where)
+
+
 def _plain_number(answer, what: str) -> float:
     """A finite ``float`` of a net result, or a one-line refusal naming the simulator's fault."""
     import math
