@@ -143,3 +143,21 @@ def test_the_command_bounds_the_run_by_timeout_and_reports(tmp_path, capsys):
     document = json.loads(capsys.readouterr().out)
     assert status == 0 and document["stopped"] == "timeout" and 0 < document["rounds"] < document["planned_rounds"]
     assert document["planned_rounds"] == round_check.planned_game_rounds(GameRules(decks="inf", split_hands=1))
+
+
+def test_where_the_distribution_is_not_computed_the_mean_alone_is_tested(monkeypatch):
+    """As for 8 decks resplit to 4: the exact distribution is out of reach, the exact mean is not."""
+    import dataclasses
+
+    rules = GameRules(decks="inf", split_hands=1)
+    solution = round_check._solution(rules)
+    monkeypatch.setitem(round_check._GAME_SOLUTIONS, (rules, None), dataclasses.replace(
+        solution, distribution=None, distribution_missing="the split hands' joint law is too large"))
+    check = check_round_simulator(round_simulator(rules), rules, rounds=20_000, seed=1)
+    assert check.mean_only and check.passed and check.exact_mean == solution.ev
+    text = format_round_check(check)
+    assert "Tests run: the mean only" in text and "the split hands' joint law is too large" in text
+    assert check.to_json()["tests_run"] == ["mean"]
+    wrong = check_round_simulator(round_simulator(rules, bj_pays="1"), rules, rounds=20_000, seed=1)
+    assert wrong.mean_only and wrong.failed == ["mean"] and "Verdict: FAIL (mean)" in format_round_check(wrong)
+    assert round_check.planned_game_rounds(rules) == round_check.DEFAULT_MEAN_ROUNDS

@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -184,16 +184,20 @@ class RoundCheck:
     causes: tuple[Cause, ...] = ()  # on a FAIL: candidate faults, likeliest first (bjexact.checks.round_causes)
     causes_left_out: tuple[str, ...] = ()
     directed: tuple[tuple[str, float, float], ...] = ()  # (candidate fault, p, Holm p) of the directed tests
+    mean_only: str = ""  # why only the mean was tested (the exact distribution is not computed); "" otherwise
+    sample_variance: float = 0.0  # the mean-only test's variance
 
     @property
     def tested(self) -> bool:
-        return self.df > 0 or bool(self.impossible)
+        return self.df > 0 or bool(self.impossible) or bool(self.mean_only and self.rounds > 1)
 
     @property
     def failed(self) -> list[str]:
         """The tests that reject: "distribution" (chi-square), "mean", "outcome X" (X's count)."""
         if not self.tested:
             return []
+        if self.mean_only:
+            return ["mean"] if self.mean_p < self.alpha else []
         level = self.level or self.alpha
         names = [n for n, p in zip(("distribution", "mean"), self.adjusted) if p < level]
         names += [f"directed {name}" for name, _, adjusted in self.directed if adjusted < level]
@@ -222,6 +226,8 @@ class RoundCheck:
         return {
             "passed": self.passed, "verdict": self.verdict, "rules": self.rules.to_json(), "strategy": self.strategy,
             "rounds": self.rounds, "planned_rounds": self.planned, "looks": self.looks, "stopped": self.stopped,
+            "tests_run": ["mean"] if self.mean_only else ["distribution", "mean", "outcomes", "directed"],
+            "why_mean_only": self.mean_only or None,
             "level_of_last_look": self.level,
             "seed": self.seed, "alpha": self.alpha, "rounds_needed": self.needed,
             "power": {"power": DEFAULT_POWER, "shift": self.shift, "rounds_for_shift": self.shift_rounds,
@@ -312,6 +318,10 @@ def check_round_simulator(
         raise BjexactError(f"alpha must be between 0 and 1, not {alpha!r}")
     if not 0 < shift < 1:
         raise BjexactError(f"the shift to detect must be a probability between 0 and 1, not {shift!r}")
+    solution = _solution(rules, strategy)
+    if solution.distribution is None:
+        return _check_mean_only(play_round, solution, rounds or DEFAULT_MEAN_ROUNDS, seed, alpha,
+                                "optimal" if strategy is None else strategy_name or "a chart")
     distribution = exact_round_distribution(rules, strategy)
     outcomes = {r: _label(r) for r in distribution}
     exact = {outcomes[r]: p for r, p in distribution.items()}
@@ -333,15 +343,7 @@ def check_round_simulator(
     done, spent, stopped, look = 0, 0.0, "", None
     for k, stop in enumerate(stops):
         try:
-            while done < stop:
-                number = done + 1
-                try:
-                    value = play_round(rng)
-                except OutOfTime:
-                    raise
-                except Exception as exc:  # the user's code failed: one line naming it
-                    raise BjexactError(f"the simulator {name} raised {type(exc).__name__}: {exc} "
-                                       f"(round {number})") from None
+            for number, value in _results(play_round, rng, name, done + 1, stop):
                 label = lookup.get(value) if type(value) is float else None
                 if label is None:
                     label = _as_result(value, outcomes, name)
@@ -381,6 +383,56 @@ def _counts_by_result(counts: Mapping[str, int]) -> dict[mpq, int]:
     return out
 
 
+def _results(play_round: Callable[[random.Random], Any], rng: random.Random, name: str, first: int,
+             last: int) -> Iterator[tuple[int, Any]]:
+    """(round number, the simulator's answer) for rounds ``first`` to ``last``; an exception in the
+    simulator is one line naming it (an :class:`~bjexact.errors.OutOfTime` passes through)."""
+    for number in range(first, last + 1):
+        try:
+            value = play_round(rng)
+        except OutOfTime:
+            raise
+        except Exception as exc:  # the user's code failed: one line naming it
+            raise BjexactError(f"the simulator {name} raised {type(exc).__name__}: {exc} (round {number})") from None
+        yield number, value
+
+
+DEFAULT_MEAN_ROUNDS = 1_000_000
+
+
+def _check_mean_only(play_round: Callable[[random.Random], Any], solution: GameSolution, rounds: int, seed: int,
+                     alpha: float, strategy_name: str) -> RoundCheck:
+    """The fallback where the exact distribution is not computed: the sample mean against the exact
+    expected value (the edge), a z test with the sample variance; one look at the end (or at a time-out)."""
+    name = getattr(play_round, "__qualname__", None) or type(play_round).__name__
+    rng = random.Random(seed)
+    total = squares = 0.0
+    done, stopped = 0, ""
+    try:
+        for number, value in _results(play_round, rng, name, 1, rounds):
+            number_value = _finite(value, name)
+            total += number_value
+            squares += number_value * number_value
+            done = number
+    except OutOfTime:
+        stopped = "timeout"
+    if done == 0:
+        raise BjexactError(f"the time ran out before the simulator {name} finished a round")
+    mean = total / done
+    variance = max(squares / done - mean * mean, 0.0) * done / max(done - 1, 1)
+    z = (mean - float(solution.ev)) / math.sqrt(variance / done) if variance else 0.0
+    mean_p = math.erfc(abs(z) / math.sqrt(2))
+    return RoundCheck(solution.rules, done, seed, alpha, {}, {}, 0.0, 0, (), 1.0, mean, solution.ev, mpq(0), mean_p,
+                      (1.0, mean_p), 2, strategy_name, planned=rounds, level=alpha, stopped=stopped,
+                      mean_only=solution.distribution_missing or "not computed", sample_variance=variance)
+
+
+def _finite(value: Any, name: str) -> float:
+    """A simulator's answer as a finite float (the mean-only check has no outcomes to label)."""
+    _as_result(value, {}, name)  # the same refusals as the full check
+    return float(value)
+
+
 def default_game_rounds(exact: Mapping[str, Any], shift: float = DEFAULT_SHIFT, alpha: float = DEFAULT_ALPHA,
                         directed: tuple[DirectedTest, ...] = ()) -> int:
     """The default rounds of ``check-sim --game``: those whose last look catches, with power 0.9, a
@@ -398,6 +450,8 @@ def planned_game_rounds(rules: GameRules, strategy: ChartPolicy | None = None, s
                         alpha: float = DEFAULT_ALPHA) -> int:
     """The rounds :func:`check_round_simulator` plans when none are given (:func:`default_game_rounds`
     with the directed tests of the candidate faults of ``rules``)."""
+    if _solution(rules, strategy).distribution is None:
+        return DEFAULT_MEAN_ROUNDS
     distribution = exact_round_distribution(rules, strategy)
     directed = directed_tests(distribution, fault_candidates(rules, strategy)[0])
     return default_game_rounds({_label(r): p for r, p in distribution.items()}, shift, alpha, directed)
@@ -442,6 +496,8 @@ def _partial_check(rules, seed, alpha, sample, exact, distribution, look, strate
 
 def format_round_check(check: RoundCheck) -> str:
     played = "optimal play" if check.strategy == "optimal" else f"play by {check.strategy}"
+    if check.mean_only:
+        return _format_mean_only(check, played)
     if check.stopped == "fail":
         how = f"stopped at look {check.looks} of {LOOKS} of the {check.planned} rounds planned, as it failed"
     elif check.stopped == "timeout":
@@ -500,6 +556,25 @@ def format_round_check(check: RoundCheck) -> str:
         if check.causes_left_out:
             lines.append("Not ranked (their distribution is not computed for these rules): "
                          + ", ".join(check.causes_left_out))
+    return "\n".join(lines) + "\n"
+
+
+def _format_mean_only(check: RoundCheck, played: str) -> str:
+    spread = math.sqrt(check.sample_variance / check.rounds) if check.rounds else 0.0
+    detectable = (_normal_quantile(1 - check.alpha / 2) + _normal_quantile(DEFAULT_POWER)) * spread
+    stopped = f" (stopped by --timeout; {check.planned} planned)" if check.stopped == "timeout" else ""
+    lines = [f"Round simulator checked against the exact expected value for {check.rules.describe()}",
+             f"strategy: {played}",
+             f"{check.rounds} rounds (seed {check.seed}){stopped}",
+             f"Tests run: the mean only. The exact distribution of a round's net result is not computed for these "
+             f"rules ({check.mean_only}), so the outcome counts, the chi-square and the directed tests cannot "
+             "run; the exact expected value can.", "",
+             f"mean: {check.mean:+.6f} against exact {float(check.exact_mean):+.6f} "
+             f"(= {fraction_string(check.exact_mean)}), sample standard deviation "
+             f"{math.sqrt(check.sample_variance):.4f}, z test p {check.mean_p:.2g} at level {check.alpha:g}",
+             f"Power: these rounds catch a shift of the mean of {detectable:.5f} units per round with power 90 %."]
+    lines.append("Verdict: FAIL (mean)." if check.failed else
+                 "Verdict: PASS (of the mean only). A pass is not a proof.")
     return "\n".join(lines) + "\n"
 
 

@@ -149,9 +149,8 @@ def run_check_sim_game(args: argparse.Namespace, load_callable, from_factory, ch
     if not 0 < shift < 0.5:
         raise BjexactError(f"--bias with --game: the shift of an outcome's probability to detect, above 0 and "
                            f"below 0.5, not {shift!r}")
-    round_check.exact_round_distribution(rules, chart)  # refused rules: before any import
     rounds = args.rounds
-    if rounds is None:
+    if rounds is None:  # solved here, before the simulator is imported
         rounds = round_check.planned_game_rounds(rules, chart, shift, alpha)
     simulator = load_callable(args.simulator)
     if args.factory:
