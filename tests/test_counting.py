@@ -232,3 +232,15 @@ def test_betting_correlation_from_effects_of_removal(tmp_path, capsys):
     assert parse_fraction(document["eor"]["A"]) == less_ace - full
     eors = {r: parse_fraction(document["eor"][s]) for r, s in zip((1, 6, 7, 8, 9, 10), "A6789T")}
     assert document["betting_correlation"] == pytest.approx(eor_betting_correlation(load_system("hi-lo"), eors))
+
+
+def test_the_count_store_defaults_to_the_users_cache_directory(monkeypatch, tmp_path):
+    from bjexact.cli.count import default_store
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert default_store() == tmp_path / "cache" / "bjexact" / "count.store"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")  # not absolute: ignored, as the spec says
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert default_store() == tmp_path / "home" / ".cache" / "bjexact" / "count.store"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert default_store() == tmp_path / "home" / ".cache" / "bjexact" / "count.store"
