@@ -265,3 +265,8 @@ def test_the_adapter_example_of_the_help_is_complete_short_and_passes(tmp_path, 
     assert main(["check-sim", "--game", f"{example}:make", "--factory", "--decks", "inf", "--split-hands", "1",
                  "--chart", str(tmp_path / "c.csv"), "--rounds", "20000"]) == 0
     assert "Verdict: PASS" in capsys.readouterr().out
+
+
+def test_the_readme_shows_the_adapter_example_as_it_is():
+    root = Path(__file__).parent.parent
+    assert (root / "examples" / "round_adapter.py").read_text() in (root / "README.md").read_text()
