@@ -120,3 +120,29 @@ def test_solve_once_decisions_answer_as_hand_decision():
         single = hand_decision(rules, cards, upcard)
         assert table.decide(cards, upcard) == single.best
         assert table.values(cards, upcard) == {"stand": single.stand, "hit": single.hit}
+
+
+def test_a_full_game_engine_that_never_doubles_is_caught_and_optimal_play_is_not():
+    from bjexact.checks.strategy import check_game_engine
+    from bjexact.core.rules import GameRules
+    from bjexact.player.game import solve_game
+
+    rules = GameRules(shoe=HALF_DECK, split_hands=2, surrender="late")
+    solution = solve_game(rules, with_distribution=False, progress=False)
+    table = ShoeDecisions.solve(Rules(shoe=HALF_DECK, naturals="peek"))
+
+    def optimal(cards, upcard, unseen):
+        if len(cards) == 2:
+            return solution.hands[(min(cards), max(cards), upcard)].best
+        return table.decide(cards, upcard)
+
+    def never_doubles(cards, upcard, unseen):
+        move = optimal(cards, upcard, unseen)
+        return "hit" if move == "double" else move
+
+    assert check_game_engine(optimal, rules).passed
+    check = check_game_engine(never_doubles, rules)
+    doubled = {(a, b, u) for (a, b, u), m in solution.hands.items() if m.best == "double" and {a, b} != {1, 10}}
+    assert doubled and {(*d.cards, d.upcard) for d in check.disagreements} == doubled
+    assert all(d.engine == "hit" and d.best == "double" and d.cost > 0 for d in check.disagreements)
+    assert "double +" in format_strategy_check(check)

@@ -23,24 +23,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.cards import RANKS, Counts, FiniteShoe, rank_symbol
+from ..core.cards import RANKS, Counts, FiniteShoe, counts_of, rank_symbol
 from ..core.numbers import fraction_string, mpq
-from ..core.rules import Rules
+from ..core.rules import GameRules, Rules
 from ..errors import BjexactError
 from ..player.decisions import ShoeDecisions
 
-__all__ = ["Disagreement", "StrategyCheck", "check_hit_stand_engine", "format_strategy_check", "depleted_shoes",
-           "engine_move"]
+__all__ = ["Disagreement", "StrategyCheck", "check_hit_stand_engine", "check_game_engine", "format_strategy_check",
+           "depleted_shoes", "engine_move"]
 
 _MOVES = {"hit": "hit", "h": "hit", "stand": "stand", "s": "stand", "stay": "stand", "stick": "stand"}
+_GAME_MOVES = {**_MOVES, "double": "double", "d": "double", "split": "split", "p": "split",
+               "surrender": "surrender", "r": "surrender"}
 
 
-def engine_move(answer: Any, where: str) -> str:
+def engine_move(answer: Any, where: str, moves: dict[str, str] = _MOVES) -> str:
     """The canonical move of an engine's answer, or an error naming it."""
-    if isinstance(answer, str) and answer.strip().lower() in _MOVES:
-        return _MOVES[answer.strip().lower()]
+    if isinstance(answer, str) and answer.strip().lower() in moves:
+        return moves[answer.strip().lower()]
     shown = repr(answer) if isinstance(answer, (str, int, float, type(None))) else f"a {type(answer).__name__}"
-    raise BjexactError(f"the engine {where} answered {shown[:40]}, not a move (hit or stand)")
+    known = "hit or stand" if moves is _MOVES else "hit, stand, double, split or surrender"
+    raise BjexactError(f"the engine {where} answered {shown[:40]}, not a move ({known})")
 
 
 @dataclass(frozen=True)
@@ -73,13 +76,14 @@ class StrategyCheck:
     seed: int
     decisions: int
     disagreements: tuple[Disagreement, ...]
+    game: str = ""  # the full game's rules, for a full-game engine
 
     @property
     def passed(self) -> bool:
         return not self.disagreements
 
     def to_json(self) -> dict[str, Any]:
-        return {"passed": self.passed, "rules": self.rules.to_json(), "seed": self.seed,
+        return {"passed": self.passed, "rules": self.rules.to_json(), "game": self.game or None, "seed": self.seed,
                 "shoes": [list(s) for s in self.shoes], "decisions": self.decisions,
                 "disagreements": [d.to_json() for d in self.disagreements]}
 
@@ -125,12 +129,68 @@ def check_hit_stand_engine(engine: Callable[[tuple[int, ...], int, Counts], Any]
     return StrategyCheck(rules, tuple(all_shoes), seed, decisions, tuple(found))
 
 
+def _unseen(shoe: Counts, counts: Counts, upcard: int) -> Counts:
+    return tuple(s - c - (r == upcard) for r, s, c in zip(RANKS, shoe, counts))
+
+
+def check_game_engine(engine: Callable[[tuple[int, ...], int, Counts], Any], rules: GameRules, *,
+                      progress: Any = None) -> StrategyCheck:
+    """A full-game engine: its first decision on every two-card hand of the full shoe of ``rules``
+    against every up-card (stand, hit, double, split, surrender, as the rules allow: the values of
+    :func:`~bjexact.player.game.solve_game`, dealer naturals included), and its hit/stand decisions
+    on every hand of three or more cards (:class:`~bjexact.player.decisions.ShoeDecisions`; under
+    ENHC a dealer natural beats the hand)."""
+    from ..player.game import solve_game
+
+    full = rules.make_shoe()
+    if not isinstance(full, FiniteShoe):
+        raise BjexactError("check-strategy enumerates the hands of a finite shoe: give --decks N or --shoe")
+    shoe = tuple(full.counts)
+    solution = solve_game(rules, with_distribution=False, progress=False)
+    name = getattr(engine, "__qualname__", None) or type(engine).__name__
+    found: list[Disagreement] = []
+    decisions = 0
+    for (a, b, upcard), moves in solution.hands.items():
+        if {a, b} == {1, 10} or len(moves.w) < 2:
+            continue  # a natural, or nothing to choose
+        values = {m: moves.unconditional(m) for m in moves.w}
+        decisions += 1
+        counts = counts_of((a, b))
+        where = f"{name} for {rank_symbol(a)}-{rank_symbol(b)} v {rank_symbol(upcard)}"
+        move = engine_move(engine((a, b), upcard, _unseen(shoe, counts, upcard)), where, _GAME_MOVES)
+        if move not in values:
+            raise BjexactError(f"the engine {where} answered {move}, which these rules do not allow there "
+                               f"(allowed: {', '.join(values)})")
+        best = moves.best
+        if values[move] < values[best]:
+            found.append(Disagreement(0, (a, b), upcard, _unseen(shoe, counts, upcard), move, best, values))
+    if progress is not None:
+        progress.advance()
+    hit_stand = Rules(shoe=shoe, h17=rules.h17, naturals="peek" if rules.hole_card == "peek" else "separate")
+    table = ShoeDecisions.solve(hit_stand, shoe)
+    for counts, upcard in table.hands():
+        if sum(counts) < 3:
+            continue
+        cards = tuple(r for r in RANKS for _ in range(counts[r - 1]))
+        values = table.values(cards, upcard)
+        if len(values) < 2:
+            continue
+        decisions += 1
+        where = f"{name} for {'-'.join(map(rank_symbol, cards))} v {rank_symbol(upcard)}"
+        move = engine_move(engine(cards, upcard, _unseen(shoe, counts, upcard)), where)
+        best = max(values, key=lambda m: (values[m], m == "stand"))
+        if values[move] < values[best]:
+            found.append(Disagreement(0, cards, upcard, _unseen(shoe, counts, upcard), move, best, values))
+    return StrategyCheck(hit_stand, (shoe,), 0, decisions, tuple(found), rules.describe())
+
+
 def format_strategy_check(check: StrategyCheck, *, limit: int = 40) -> str:
     """A report: the decisions put, then the disagreements grouped by hand (full shoe first)."""
-    described = f"{check.rules.describe()}; the full shoe"
+    described = f"{check.game or check.rules.describe()}; the full shoe"
     if len(check.shoes) > 1:
         described += f" and {len(check.shoes) - 1} depleted shoes (seed {check.seed})"
-    lines = [f"Strategy engine checked against the exact hit/stand values for {described}",
+    kind = "the first move of every two-card hand and hit/stand after" if check.game else "hit/stand"
+    lines = [f"Strategy engine checked against the exact values ({kind}) for {described}",
              f"{check.decisions} decisions (every hand of two or more cards with a total of 21 or less, "
              "against every up-card); exact ties count as agreement", ""]
     if check.passed:
@@ -146,8 +206,8 @@ def format_strategy_check(check: StrategyCheck, *, limit: int = 40) -> str:
         where = "" if shoe == 0 else f" (depleted shoe {shoe})"
         lines.append(f"{'-'.join(map(rank_symbol, cards))}{where}:")
         for d in items:
-            lines.append(f"  v {rank_symbol(d.upcard)}: engine {d.engine}, best {d.best}; stand "
-                         f"{float(d.values['stand']):+.6f}, hit {float(d.values['hit']):+.6f}; costs "
+            shown_values = ", ".join(f"{m} {float(v):+.6f}" for m, v in d.values.items())
+            lines.append(f"  v {rank_symbol(d.upcard)}: engine {d.engine}, best {d.best}; {shown_values}; costs "
                          f"{float(d.cost):.6f} (= {fraction_string(d.cost)})")
         shown += 1
     if len(groups) > shown:

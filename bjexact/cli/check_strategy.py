@@ -10,8 +10,10 @@ EXAMPLES = """\
 examples:
   bjexact check-strategy myengine.py:decide --decks 1
   bjexact check-strategy mypkg.engine:decide --decks 2 --h17 --shoes 20 --seed 3 --format json
+  bjexact check-strategy mypkg.engine:decide --game --decks 1 --split-hands 2 --surrender late
 
-The engine contract: NAME(cards, upcard, unseen) -> "hit" or "stand" (also h, s):
+The engine contract: NAME(cards, upcard, unseen) -> "hit" or "stand" (also h, s); with
+--game also "double", "split" or "surrender" (d, p, r) on two-card hands:
   cards   the player's hand, a tuple of ranks (1 for the ace, 2..9, 10 for any ten-valued
           card), two cards or more;
   upcard  the dealer's up-card rank (1..10);
@@ -23,7 +25,9 @@ random 10-50 % of the cards dealt away, seeded by --seed). Each decision is comp
 with the exact values of standing and hitting (composition-dependent; under --naturals
 peek given that the dealer has no natural); an exact tie is agreement. Disagreements
 are listed by hand with both values and the cost. One deck: about 20,000 decisions;
-each shoe is solved once (seconds for one deck, more for more decks).
+each shoe is solved once (seconds for one deck, more for more decks). With --game the
+first move of every two-card hand (no natural) is compared with the values of `bjexact
+edge` (dealer naturals included), and hands of three or more cards by hit/stand.
 
 Exit status: 0 every decision is a best move, 1 some are not, 2 bad input (an engine
 that cannot be imported, raises, exits, or answers something that is not a move).
@@ -39,6 +43,12 @@ def register(subparsers) -> None:
     parser.add_argument("engine", metavar="MODULE:NAME",
                         help="the engine: an importable module (or a .py file) and a callable in it")
     add_rule_options(parser)
+    from .game_options import add_game_rule_options
+
+    parser.add_argument("--game", action="store_true",
+                        help="a full-game engine: its first move on every two-card hand (stand, hit, double, "
+                             "split, surrender as the rules allow) and hit/stand after")
+    add_game_rule_options(parser, title="full game rules (--game)")
     group = parser.add_argument_group("test")
     group.add_argument("--shoes", type=bounded_int(0, 1000), default=0, metavar="N",
                        help="random depleted shoes to check besides the full one (default: 0)")
@@ -70,11 +80,21 @@ def run(args: argparse.Namespace) -> int:
     for flag, value in (("--call-timeout", args.call_timeout), ("--timeout", args.timeout)):
         if not math.isfinite(value) or value <= 0:
             raise BjexactError(f"{flag} must be a number of seconds > 0, not {value!r}")
+    game = None
+    if args.game:
+        from .game_options import game_rules_from_args
+
+        if args.shoes:
+            raise BjexactError("--shoes (depleted shoes) is for hit/stand engines; --game checks the full shoe")
+        if args.naturals != "as21":
+            raise BjexactError("with --game the naturals follow --hole-card: drop --naturals")
+        game = game_rules_from_args(args)
     engine = load_callable(args.engine)
     try:
         with Progress(args.shoes + 1, "check-strategy") as bar, safety.GuardedEngine(
                 engine, call_timeout=args.call_timeout, timeout=args.timeout) as guarded:
-            check = strategy.check_hit_stand_engine(guarded, rules, shoes=args.shoes, seed=args.seed, progress=bar)
+            check = strategy.check_hit_stand_engine(guarded, rules, shoes=args.shoes, seed=args.seed, progress=bar) \
+                if game is None else strategy.check_game_engine(guarded, game, progress=bar)
     except safety.Abort as exc:
         raise BjexactError(str(exc)) from None
     report = json.dumps(check.to_json(), indent=2) + "\n" if args.format == "json" else \
