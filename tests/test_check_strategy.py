@@ -111,6 +111,9 @@ def test_the_command_reports_and_exits_by_the_verdict(tmp_path, capsys):
     assert main(["check-strategy", f"{tmp_path / 'bad.py'}:decide", "--shoe", shoe]) == 2
     assert "answered 42, not a move" in capsys.readouterr().err
     assert main(["check-strategy", "tests/test_check_strategy.py:always_hit", "--decks", "inf"]) == 2
+    assert main(["check-strategy", "tests/test_check_strategy.py:always_hit", "--shoe", shoe, "--surrender",
+                 "late"]) == 2
+    assert "go with --game" in capsys.readouterr().err
 
 
 def test_solve_once_decisions_answer_as_hand_decision():

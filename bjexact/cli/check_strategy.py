@@ -81,6 +81,12 @@ def run(args: argparse.Namespace) -> int:
         if not math.isfinite(value) or value <= 0:
             raise BjexactError(f"{flag} must be a number of seconds > 0, not {value!r}")
     game = None
+    game_options = (args.double != "any", not args.double_soft, not args.das, args.split_hands is not None, args.rsa,
+                    args.hit_split_aces, args.surrender != "none", args.hole_card != "peek", args.obo,
+                    args.split_strategy != "cdz")
+    if not args.game and any(game_options):
+        raise BjexactError("the full game's rule options (--double, --das, --split-hands, --surrender, --hole-card "
+                           "...) go with --game")
     if args.game:
         from .game_options import game_rules_from_args
 
