@@ -38,6 +38,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 from ..core.cards import ACE, TEN
@@ -374,8 +375,6 @@ def check_round_simulator(
 def _counts_by_result(counts: Mapping[str, int]) -> dict[mpq, int]:
     """Counts by exact net result; a result the rules cannot produce (its float's repr) by the nearest
     fraction of small denominator (1.2 is 6/5)."""
-    from fractions import Fraction
-
     out: dict[mpq, int] = {}
     for label, k in counts.items():
         value = mpq(label) if "." not in label else mpq(Fraction(label).limit_denominator(1000))

@@ -28,6 +28,7 @@ from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules, Rules
 from ..errors import BjexactError
 from ..player.decisions import ShoeDecisions
+from ..player.game import solve_game
 
 __all__ = ["Disagreement", "StrategyCheck", "check_hit_stand_engine", "check_game_engine", "format_strategy_check",
            "depleted_shoes", "engine_move"]
@@ -140,8 +141,6 @@ def check_game_engine(engine: Callable[[tuple[int, ...], int, Counts], Any], rul
     :func:`~bjexact.player.game.solve_game`, dealer naturals included), and its hit/stand decisions
     on every hand of three or more cards (:class:`~bjexact.player.decisions.ShoeDecisions`; under
     ENHC a dealer natural beats the hand)."""
-    from ..player.game import solve_game
-
     full = rules.make_shoe()
     if not isinstance(full, FiniteShoe):
         raise BjexactError("check-strategy enumerates the hands of a finite shoe: give --decks N or --shoe")
