@@ -14,7 +14,7 @@ from bjexact.cli import main
 from bjexact.core.hand import HandValue
 from bjexact.core.numbers import mpq
 from bjexact.render.tables import NumberStyle, dealer_tables, render
-from bjexact.verify import (
+from bjexact.checks.verify import (
     KNOWN_SLIPS,
     TOTAL,
     Tolerance,

@@ -11,7 +11,7 @@ The test
     The results are counted per outcome and compared with the exact distribution of the
     round's net result (:func:`bjexact.player.game.solve_game`; under a chart,
     :func:`bjexact.player.policy.evaluate_chart`) by Pearson's chi-square (outcomes
-    with expected counts below 5 pooled, as in :mod:`bjexact.simcheck`), and the sample
+    with expected counts below 5 pooled, as in :mod:`bjexact.checks.simcheck`), and the sample
     mean with the exact mean by a z test with the exact variance. The two p-values are
     Holm-corrected. A result the rules cannot produce (1.2 from a 6:5 payout under 3:2)
     fails at once. When every expected count is below 5 nothing is tested: the verdict is

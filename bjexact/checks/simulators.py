@@ -449,7 +449,7 @@ def exact_dealer_simulator(rules: Rules | None = None) -> Callable[[int, random.
 
 
 def slipped_dealer_simulator(rules: Rules | None = None, slip: str = "soft-ace-becomes-hard"):
-    """A Monte Carlo dealer with a known slip (see :data:`bjexact.verify.KNOWN_SLIPS`)."""
+    """A Monte Carlo dealer with a known slip (see :data:`bjexact.checks.verify.KNOWN_SLIPS`)."""
 
     try:
         add = KNOWN_SLIPS[slip].add_card

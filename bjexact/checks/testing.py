@@ -1,6 +1,6 @@
 """Assertion helpers for other projects' test suites, in the style of ``numpy.testing``.
 
-    from bjexact.testing import assert_dealer_table_matches
+    from bjexact.checks.testing import assert_dealer_table_matches
     from bjexact import Rules
 
     def test_my_dealer_table():
@@ -9,7 +9,7 @@
 Each helper returns ``None`` when the values agree with the exact ones and raises
 ``AssertionError`` otherwise, with a message that names the offending cells, the exact
 values (as decimals and fractions) and the errors. ``actual`` may be a table as text (any
-layout :mod:`bjexact.verify` reads), a path to such a file, or values in memory: floats
+layout :mod:`bjexact.checks.verify` reads), a path to such a file, or values in memory: floats
 are compared with ``rtol``/``atol`` (or ``max_ulps``) as ``numpy.testing.assert_allclose``
 does, printed decimals within half a unit of their last digit.
 
@@ -226,9 +226,9 @@ def assert_simulator_matches(
     alpha: float | None = None,
     **rule_options: Any,
 ) -> None:
-    """Assert that a dealer simulator passes :func:`bjexact.simcheck.check_dealer_simulator`.
+    """Assert that a dealer simulator passes :func:`bjexact.checks.simcheck.check_dealer_simulator`.
 
-    The protocol is that of :mod:`bjexact.simcheck`: ``dealer_outcome(upcard, rng)``. A
+    The protocol is that of :mod:`bjexact.checks.simcheck`: ``dealer_outcome(upcard, rng)``. A
     correct simulator fails with probability at most ``alpha`` (default 0.01); with a fixed
     ``seed`` the outcome is reproducible.
     """
