@@ -10,8 +10,6 @@ from fractions import Fraction
 import pytest
 
 from bjexact import BjexactError, Rules, dealer_table
-from bjexact.cli import main
-from bjexact.core.numbers import mpq
 from bjexact.checks.simcheck import (
     DEFAULT_ROUNDS,
     check_dealer_simulator,
@@ -28,6 +26,8 @@ from bjexact.checks.simcheck import (
     slipped_dealer_simulator,
 )
 from bjexact.checks.verify import KNOWN_SLIPS, slipped_dealer_table
+from bjexact.cli import main
+from bjexact.core.numbers import mpq
 
 INF = Rules(decks="inf")
 SIX = Rules(decks=6)

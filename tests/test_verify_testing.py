@@ -5,8 +5,6 @@ from __future__ import annotations
 import pytest
 
 from bjexact import Rules, dealer_table
-from bjexact.player import solve_infinite
-from bjexact.render.tables import NumberStyle, dealer_tables, render
 from bjexact.checks.simcheck import exact_dealer_simulator, slipped_dealer_simulator
 from bjexact.checks.testing import (
     assert_dealer_table_matches,
@@ -15,6 +13,8 @@ from bjexact.checks.testing import (
     assert_simulator_matches,
     assert_values_match,
 )
+from bjexact.player import solve_infinite
+from bjexact.render.tables import NumberStyle, dealer_tables, render
 
 SIX = Rules(decks=6)
 INF = Rules(decks="inf")
