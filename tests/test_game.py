@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import pytest
 
-from bjexact.apps.game import (
+from bjexact.apps.table import (
     SUITS,
     Advice,
     DealingShoe,
