@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..core.hand import HandValue, add_card, hand_value
+from ..core.hand import HandValue, add_card, hand_value, natural_partner
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
 from ..dealer.distributions import dealer_table
@@ -34,7 +34,8 @@ __all__ = [
 # once, ties push. Observations are (player sum, dealer up-card 1..10, usable ace 0/1); action 1
 # hits, 0 sticks. Options: natural=True pays 1.5 when a starting natural wins (it pushes against
 # any dealer 21); sab=True (Sutton and Barto) makes a starting natural win 1 unless the dealer
-# also has a natural, which pushes.
+# also has a natural, which pushes. These are gymnasium's rules, not a GameRules game (a natural pushes
+# against any 21), so they are settled here; the natural and the dealer's play are bjexact's own.
 
 GYM_RULES = Rules(decks="inf", h17=False, naturals="as21")
 GYM_RESULTS = ("natural", "win", "push", "loss")
@@ -122,7 +123,8 @@ def gym_start_results(
         if policy(key) == 1 or not (natural or sab):
             continue  # hitting a natural forfeits the bonus: the state plays as in play
         if sab:
-            dealer_natural = {1: p[9], 10: p[0]}.get(upcard, mpq(0))
+            partner = natural_partner(upcard)
+            dealer_natural = p[partner - 1] if partner else mpq(0)
             start[key] = {"win": 1 - dealer_natural, "push": dealer_natural, "loss": mpq(0)}
         else:
             twenty_one = rows[upcard]["21"]
