@@ -142,8 +142,13 @@ def test_nothing_imports_the_old_module_names():
     assert not users, ", ".join(f"{a} -> {b}" for a, b in users)
 
 
+# The solver's internals the chart policy extends (it subclasses the engine's solver); they get public
+# names when the engine's module is split by what it owns.
+ENGINE_INTERNALS = {("bjexact.player.policy", "bjexact.player.game", name) for name in ("_Cards", "_Solver", "_solve")}
+
+
 def private_imports() -> list[tuple[str, str, str]]:
-    """(importer, module, name) for every ``_name`` imported from a module of another package."""
+    """(importer, module, name) for every ``_name`` imported from another module."""
     found = []
     for name, path in MODULES.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -152,14 +157,13 @@ def private_imports() -> list[tuple[str, str, str]]:
                 continue
             base = package.split(".")[: len(package.split(".")) - node.level + 1]
             target = ".".join(base + ([node.module] if node.module else []))
-            target_package = target if MODULES.get(target, Path()).name == "__init__.py" else target.rpartition(".")[0]
             for alias in node.names:
-                if alias.name.startswith("_") and not alias.name.startswith("__") and target_package != package:
+                if alias.name.startswith("_") and not alias.name.startswith("__") and target != name:
                     found.append((name, target, alias.name))
-    return found
+    return [found_import for found_import in found if found_import not in ENGINE_INTERNALS]
 
 
-def test_private_names_stay_inside_their_package():
+def test_private_names_stay_inside_their_module():
     assert not private_imports(), ", ".join(f"{a} imports {b}.{n}" for a, b, n in private_imports())
 
 

@@ -17,8 +17,8 @@ from ..dealer.distributions import dealer_table
 from ..errors import BjexactError
 from ..player.outcomes import stand_results
 from ..player.solver import solve_infinite
-from .simulators import DEFAULT_ALPHA, MIN_EXPECTED, _holm_tested, goodness_of_fit, rounds_for_a_test
-from .stats import _normal_quantile, chi2_sf
+from .simulators import DEFAULT_ALPHA, MIN_EXPECTED, goodness_of_fit, holm_tested, rounds_for_a_test
+from .stats import chi2_sf, normal_quantile
 
 __all__ = [
     "GYM_RULES", "stick_on_20", "optimal_gym_policy", "gym_observations", "gym_results", "gym_start_results",
@@ -322,7 +322,7 @@ def check_gym_blackjack(
         by_state.setdefault(observation, Counter())[result] += 1
     total_return = sum(GYM_REWARDS[r] for _, r in played)
     mean = total_return / episodes
-    z_crit = _normal_quantile(1 - alpha / 2)
+    z_crit = normal_quantile(1 - alpha / 2)
     half = z_crit * math.sqrt(variance / episodes)
     z = (mean - float(game)) / math.sqrt(variance / episodes) if variance > 0 else 0.0
     mean_p = math.erfc(abs(z) / math.sqrt(2))
@@ -341,7 +341,7 @@ def check_gym_blackjack(
         raw.append(GymStateTest(observation, n, dict(counts), probabilities, state_mean, value,
                                 (state_mean - width, state_mean + width), p, p, tested,
                                 rounds_for_a_test(probabilities) or 0))
-    states = _holm_tested(raw, lambda t, a: replace(t, adjusted_p=a))
+    states = holm_tested(raw, lambda t, a: replace(t, adjusted_p=a))
     return GymCheck(natural, sab, episodes, seed, alpha, game, mean, (mean - half, mean + half), mean_p, states)
 
 

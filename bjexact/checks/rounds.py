@@ -291,7 +291,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
         a, b, up = draw(), draw(), draw()
         hole = draw() if peek else None
         player_natural = is_natural((a, b))
-        if peek and is_natural((up, hole)):
+        if hole is not None and is_natural((up, hole)):
             if player_natural:
                 return 0.0
             return -0.5 if rules.surrender == "early" and first_move(a, b, up) == "surrender" else -1.0

@@ -30,7 +30,7 @@ from ..player.states import player_states
 from . import simcheck
 from .dealer_tables import Tolerance, check_dealer_table
 from .messages import format_cell
-from .player_tables import _MOVES, VALUE_BLOCKS, PlayerCell, PrintedPlayerTable, check_player_table, read_player_table
+from .player_tables import MOVES, VALUE_BLOCKS, PlayerCell, PrintedPlayerTable, check_player_table, read_player_table
 from .printed import dealer_table_from_values, float_number, parse_number, read_dealer_table
 from .rounds import assert_round_simulator_matches
 
@@ -135,7 +135,7 @@ def _player_cells(actual: Any, kind: str, block: str):
         label = f"{'soft' if soft else 'hard'} {total}"
         column = "A" if upcard == 1 else ("T" if upcard == 10 else str(upcard))
         if kind == "policy":
-            move = value if value in ("hit", "stand") else _MOVES.get(str(value).strip().lower())
+            move = value if value in ("hit", "stand") else MOVES.get(str(value).strip().lower())
             if isinstance(value, bool):
                 move = "hit" if value else "stand"
             if move is None:

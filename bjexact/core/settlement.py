@@ -17,7 +17,7 @@ out before the dealer finished). How much a dealer natural found after play take
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from .hand import HandValue
 from .numbers import mpq
@@ -72,9 +72,7 @@ def hand_result(player: HandValue, dealer: HandValue, *, player_natural: bool, d
         return "push" if dealer_natural else "natural"
     if dealer_natural:
         return "loss"
-    result = stand_result(player.total, BUST if dealer.bust else dealer.total)
-    assert result in ("win", "push", "loss")
-    return result
+    return cast(Result, stand_result(player.total, BUST if dealer.bust else dealer.total))
 
 
 def payout(result: str, bj_pays: Any) -> mpq:

@@ -23,9 +23,9 @@ OBJECTIVES = ("ev", "win")
 Objective = Literal["ev", "win"]
 Results = tuple[mpq, mpq, mpq, mpq]  # probabilities of RESULTS
 
-_ZERO = RATIONALS.zero
-_ONE = RATIONALS.one
-_NOTHING: Results = (_ZERO, _ZERO, _ZERO, _ZERO)
+ZERO = RATIONALS.zero
+ONE = RATIONALS.one
+NO_RESULTS: Results = (ZERO, ZERO, ZERO, ZERO)
 
 
 def payoffs(rules: Rules, objective: str) -> Results:
@@ -37,28 +37,28 @@ def payoffs(rules: Rules, objective: str) -> Results:
     (['3/2', '1', '0', '-1'], ['1', '1', '1/2', '0'])
     """
     if objective == "ev":
-        return (rules.bj_pays, _ONE, _ZERO, -_ONE)
+        return (rules.bj_pays, ONE, ZERO, -ONE)
     if objective == "win":
-        return (_ONE, _ONE, mpq(1, 2), _ZERO)
+        return (ONE, ONE, mpq(1, 2), ZERO)
     raise BjexactError(f"unknown objective {objective!r} (use ev or win)")
 
 
-def _score(weights: Results, results: Results) -> mpq:
-    return sum((w * r for w, r in zip(weights, results) if r), _ZERO)
+def score(weights: Results, results: Results) -> mpq:
+    return sum((w * r for w, r in zip(weights, results) if r), ZERO)
 
 
-def _add(a: Results, b: Results, scale: mpq) -> Results:
+def add_results(a: Results, b: Results, scale: mpq) -> Results:
     return tuple(x + scale * y for x, y in zip(a, b))
 
 
-def _loss(p: mpq) -> Results:
-    return (_ZERO, _ZERO, _ZERO, p)
+def loss_results(p: mpq) -> Results:
+    return (ZERO, ZERO, ZERO, p)
 
 
 _WIN, _PUSH, _LOSS = "win", "push", "loss"
 
 
-def _result_of(outcome: str, total: int, blackjack_loses: bool) -> str | None:
+def result_of(outcome: str, total: int, blackjack_loses: bool) -> str | None:
     """What a dealer ``outcome`` means for a player standing on ``total``.
 
     ``win``, ``push``, ``loss``, ``exhausted`` (the round cannot be finished), or
@@ -75,10 +75,10 @@ def _result_of(outcome: str, total: int, blackjack_loses: bool) -> str | None:
     return _WIN if dealer_total < total else _PUSH if dealer_total == total else _LOSS
 
 
-def _stand(sums: Mapping[str, mpq]) -> Results:
+def stand_sums(sums: Mapping[str, mpq]) -> Results:
     if sums.get(EXHAUSTED):
         raise BjexactError("the shoe is too small: the dealer can run out of cards before finishing")
-    return (_ZERO, sums.get(_WIN, _ZERO), sums.get(_PUSH, _ZERO), sums.get(_LOSS, _ZERO))
+    return (ZERO, sums.get(_WIN, ZERO), sums.get(_PUSH, ZERO), sums.get(_LOSS, ZERO))
 
 
 def stand_results(total: int, dealer: Mapping[str, mpq], *, blackjack_loses: bool = True) -> Results:
@@ -90,10 +90,10 @@ def stand_results(total: int, dealer: Mapping[str, mpq], *, blackjack_loses: boo
     """
     sums: dict[str, mpq] = {}
     for outcome, p in dealer.items():
-        result = _result_of(outcome, total, blackjack_loses)
+        result = result_of(outcome, total, blackjack_loses)
         if result is not None:
-            sums[result] = sums.get(result, _ZERO) + p
-    return _stand(sums)
+            sums[result] = sums.get(result, ZERO) + p
+    return stand_sums(sums)
 
 
 def settle_deal(naturals: str, player_natural: bool, dealer_natural: Any, played: Results) -> Results:
@@ -113,7 +113,7 @@ def settle_deal(naturals: str, player_natural: bool, dealer_natural: Any, played
         return (zero + 1 - dealer_natural, zero, dealer_natural, zero)
     if naturals == "separate":
         return played
-    return _add(played, (zero, zero, zero, dealer_natural), zero + 1)  # peek: a dealer natural beats the hand
+    return add_results(played, (zero, zero, zero, dealer_natural), zero + 1)  # peek: a dealer natural beats the hand
 
 
 def settle_value(naturals: str, player_natural: bool, dealer_natural: Any, played: Any, weights: Results) -> Any:
