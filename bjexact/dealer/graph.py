@@ -42,15 +42,13 @@ from ..core.cards import RANKS, Counts, FiniteShoe, Shoe, add_counts, counts_of,
 from ..core.hand import EMPTY_HAND, HandValue, add_card, natural_partner, two_cards_natural
 from ..core.numbers import RATIONALS, mpq
 from ..core.rules import Rules
+from ..core.settlement import BLACKJACK, BUST, EXHAUSTED  # the dealer's outcomes, named where hands are settled
 from ..errors import BjexactError
 
 __all__ = ["FINAL_TOTALS", "BLACKJACK", "BUST", "EXHAUSTED", "DealerGraph", "ShoeDraws", "dealer_graph", "graph_for"]
 
 
 FINAL_TOTALS = ("17", "18", "19", "20", "21")
-BUST = "bust"
-BLACKJACK = "blackjack"
-EXHAUSTED = "exhausted"
 NO_CARDS: Counts = (0,) * 10
 
 

@@ -1,4 +1,5 @@
-"""The settlement of a finished hand, the one owner: results, payoffs and objectives.
+"""The hit/stand game's results, payoffs and objectives, over the settlement of
+:mod:`bjexact.core.settlement` (the one owner of what a hand wins).
 
 A hand ends in one of :data:`RESULTS` (``natural`` win, ``win``, ``push``, ``loss``); an objective
 weights them (:func:`payoffs`). :func:`stand_results` settles a standing total against the dealer's
@@ -12,13 +13,12 @@ from typing import Any, Literal
 
 from ..core.numbers import RATIONALS, mpq
 from ..core.rules import Rules
-from ..dealer.graph import BLACKJACK, BUST, EXHAUSTED
+from ..core.settlement import EXHAUSTED, RESULTS, stand_result
 from ..errors import BjexactError
 
 __all__ = ["RESULTS", "OBJECTIVES", "Objective", "Results", "payoffs", "stand_results", "settle_deal", "settle_value"]
 
 
-RESULTS = ("natural", "win", "push", "loss")
 OBJECTIVES = ("ev", "win")
 Objective = Literal["ev", "win"]
 Results = tuple[mpq, mpq, mpq, mpq]  # probabilities of RESULTS
@@ -55,30 +55,16 @@ def loss_results(p: mpq) -> Results:
     return (ZERO, ZERO, ZERO, p)
 
 
-_WIN, _PUSH, _LOSS = "win", "push", "loss"
-
-
 def result_of(outcome: str, total: int, blackjack_loses: bool) -> str | None:
-    """What a dealer ``outcome`` means for a player standing on ``total``.
-
-    ``win``, ``push``, ``loss``, ``exhausted`` (the round cannot be finished), or
-    ``None`` for a dealer ``blackjack`` that is left out (``blackjack_loses`` false:
-    used to compute E[result, no dealer natural]).
-    """
-    if outcome == BUST:
-        return _WIN
-    if outcome == BLACKJACK:
-        return _LOSS if blackjack_loses else None
-    if outcome == EXHAUSTED:
-        return EXHAUSTED
-    dealer_total = int(outcome)
-    return _WIN if dealer_total < total else _PUSH if dealer_total == total else _LOSS
+    """What a dealer ``outcome`` means for a player standing on ``total``:
+    :func:`bjexact.core.settlement.stand_result`."""
+    return stand_result(total, outcome, blackjack_loses=blackjack_loses)
 
 
 def stand_sums(sums: Mapping[str, mpq]) -> Results:
     if sums.get(EXHAUSTED):
         raise BjexactError("the shoe is too small: the dealer can run out of cards before finishing")
-    return (ZERO, sums.get(_WIN, ZERO), sums.get(_PUSH, ZERO), sums.get(_LOSS, ZERO))
+    return (ZERO, sums.get("win", ZERO), sums.get("push", ZERO), sums.get("loss", ZERO))
 
 
 def stand_results(total: int, dealer: Mapping[str, mpq], *, blackjack_loses: bool = True) -> Results:
