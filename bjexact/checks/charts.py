@@ -506,7 +506,7 @@ def chart_rule_sets(base: GameRules | None = None, *, decks: Sequence[Any] | Non
     for d, h, a, s, hole in itertools.product(decks or IDENTIFY_DECKS, h17, das, surrender, hole_card):
         if hole == "enhc" and s == "late":
             s = "early"
-        choices: dict[str, Any] = dict(surrender=s, hole_card=hole)
+        choices: dict[str, Any] = dict(surrender=s, hole_card=hole, double_split_aces=base.double_split_aces and a)
         rules = GameRules(decks=d, h17=h, das=a, bj_pays=base.bj_pays, **choices, **options)
         if rules not in found:
             found.append(rules)
