@@ -11,7 +11,8 @@ The table
     player has played). Everything else follows the :class:`~bjexact.core.rules.GameRules`:
     doubling (which totals, soft or not, after splitting), splitting and resplitting
     up to ``split_hands`` hands (aces once unless ``rsa``, one card each unless
-    ``hit_split_aces``; a split hand's 21 is not a blackjack), late or early
+    ``hit_split_aces``, doubled only with ``double_split_aces``; a split hand's 21 is
+    not a blackjack), late or early
     surrender, the dealer's peek with a ten or an ace up, the blackjack payout, the
     dealer's soft 17. Split hands are played one after the other, each receiving its
     second card when its turn comes. With an ace up the player is offered insurance
