@@ -533,6 +533,9 @@ def test_no_doubling_and_no_splitting_is_the_hit_stand_game(decks):
 
     for hole_card, naturals in (("peek", "peek"), ("enhc", "separate")):
         rules = GameRules(decks=decks, double="none", split_hands=1, hole_card=hole_card)
+        assert Rules(decks=decks, naturals=naturals).game_rules() == rules
         game = solve_game(rules, with_distribution=False, progress=False)
         assert game.ev == solve(Rules(decks=decks, naturals=naturals)).game.value
         assert all(set(h.values) <= {"stand", "hit"} for h in game.hands.values())
+    with pytest.raises(BjexactError, match="as21"):
+        Rules(decks=decks).game_rules()

@@ -182,6 +182,24 @@ class Rules:
         """The game's hole-card rule (see :attr:`Naturals.dealer_peeks`)."""
         return Naturals(self.naturals).dealer_peeks
 
+    def game_rules(self) -> GameRules:
+        """The hit/stand game of these rules as a rule set of the full game: no doubling, no
+        splitting, no surrender; ``peek`` is the peek hole-card rule and ``separate`` ENHC (a
+        dealer natural beats every other hand). Under ``as21`` a natural is a plain 21, which
+        the full game has not: an error. Its value from the deal (objective ``ev``) is the
+        hit/stand game's.
+
+        Examples
+        --------
+        >>> Rules(decks=6, naturals="separate").game_rules().describe()
+        '6 decks, S17, blackjack pays 3/2, no doubling, no splitting, ENHC, CDZ-'
+        """
+        if self.naturals == Naturals.AS21:
+            raise BjexactError("under --naturals as21 a natural is a plain 21: the full game has no such rule")
+        shoe: dict[str, Any] = {"shoe": self.shoe} if self.shoe is not None else {"decks": self.decks}
+        return GameRules(**shoe, h17=self.h17, bj_pays=self.bj_pays, double="none", split_hands=1,
+                         hole_card="peek" if self.dealer_peeks else "enhc")
+
     def to_json(self, *, bj_pays: bool = False) -> dict[str, Any]:
         """The JSON form, the one owner: ``{"decks": 2 | "inf" | null, "h17", "naturals", "shoe"}``,
         and ``"bj_pays"`` (a fraction string) when asked for, as the player's analyses do.
@@ -431,7 +449,8 @@ class GameRules:
         parts.append({"any": "double any two", "none": "no doubling"}.get(self.double, f"double {self.double}"))
         if not self.double_soft:
             parts.append("no soft doubling")
-        parts.append("DAS" if self.das else "no DAS")
+        if self.double != "none":
+            parts.append("DAS" if self.das else "no DAS")
         parts.append("no splitting" if self.split_hands == 1 else f"split to {self.split_hands} hands")
         if self.rsa:
             parts.append("RSA")
