@@ -232,3 +232,15 @@ def test_betting_correlation_from_effects_of_removal(tmp_path, capsys):
     assert parse_fraction(document["eor"]["A"]) == less_ace - full
     eors = {r: parse_fraction(document["eor"][s]) for r, s in zip((1, 6, 7, 8, 9, 10), "A6789T")}
     assert document["betting_correlation"] == pytest.approx(eor_betting_correlation(load_system("hi-lo"), eors))
+
+
+def test_with_no_round_favouring_a_deviation_the_index_names_the_runner_up_not_stand():
+    # 11 v A: double on every round, hit second, standing far behind; no round favours a deviation
+    values = {"stand": "-1/2", "hit": "1/10", "double": "1/5"}
+    result = {"ev": "0", "ev_basic": "0", "insurance": None,
+              "decisions": {"11 v A": {"weight": "1/100", "basic": "double", "values": values}}}
+    full = (4,) * 9 + (16,)
+    rounds = [Round(0, i, (4, 4 - i) + (4,) * 7 + (16,)) for i in range(3)]
+    (index,) = analyse(load_system("hi-lo"), full, rounds, [result] * 3).indices
+    assert (index.decision, index.basic, index.move, index.threshold) == ("11 v A", "double", "hit", None)
+    assert index.agreement == 1 and index.gain == 0

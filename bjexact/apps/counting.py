@@ -446,10 +446,9 @@ def _index(name: str, counts: Sequence[mpq], results: Sequence[Mapping[str, Any]
         best = _best(values)
         if best != basic:
             alternatives[best] = alternatives.get(best, 0) + 1
-    move = max(alternatives, key=lambda m: alternatives[m]) if alternatives else None
+    move = max(alternatives, key=lambda m: alternatives[m]) if alternatives else _runner_up(basic, seen)
     if move is None:
-        fallback = [m for m in seen[0][1]["values"] if m != basic]
-        move = "stand" if "stand" in fallback and basic != "stand" else (fallback[0] if fallback else basic)
+        return None
     gains, best_alt = [], []
     for _, d in seen:
         values = {m: parse_fraction(v) for m, v in d["values"].items()}
@@ -459,6 +458,21 @@ def _index(name: str, counts: Sequence[mpq], results: Sequence[Mapping[str, Any]
     counts_seen = [tc for tc, _ in seen]
     t, direction, gain, agreement = _threshold(counts_seen, gains, best_alt)
     return Index(name, basic, move, t, direction, len(seen), gain / len(counts), agreement)
+
+
+def _runner_up(basic: str, seen: Sequence[tuple[mpq, Mapping[str, Any]]]) -> str | None:
+    """The move other than ``basic`` that comes closest to it, summed over the rounds meeting the
+    decision with their weights (exact); ``None`` when the hand has no other move.
+
+    Used when no round favours a deviation: the index is then "none" for the true runner-up
+    (11 v A: double, else hit), never an invented move such as standing."""
+    totals: dict[str, mpq] = {}
+    for _, d in seen:
+        weight = parse_fraction(d["weight"])
+        for m, v in d["values"].items():
+            if m != basic:
+                totals[m] = totals.get(m, mpq(0)) + weight * parse_fraction(v)
+    return _best(totals) if totals else None
 
 
 def _insurance_index(counts: Sequence[mpq], results: Sequence[Mapping[str, Any]]) -> Index | None:
