@@ -41,7 +41,8 @@ RULES = GameRules(shoe=HALF_DECK, split_hands=1)
 def test_systems():
     assert load_system("hi-lo").balanced and load_system("hi-opt-2").balanced
     assert not load_system("ko").balanced
-    assert set(SYSTEMS) == {"hi-lo", "ko", "hi-opt-2"}
+    assert set(SYSTEMS) == {"hi-lo", "ko", "hi-opt-1", "hi-opt-2", "omega-2", "zen"}
+    assert all(load_system(name).balanced for name in SYSTEMS if name != "ko")
     hi_lo = load_system("hi-lo")
     assert hi_lo.running((4, 4, 4, 4, 4, 4, 4, 4, 4, 16)) == 0
     assert true_count(hi_lo, (8,) * 9 + (32,), (8, 7, 7, 7, 7, 7, 8, 8, 8, 32)) == mpq(5 * 52, 99)

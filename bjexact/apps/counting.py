@@ -60,7 +60,10 @@ SYMBOLS = "A23456789T"
 SYSTEMS: dict[str, tuple[int, ...]] = {
     "hi-lo": (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1),
     "ko": (-1, 1, 1, 1, 1, 1, 1, 0, 0, -1),
+    "hi-opt-1": (0, 0, 1, 1, 1, 1, 0, 0, 0, -1),
     "hi-opt-2": (0, 1, 1, 2, 2, 1, 1, 0, 0, -2),
+    "omega-2": (0, 1, 1, 2, 2, 2, 1, 0, -1, -2),
+    "zen": (-1, 1, 1, 2, 2, 2, 1, 0, 0, -2),
 }
 
 # name -> (player's cards, up-card); moves compared are the hand's own
@@ -101,7 +104,8 @@ class CountSystem:
 
 
 def load_system(name: str) -> CountSystem:
-    """A built-in system (hi-lo, ko, hi-opt-2) or a TOML file: ``name = "..."``, ``tags = [A, 2, ..., 9, T]``."""
+    """A built-in system (hi-lo, ko, hi-opt-1, hi-opt-2, omega-2, zen) or a TOML file:
+    ``name = "..."``, ``tags = [A, 2, ..., 9, T]``."""
     if name in SYSTEMS:
         return CountSystem(name, SYSTEMS[name])
     path = Path(name)

@@ -46,7 +46,7 @@ def register(subparsers) -> None:
                     "EV by true count, betting correlation, playing efficiency, index numbers.",
         epilog=GAME_RULES_HELP + "\n" + EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--system", default="hi-lo", metavar="hi-lo|ko|hi-opt-2|FILE",
+    parser.add_argument("--system", default="hi-lo", metavar="hi-lo|ko|hi-opt-1|hi-opt-2|omega-2|zen|FILE",
                         help="the count system (default: hi-lo)")
     parser.add_argument("--shoes", type=bounded_int(1, 10**6), default=10, metavar="N",
                         help="shoes to deal (default: 10)")
@@ -69,6 +69,10 @@ def register(subparsers) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_output_options(parser, formats=("text", "md", "json"))
     parser.set_defaults(run=run)
+    from . import count_exact
+
+    count_exact.register(parser.add_subparsers(dest="count_command", metavar="indices|betting",
+                                               title="exact tables (each has its own --help)"))
 
 
 def run(args: argparse.Namespace) -> int:
