@@ -307,7 +307,7 @@ def test_betting_command(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["indices", "--workers", "1000000"], "--workers 1,000,000: a local cluster has at most 256"),
+    (["indices", "--workers", "1000000"], "--workers 1,000,000: a local cluster here has at most"),
     (["betting", "--ramp", "1:x"], "--ramp takes"),
     (["betting", "--kelly", "--ramp", "1:1"], "--kelly makes the ramp"),
     (["indices", "--decks", "inf"], "counting needs a finite shoe"),

@@ -245,3 +245,13 @@ def test_with_no_round_favouring_a_deviation_the_index_names_the_runner_up_not_s
     (index,) = analyse(load_system("hi-lo"), full, rounds, [result] * 3).indices
     assert (index.decision, index.basic, index.move, index.threshold) == ("11 v A", "double", "hit", None)
     assert index.agreement == 1 and index.gain == 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--shoes", "1000000", "--decks", "6"], "--shoes 1,000,000: about 47,000,000 rounds to solve exactly"),
+    (["--shoes", "5000", "--decks", "8", "--penetration", "1"], "more than the bound of 200,000 rounds"),
+    (["--workers", "1000000"], "--workers 1,000,000: a local cluster here has at most"),
+])
+def test_count_refuses_what_cannot_finish_before_starting(capsys, args, message):
+    status, out, err = run(capsys, "count", *args)
+    assert status == 2 and message in err and err.count("\n") == 1 and out == ""

@@ -226,6 +226,26 @@ def deal_shoe(full: Sequence[int], index: int, seed: int, penetration: mpq,
     return rounds
 
 
+# the most rounds one run of simulated shoes may ask for: each is two exact solves of seconds
+MAX_ROUNDS = 200_000
+# a heads-up round takes about 5.4 cards; 5 overestimates the rounds a little
+CARDS_PER_ROUND = 5
+
+
+def estimated_rounds(shoes: int, cards: int, penetration: mpq) -> int:
+    """About how many rounds ``shoes`` shoes of ``cards`` cards dealt to ``penetration`` hold (a
+    little more than they do: :data:`CARDS_PER_ROUND`), known before any is dealt."""
+    return shoes * (int(floor(cards * penetration)) // CARDS_PER_ROUND + 1)
+
+
+def check_work(shoes: int, cards: int, penetration: mpq) -> None:
+    """Refuse, before dealing, a run of more than :data:`MAX_ROUNDS` rounds, naming the bound."""
+    rounds = estimated_rounds(shoes, cards, penetration)
+    if rounds > MAX_ROUNDS:
+        raise BjexactError(f"--shoes {shoes:,}: about {rounds:,} rounds to solve exactly (two solves each), more "
+                           f"than the bound of {MAX_ROUNDS:,} rounds a run: fewer --shoes")
+
+
 def true_count(system: CountSystem, full: Sequence[int], unseen: Sequence[int]) -> mpq:
     """Running count / decks unseen (52 cards a deck), exactly."""
     seen = [f - u for f, u in zip(full, unseen)]

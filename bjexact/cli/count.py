@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from ..apps.counting import (
         ROUND_KIND,
         analyse,
+        check_work,
         deal_shoe,
         load_system,
         plot_by_true_count,
@@ -89,8 +90,9 @@ def run(args: argparse.Namespace) -> int:
     from ..core.numbers import mpq, parse_fraction
     from ..render.tables import NumberStyle, Table, render
 
-    if args.serial and (args.scheduler or args.workers):
-        raise BjexactError("--serial runs without Dask: it takes neither --scheduler nor --workers")
+    from .count_exact import check_workers
+
+    check_workers(args)
     try:
         penetration = parse_fraction(args.penetration)
     except ValueError:
@@ -104,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
     if rules.infinite:
         raise BjexactError("counting needs a finite shoe: --decks N or --shoe")
     full = rules.make_shoe().counts
+    check_work(args.shoes, sum(full), penetration)
     rounds = [r for i in range(args.shoes) for r in deal_shoe(full, i, args.seed, penetration, rules)]
     rules_json = rules.to_json()
     tasks = round_tasks(rules, rounds)

@@ -11,8 +11,15 @@ from ..errors import BjexactError
 from .common import add_output_options, bounded_int, number_style, write_output
 from .game_options import GAME_RULES_HELP, add_game_rule_options, game_rules_from_args
 
-# the most worker processes a local cluster may start (a scheduler's cluster is its own)
-MAX_LOCAL_WORKERS = 256
+# the most worker processes a local cluster may start per core (a scheduler's cluster is its own)
+LOCAL_WORKERS_PER_CORE = 4
+
+
+def max_local_workers() -> int:
+    """The most worker processes of a local cluster: 4 a core, at least 8."""
+    import os
+
+    return max(8, LOCAL_WORKERS_PER_CORE * (os.cpu_count() or 1))
 
 INDICES_EXAMPLES = """\
 examples:
@@ -103,8 +110,7 @@ def _common_options(parser: argparse.ArgumentParser, span: int) -> None:
     add_game_rule_options(parser, split_hands_help="(default: 2 = split once; 4: resplits, slower)")
     where = parser.add_argument_group("execution")
     where.add_argument("--workers", type=bounded_int(1, 10**6), default=None, metavar="N",
-                       help=f"worker processes of the local cluster (default: one per core; at most "
-                            f"{MAX_LOCAL_WORKERS})")
+                       help="worker processes of the local cluster (default: one per core; at most 4 a core)")
     where.add_argument("--scheduler", default=None, metavar="ADDRESS", help="use the Dask cluster at ADDRESS")
     where.add_argument("--serial", action="store_true", help="solve in this process, without Dask")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -112,12 +118,13 @@ def _common_options(parser: argparse.ArgumentParser, span: int) -> None:
 
 
 def check_workers(args: argparse.Namespace) -> None:
-    """Refuse a local cluster larger than :data:`MAX_LOCAL_WORKERS` before starting anything."""
+    """Refuse a local cluster larger than :func:`max_local_workers` before starting anything."""
     if args.serial and (args.scheduler or args.workers):
         raise BjexactError("--serial runs without Dask: it takes neither --scheduler nor --workers")
-    if args.workers is not None and args.workers > MAX_LOCAL_WORKERS:
-        raise BjexactError(f"--workers {args.workers:,}: a local cluster has at most {MAX_LOCAL_WORKERS} worker "
-                           "processes (for more, start a Dask cluster and give --scheduler)")
+    bound = max_local_workers()
+    if args.workers is not None and args.workers > bound and args.scheduler is None:
+        raise BjexactError(f"--workers {args.workers:,}: a local cluster here has at most {bound} worker processes "
+                           f"({LOCAL_WORKERS_PER_CORE} a core); for more, start a Dask cluster and give --scheduler")
 
 
 def share(text: str, option: str):
