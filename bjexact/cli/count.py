@@ -89,7 +89,6 @@ def run(args: argparse.Namespace) -> int:
     from ..apps.sweep import ResultStore, RunStats, run_tasks
     from ..core.numbers import mpq, parse_fraction
     from ..render.tables import NumberStyle, Table, render
-
     from .count_exact import check_workers
 
     check_workers(args)
