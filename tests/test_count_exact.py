@@ -213,6 +213,12 @@ def test_index_command_serial_store_and_json(tmp_path, capsys):
     sixteen = next(c for c in document["cells"] if (c["section"], c["row"], c["upcard"]) == ("hard", "16", "T"))
     assert sixteen["basic"] in ("hit", "stand")
     assert {p["decision"] for p in document["published"]} >= {"insurance", "16 v T", "12 v 4"}
+    # on a local Dask cluster, from an empty store: the same exact chart
+    pytest.importorskip("distributed")
+    dask_args = [a if a != str(tmp_path) else str(tmp_path / "dask") for a in args]
+    status, out, err = run(capsys, *dask_args, "--workers", "2", "--format", "json")
+    assert status == 0, err
+    assert json.loads(out) == document
 
 
 # --- betting --------------------------------------------------------------------------------------
