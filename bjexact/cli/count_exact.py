@@ -72,19 +72,14 @@ own effects of removal, by the normal approximation, weighted by the cell's chan
 
 def register(subparsers) -> None:
     """Add ``indices`` and ``betting`` under ``count``."""
-    indices = subparsers.add_parser(
-        "indices", help="index numbers for every decision of the chart, from exact values at each true count",
-        description="Index numbers of a count for every chart decision, from exact solves of shoes at each "
-                    "true count, with the Illustrious 18 and Fab 4 against the published Hi-Lo numbers.",
-        epilog=GAME_RULES_HELP + "\n" + INDICES_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    _common_options(indices, span=10)
-    indices.set_defaults(run=run_indices)
-    betting = subparsers.add_parser(
-        "betting", help="EV and variance by true count, win rate, SD, N0, SCORE, risk of ruin for a ramp",
-        description="A count's betting figures from exact solves at each true count and the exact "
-                    "frequencies of the true counts at a penetration.",
-        epilog=GAME_RULES_HELP + "\n" + BETTING_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    _common_options(betting, span=6)
+    _subcommand(subparsers, "indices", run_indices, 10, INDICES_EXAMPLES,
+                "index numbers for every decision of the chart, from exact values at each true count",
+                "Index numbers of a count for every chart decision, from exact solves of shoes at each "
+                "true count, with the Illustrious 18 and Fab 4 against the published Hi-Lo numbers.")
+    betting = _subcommand(subparsers, "betting", run_betting, 6, BETTING_EXAMPLES,
+                          "EV and variance by true count, win rate, SD, N0, SCORE, risk of ruin for a ramp",
+                          "A count's betting figures from exact solves at each true count and the exact "
+                          "frequencies of the true counts at a penetration.")
     betting.add_argument("--penetration", default="0.75", metavar="P",
                          help="share of the shoe dealt before the cut card (default: 0.75)")
     betting.add_argument("--ramp", default=None, metavar="T:BET,...",
@@ -95,10 +90,14 @@ def register(subparsers) -> None:
     betting.add_argument("--max-bet", default="16", metavar="UNITS", help="with --kelly: the largest bet (default: 16)")
     betting.add_argument("--no-griffin", action="store_true",
                          help="leave out the betting correlation, insurance correlation and playing efficiency")
-    betting.set_defaults(run=run_betting)
 
 
-def _common_options(parser: argparse.ArgumentParser, span: int) -> None:
+def _subcommand(subparsers, name: str, run, span: int, examples: str, summary: str,
+                description: str) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(name, help=summary, description=description,
+                                   epilog=GAME_RULES_HELP + "\n" + examples,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.set_defaults(run=run)
     parser.add_argument("--system", default="hi-lo", metavar="hi-lo|ko|hi-opt-1|hi-opt-2|omega-2|zen|FILE",
                         help="the count system (default: hi-lo)")
     parser.add_argument("--span", type=bounded_int(1, 20), default=span, metavar="N",
@@ -115,6 +114,7 @@ def _common_options(parser: argparse.ArgumentParser, span: int) -> None:
     where.add_argument("--serial", action="store_true", help="solve in this process, without Dask")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_output_options(parser, formats=("text", "md", "json"))
+    return parser
 
 
 def check_workers(args: argparse.Namespace) -> None:
