@@ -41,7 +41,14 @@ from bjexact.errors import BjexactError
 HI_LO = load_system("hi-lo")
 SIX = (24,) * 9 + (96,)
 SMALL = (3, 3, 3, 3, 3, 3, 3, 3, 3, 12)  # three quarters of a deck: quick to solve
-SMALL_RULES = GameRules(shoe=SMALL, split_hands=1)
+SMALL_RULES = GameRules(shoe=SMALL, split_hands=1, surrender="late")
+
+
+@pytest.fixture(scope="module")
+def small_solves():
+    """The Hi-Lo shoes of true counts -2 .. +2 of the whole small shoe, each solved exactly (once for the module)."""
+    shoes = count_shoes(HI_LO, SMALL, 2, remaining=mpq(1))
+    return shoes, [index_task(task) for task in shoe_tasks(SMALL_RULES, shoes)]
 
 
 def test_the_path_follows_the_count_in_its_own_proportions():
@@ -80,7 +87,7 @@ def test_a_change_is_found_where_the_better_move_flips():
     assert (down.low, down.high, down.bracket, down.crossing, down.index) == ("hit", "stand", (-1, 0), mpq(-1, 2), 0)
 
 
-# --- an independent brute force: hit or stand on hard 16 against a ten, on small shoes ----------
+# --- an independent brute force: hit or stand on a hard total, on small shoes ---------------------
 
 
 def _total(cards):
@@ -104,59 +111,68 @@ def _dealer(cards: tuple[int, ...], shoe: tuple[int, ...]) -> dict[int, mpq]:
     return out
 
 
-def _stand(player: tuple[int, ...], shoe: tuple[int, ...]) -> mpq:
-    """E[payoff, no dealer natural] of standing, a ten up, the hole card among ``shoe``."""
+def _natural_hole(up: int) -> int | None:
+    """The hole card that makes the dealer a natural (peek: the round never reaches a decision)."""
+    return {10: 1, 1: 10}.get(up)
+
+
+def _stand(player: tuple[int, ...], up: int, shoe: tuple[int, ...]) -> mpq:
+    """E[payoff, no dealer natural] of standing against ``up``, the hole card among ``shoe``."""
     mine, value, n = _total(player), mpq(0), sum(shoe)
-    for hole in range(2, 11):  # an ace in the hole would be a natural
-        if shoe[hole - 1]:
+    for hole in range(1, 11):
+        if shoe[hole - 1] and hole != _natural_hole(up):
             rest = tuple(c - (r == hole) for r, c in enumerate(shoe, 1))
-            for final, p in _dealer(tuple(sorted((10, hole))), rest).items():
+            for final, p in _dealer(tuple(sorted((up, hole))), rest).items():
                 value += mpq(shoe[hole - 1], n) * p * (1 if final == 22 or final < mine else -1 if final > mine else 0)
     return value
 
 
 @cache
-def _best(player: tuple[int, ...], shoe: tuple[int, ...]) -> mpq:
-    return max(_stand(player, shoe), _hit(player, shoe))
+def _best(player: tuple[int, ...], up: int, shoe: tuple[int, ...]) -> mpq:
+    return max(_stand(player, up, shoe), _hit(player, up, shoe))
 
 
 @cache
-def _hit(player: tuple[int, ...], shoe: tuple[int, ...]) -> mpq:
+def _hit(player: tuple[int, ...], up: int, shoe: tuple[int, ...]) -> mpq:
     value, n = mpq(0), sum(shoe)
     for rank in range(1, 11):
         if shoe[rank - 1] and n > 1:
             rest = tuple(c - (r == rank) for r, c in enumerate(shoe, 1))
             hand = tuple(sorted(player + (rank,)))
-            no_natural = 1 - mpq(rest[0], sum(rest))  # busting loses, unless the dealer had a natural
-            value += mpq(shoe[rank - 1], n) * (-no_natural if _total(hand) > 21 else _best(hand, rest))
+            hole = _natural_hole(up)  # busting loses the bet, unless the dealer had a natural
+            no_natural = 1 - (mpq(rest[hole - 1], sum(rest)) if hole else 0)
+            value += mpq(shoe[rank - 1], n) * (-no_natural if _total(hand) > 21 else _best(hand, up, rest))
     return value
 
 
-def _brute_16_v_ten(shoe: tuple[int, ...]) -> mpq:
-    """Stand minus hit, summed over the hands of hard 16 (T,6 and 9,7) with their chances given a ten up."""
-    left = [c - (r == 10) for r, c in enumerate(shoe, 1)]
+def _brute_hard(total: int, up: int, shoe: tuple[int, ...]) -> mpq:
+    """Stand minus hit, summed over the two-card hands of a hard total (two different cards, no ace)
+    with their chances given the up-card."""
+    left = [c - (r == up) for r, c in enumerate(shoe, 1)]
     n, difference = sum(left), mpq(0)
-    for a, b in ((6, 10), (7, 9)):
-        ways = 2 * left[a - 1] * left[b - 1]
-        if ways:
+    for a in range(2, 10):
+        b = total - a
+        if a < b <= 10 and left[a - 1] and left[b - 1]:
             rest = tuple(c - (r in (a, b)) for r, c in enumerate(left, 1))
-            difference += mpq(ways, n * (n - 1)) * (_stand((a, b), rest) - _hit((a, b), rest))
+            chance = mpq(2 * left[a - 1] * left[b - 1], n * (n - 1))
+            difference += chance * (_stand((a, b), up, rest) - _hit((a, b), up, rest))
     return difference
 
 
-def test_index_16_v_ten_matches_an_independent_brute_force():
-    shoes = count_shoes(HI_LO, SMALL, 2, remaining=mpq(1))
-    results = [index_task(task) for task in shoe_tasks(SMALL_RULES, shoes)]
-    for s, r in zip(shoes, results):
-        cell = {m: parse_fraction(v) for m, v in r["cells"]["hard 16 T"].items()}
-        assert cell["stand"] - cell["hit"] == _brute_16_v_ten(s.shoe)
+def test_indices_match_an_independent_brute_force(small_solves):
+    shoes, results = small_solves
     chart = index_chart(HI_LO, SMALL_RULES, shoes, results)
-    cell = chart.cell("hard", "16", 10)
-    brute = [_brute_16_v_ten(s.shoe) for s in shoes]
     counts = [s.true_count for s in shoes]
     zero = [s.target for s in shoes].index(0)
-    expected = cell_changes(counts, [{"hit": mpq(0), "stand": d} for d in brute], zero)
-    assert (cell.basic, cell.up, cell.down) == expected
+    for total, up in ((12, 4), (16, 10)):
+        brute = [_brute_hard(total, up, s.shoe) for s in shoes]
+        for r, difference in zip(results, brute):
+            cell = {m: parse_fraction(v) for m, v in r["cells"][f"hard {total} {rank_symbol(up)}"].items()}
+            assert cell["stand"] - cell["hit"] == difference
+        cell = chart.cell("hard", str(total), up)
+        expected = cell_changes(counts, [{"hit": mpq(0), "stand": d} for d in brute], zero)
+        assert (cell.basic, cell.up, cell.down) == expected
+    assert chart.cell("hard", "12", 4).down is not None  # these shoes straddle 12 v 4's change
     # insurance: exact, from the tens left
     insurance = chart.cell("insurance", "A", 1)
     values = [insurance_value(s.shoe) for s in shoes]
@@ -166,11 +182,9 @@ def test_index_16_v_ten_matches_an_independent_brute_force():
                                        for s in shoes]
 
 
-def test_every_index_is_where_the_exact_difference_changes_sign():
-    rules = GameRules(shoe=SMALL, split_hands=1, surrender="late")
-    shoes = count_shoes(HI_LO, SMALL, 2, remaining=mpq(1))
-    results = [index_task(task) for task in shoe_tasks(rules, shoes)]
-    chart = index_chart(HI_LO, rules, shoes, results)
+def test_every_index_is_where_the_exact_difference_changes_sign(small_solves):
+    shoes, results = small_solves
+    chart = index_chart(HI_LO, SMALL_RULES, shoes, results)
     changes = 0
     for cell in chart.cells:
         if cell.section not in ("hard", "soft", "pairs"):
