@@ -175,8 +175,8 @@ def run_indices(args: argparse.Namespace) -> int:
     system, rules, shoes = _setup(args)
     results, stats = _solve(args, shoe_tasks(rules, shoes), index_task, INDEX_KIND, "solving true counts")
     chart = index_chart(system, rules, shoes, results)
-    from ..render.counting import index_tables
     from ..render.tables import render
+    from .count_tables import index_tables
 
     tables = index_tables(chart, number_style(args, percent=False), _run_note(stats, args))
     write_output(render(tables, args.format, number_style(args), chart.to_json()), args.output)
@@ -230,8 +230,8 @@ def run_betting(args: argparse.Namespace) -> int:
         stats.computed += more.computed
         stats.stored += more.stored
         griffin = griffin_figures(system, full, removed, penetration)
-    from ..render.counting import betting_tables
     from ..render.tables import render
+    from .count_tables import betting_tables
 
     tables = betting_tables(system, rules, figures, griffin, number_style(args), args, _run_note(stats, args))
     document = figures.to_json() | {"system": {"name": system.name, "tags": list(system.tags)},

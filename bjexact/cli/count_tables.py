@@ -1,4 +1,5 @@
-"""Tables for ``bjexact count indices`` and ``bjexact count betting``."""
+"""Tables for ``bjexact count indices`` and ``bjexact count betting`` (the command layer: they read the
+apps' published indices and move codes)."""
 
 from __future__ import annotations
 
