@@ -47,7 +47,7 @@ from ..core.numbers import fraction_string, mpq, parse_fraction
 from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..player.game import solve_game
-from .counting import CountSystem
+from .counting import SYSTEMS, CountSystem
 from .sweep import canonical_rules, rules_from_json
 
 __all__ = ["INDEX_KIND", "CountShoe", "neutral_remainder", "count_path", "count_true_count", "count_shoes",
@@ -320,8 +320,11 @@ class IndexChart:
 
     def published(self) -> list[tuple[str, tuple[int, str, str], CellIndex | None, Change | None]]:
         """The Illustrious 18 and the Fab 4 (with surrender) against these: (name, published,
-        our cell, our change between the same two moves, or None)."""
+        our cell, our change between the same two moves, or None); none for a count whose tags
+        are not Hi-Lo's (the published numbers are Hi-Lo's)."""
         rows: list[tuple[str, tuple[int, str, str], CellIndex | None, Change | None]] = []
+        if self.system.tags != SYSTEMS["hi-lo"]:
+            return rows
         table = ILLUSTRIOUS_18 | (FAB_4 if self.rules.surrender != "none" else {})
         for key, published in table.items():
             try:

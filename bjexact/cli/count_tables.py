@@ -69,6 +69,8 @@ def index_tables(chart: Any, style: NumberStyle, run_note: str) -> list[Table]:
                           f"{float(change.crossing):+.2f}",
                           f"{float(change.bracket[0]):+.2f} .. {float(change.bracket[1]):+.2f}",
                      f"{change.index - index:+d}"])
+    if not published:
+        return tables
     tables.append(Table(
         "The Illustrious 18" + (" and the Fab 4" if chart.rules.surrender != "none" else "")
         + " against the published Hi-Lo indices (multi-deck, S17)",
