@@ -18,7 +18,7 @@ examples:
   bjexact count --decks 1 --shoes 20 --plot hi-lo.svg    # needs matplotlib: pip install 'bjexact[plot]'
   bjexact count --decks 1 --shoes 1 --eor               # betting correlation from effects of removal: 0.964
   bjexact count indices --system hi-lo --decks 6        # the index chart, exactly (count indices --help)
-  bjexact count betting --decks 6 --ramp -1:1,1:2,2:4   # win rate, SD, N0, SCORE, RoR (count betting --help)
+  bjexact count betting --decks 6 --ramp=-1:1,1:2,2:4  # win rate, SD, N0, SCORE, RoR (count betting --help)
 
 Shoes are shuffled from --seed (shoe i is always the same shoe) and dealt heads-up to the
 cut card (--penetration), every round played by the full shoe's basic strategy chart (its

@@ -28,18 +28,22 @@ examples:
   bjexact count indices --system zen --decks 2 --h17 --span 8 --format json
   bjexact count indices --system my-count.toml --decks 1 --serial
 
-Method: the shoe at true count t is the full shoe less the cards whose removal makes that
-count, taken in the count's own proportions (for t > 0 cards the count tags positive, each
-rank in proportion to its cards times its tag; for t < 0 the negative ones), the first shoe
-along that path whose true count (running count of the removed cards per deck unseen) reaches
-t. Each shoe is solved exactly; a chart cell's moves are valued as the total-dependent chart
-does. For every cell the best move at 0 is followed up and down the counts until another
-move is best: between those two shoes the exact value difference changes sign; the index is
-where the straight line between the two exact differences crosses zero, rounded. Read an
-index n as: at true counts >= n play the higher-count move, below n the lower one
-(S>=+3: stand from +3 up; H<-1: hit below -1). Surrender (with --surrender) has its own
-indices against the best other move; insurance, against not insuring. The Illustrious 18
-and, with surrender, the Fab 4 are marked * and listed against the published Hi-Lo numbers.
+Method: the shoe at true count t is the composition the count predicts, to the card. From the
+neutral remainder (a share --left of every rank, half by default: true count 0), one card the
+count tags positive goes out, one of the dealt cards it tags negative comes back, and so on,
+each kind in the count's own proportions (each rank in proportion to its cards times its tag:
+Hi-Lo's 2-6 evenly, tens and aces 4:1; the reverse for t < 0); the shoe for t is the first
+along that path whose true count (running count of the cards dealt per deck left, exact)
+reaches t. Each shoe is solved exactly; a chart cell's moves are valued as the
+total-dependent chart does. For every cell the best move at 0 is followed up and down the
+counts until another move is best: between those two shoes the exact value difference changes
+sign; the index is where the straight line between the two exact differences crosses zero,
+rounded. Read an index n as: at true counts >= n play the higher-count move, below n the
+lower one (S>=+3: stand from +3 up; H<-1: hit below -1). Surrender (with --surrender) has its
+own indices against the best other move; insurance, against not insuring. The Illustrious 18
+and, with surrender, the Fab 4 are marked * and, for Hi-Lo, listed against the published
+numbers. An unbalanced count (KO) is read as its balanced equivalent (the running count less
+what that many dealt cards count on average, per deck left).
 One solve per true count (split once by default: --split-hands 4 for resplits costs about
 five times as much); each is stored under its composition in --store, so a run resumes and
 a shoe met again is not solved again.
@@ -47,7 +51,7 @@ a shoe met again is not solved again.
 
 BETTING_EXAMPLES = """\
 examples:
-  bjexact count betting --system hi-lo --decks 6 --penetration 0.75 --ramp -1:1,1:2,2:4,3:8,4:12 --bank 1000
+  bjexact count betting --system hi-lo --decks 6 --penetration 0.75 --ramp=-1:1,1:2,2:4,3:8,4:12 --bank 1000
   bjexact count betting --system hi-lo --decks 2 --kelly --bank 1000 --min-bet 1 --max-bet 16
   bjexact count betting --system zen --decks 1 --split-hands 1 --ramp 0:1,2:4 --format json
 
@@ -83,7 +87,7 @@ def register(subparsers) -> None:
     betting.add_argument("--penetration", default="0.75", metavar="P",
                          help="share of the shoe dealt before the cut card (default: 0.75)")
     betting.add_argument("--ramp", default=None, metavar="T:BET,...",
-                         help="bets by true count, e.g. -1:1,1:2,2:4,3:8 (default: flat 1)")
+                         help="bets by true count, e.g. --ramp=-1:1,1:2,2:4,3:8 (default: flat 1)")
     betting.add_argument("--kelly", action="store_true", help="the Kelly ramp for --bank instead of --ramp")
     betting.add_argument("--bank", default="1000", metavar="UNITS", help="the bank, in units (default: 1000)")
     betting.add_argument("--min-bet", default="1", metavar="UNITS", help="with --kelly: the smallest bet (default: 1)")
