@@ -151,6 +151,7 @@ class DirectedTest:
     mean: float  # of w per round under the exact distribution
     spread: float  # standard deviation of w per round under it
     gain: float  # how much the fault raises the mean of w per round
+    spread_under_fault: float = 0.0  # standard deviation of w per round under the fault's distribution
 
     def p_value(self, counts: Mapping[mpq, int], rounds: int) -> float:
         """One-sided: the chance of a statistic this large under the rules asked (results the rules
@@ -161,11 +162,13 @@ class DirectedTest:
         z = (statistic - rounds * self.mean) / (self.spread * math.sqrt(rounds))
         return 0.5 * math.erfc(z / math.sqrt(2))
 
-    def rounds_to_catch(self, z_needed: float) -> int:
-        """The rounds after which the fault moves the statistic by ``z_needed`` standard deviations."""
+    def rounds_to_catch(self, z_level: float, z_power: float) -> int:
+        """The rounds after which the test, at the level of the normal quantile ``z_level``, catches the
+        fault with the power of ``z_power``: ``((z_level s0 + z_power s1) / gain)**2`` with the spreads
+        of the statistic per round under the rules (s0) and under the fault (s1)."""
         if self.gain <= 0:
             return 0
-        return math.ceil((z_needed * self.spread / self.gain) ** 2)
+        return math.ceil(((z_level * self.spread + z_power * self.spread_under_fault) / self.gain) ** 2)
 
 
 def directed_tests(exact: Mapping[mpq, mpq], candidates: Mapping[str, Mapping[mpq, mpq]]) -> tuple[DirectedTest, ...]:
@@ -176,5 +179,7 @@ def directed_tests(exact: Mapping[mpq, mpq], candidates: Mapping[str, Mapping[mp
         mean = sum(float(p) * weights[r] for r, p in exact.items() if p)
         spread = math.sqrt(max(sum(float(p) * (weights[r] - mean) ** 2 for r, p in exact.items() if p), 0.0))
         gain = sum((float(fault.get(r, 0)) - float(p)) * weights[r] for r, p in exact.items() if p)
-        tests.append(DirectedTest(name, weights, mean, spread, gain))
+        shifted = mean + gain  # the mean of w under the fault (its mass on impossible results aside)
+        under_fault = sum(float(fault.get(r, 0)) * (weights[r] - shifted) ** 2 for r, p in exact.items() if p)
+        tests.append(DirectedTest(name, weights, mean, spread, gain, math.sqrt(max(under_fault, 0.0))))
     return tuple(tests)

@@ -11,7 +11,7 @@ The test
     The results are counted per outcome and compared with the exact distribution of the
     round's net result (:func:`bjexact.player.game.solve_game`; under a chart,
     :func:`bjexact.player.policy.evaluate_chart`) by Pearson's chi-square (outcomes
-    with expected counts below 5 pooled, as in :mod:`bjexact.simcheck`), and the sample
+    with expected counts below 5 pooled, as in :mod:`bjexact.checks.simcheck`), and the sample
     mean with the exact mean by a z test with the exact variance, and each outcome's count
     by a binomial test (its residual); these p-values form one family, Holm-corrected. The
     rounds are looked at four times with alpha spending and the run stops at the first look
@@ -42,6 +42,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..core.cards import ACE, TEN
+from ..core.hand import hand_value, is_natural
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError, OutOfTime
@@ -52,7 +53,7 @@ from .charts import chart_policy
 from .round_causes import Cause, DirectedTest, candidate_distributions, directed_tests, rank_causes
 from .sequential import DEFAULT_POWER, DEFAULT_SHIFT, LOOKS
 from .simulators import DEFAULT_ALPHA, MAX_EXAMPLES, MIN_EXPECTED, goodness_of_fit
-from .stats import _normal_quantile, chi2_sf, holm
+from .stats import chi2_sf, holm, normal_quantile
 
 __all__ = [
     "DEFAULT_SHIFT", "default_game_rounds", "planned_game_rounds", "fault_candidates", "exact_round_distribution",
@@ -440,8 +441,9 @@ def default_game_rounds(exact: Mapping[str, Any], shift: float = DEFAULT_SHIFT, 
     n = sequential.rounds_for_shift(exact, shift, alpha=alpha)
     if directed:
         tests = sequential.family_size(exact, n) + len(directed)
-        z = _normal_quantile(1 - sequential.look_levels(alpha)[-1] / tests) + _normal_quantile(sequential.DEFAULT_POWER)
-        n = max([n, *(min(t.rounds_to_catch(z), MAX_DEFAULT_ROUNDS) for t in directed)])
+        z_level = normal_quantile(1 - sequential.look_levels(alpha)[-1] / tests)
+        z_power = normal_quantile(sequential.DEFAULT_POWER)
+        n = max([n, *(min(t.rounds_to_catch(z_level, z_power), MAX_DEFAULT_ROUNDS) for t in directed)])
     return -(-n // 10_000) * 10_000
 
 
@@ -560,7 +562,7 @@ def format_round_check(check: RoundCheck) -> str:
 
 def _format_mean_only(check: RoundCheck, played: str) -> str:
     spread = math.sqrt(check.sample_variance / check.rounds) if check.rounds else 0.0
-    detectable = (_normal_quantile(1 - check.alpha / 2) + _normal_quantile(DEFAULT_POWER)) * spread
+    detectable = (normal_quantile(1 - check.alpha / 2) + normal_quantile(DEFAULT_POWER)) * spread
     stopped = f" (stopped by --timeout; {check.planned} planned)" if check.stopped == "timeout" else ""
     lines = [f"Round simulator checked against the exact expected value for {check.rules.describe()}",
              f"strategy: {played}",
@@ -578,13 +580,6 @@ def _format_mean_only(check: RoundCheck, played: str) -> str:
 
 
 # --- a reference simulator ---------------------------------------------------------------------------------
-
-
-def _total(cards: list[int]) -> tuple[int, bool]:
-    hard = sum(cards)
-    if ACE in cards and hard + 10 <= 21:
-        return hard + 10, True
-    return hard, False
 
 
 PLANTED_FAULTS = {
@@ -607,7 +602,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
     rules = rules or GameRules(decks="inf")
     if fault is not None and fault not in PLANTED_FAULTS:
         raise BjexactError(f"unknown fault {fault!r} (known: {', '.join(PLANTED_FAULTS)})")
-    dealer_h17 = rules.h17 != (fault == "h17-for-s17")
+    dealer_rules = replace(rules, h17=rules.h17 != (fault == "h17-for-s17"))  # the dealer's rule, maybe faulty
     if not rules.infinite:
         raise BjexactError("the reference round simulator deals from the infinite deck: use --decks inf")
     solver: Strategy | ChartStrategy
@@ -626,7 +621,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
     ranks = list(range(1, 11))
     weights = [4 if r == TEN else 1 for r in ranks]
     peek = rules.hole_card == "peek"
-    limit_of = {pair: solver.split_limit(pair) for pair in ranks}
+    limit_of = {pair: rules.split_limit(pair) for pair in ranks}
 
     def counts(cards: list[int]) -> tuple[int, ...]:
         out = [0] * 10
@@ -640,15 +635,15 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
 
         a, b, up = draw(), draw(), draw()
         hole = draw() if peek else None
-        player_natural = {a, b} == {ACE, TEN}
-        if peek and {up, hole} == {ACE, TEN}:
+        player_natural = is_natural((a, b))
+        if hole is not None and is_natural((up, hole)):
             if player_natural:
                 return -1.0 if fault == "natural-not-pushed" else 0.0
             return -0.5 if rules.surrender == "early" and first_move(a, b, up) == "surrender" else -1.0
         if player_natural:
             if hole is None:
                 hole = draw()
-            if {up, hole} == {ACE, TEN}:
+            if is_natural((up, hole)):
                 return -1.0 if fault == "natural-not-pushed" else 0.0
             return pays
         best = first_move(a, b, up)
@@ -676,7 +671,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
                 move = solver.split_move(counts(cards), up, pair, table)
                 if fault == "das-refused" and move == "double":
                     move = "hit"
-                if fault == "split-aces-hit" and pair == ACE and _total(cards)[0] < 21:  # played as any hand
+                if fault == "split-aces-hit" and pair == ACE and hand_value(cards).total < 21:  # played as any hand
                     dealt = first_move(min(cards), max(cards), up)
                     move = "double" if dealt == "double" and rules.das else \
                         "hit" if solver.continues_hitting(counts(cards), up) else "stand"
@@ -686,8 +681,8 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
                 if move == "hit":
                     cards = cards + [draw()]
                     aces_hit = fault == "split-aces-hit" and pair == ACE
-                    while _total(cards)[0] < 21 and (solver.continues_hitting(counts(cards), up) if aces_hit
-                                                     else solver.split_hits(counts(cards), up, pair, table)):
+                    while hand_value(cards).total < 21 and (solver.continues_hitting(counts(cards), up) if aces_hit
+                                                            else solver.split_hits(counts(cards), up, pair, table)):
                         cards.append(draw())
                 hands.append((cards, 1))
         elif best == "double":
@@ -696,29 +691,16 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
             cards = [a, b]
             if best == "hit":
                 cards.append(draw())
-                while _total(cards)[0] < 21 and solver.continues_hitting(counts(cards), up):
+                while hand_value(cards).total < 21 and solver.continues_hitting(counts(cards), up):
                     cards.append(draw())
             hands.append((cards, 1))
         dealer = [up, hole if hole is not None else draw()]
-        if {dealer[0], dealer[1]} == {ACE, TEN}:  # no hole card: a dealer natural takes the bets
-            return -1.0 if rules.obo else -float(sum(stake for _, stake in hands))
-        while True:
-            total, soft = _total(dealer)
-            if total < 17 or (total == 17 and soft and dealer_h17):
-                dealer.append(draw())
-            else:
-                break
-        dealer_total = _total(dealer)[0]
-        net = 0.0
-        for cards, stake in hands:
-            total = _total(cards)[0]
-            if total > 21:
-                net -= stake
-            elif dealer_total > 21 or total > dealer_total:
-                net += stake
-            elif total < dealer_total:
-                net -= stake
-        return net
+        if is_natural(dealer):  # no hole card: a dealer natural takes the bets (OBO: the original one)
+            return float(rules.dealer_natural_loss([stake for _, stake in hands]))
+        while not dealer_rules.dealer_stands(hand_value(dealer)):
+            dealer.append(draw())
+        split_hands = best == "split"
+        return float(sum(rules.settle(cards, dealer, stake, split=split_hands) for cards, stake in hands))
 
     return play_round
 

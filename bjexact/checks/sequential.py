@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .simulators import MIN_EXPECTED
-from .stats import _normal_quantile
+from .stats import normal_quantile
 
 __all__ = ["LOOKS", "DEFAULT_SHIFT", "DEFAULT_POWER", "look_levels", "testable", "outcome_residual",
            "two_sided_p", "family_size", "detectable_shift", "rounds_for_shift"]
@@ -73,7 +73,7 @@ def family_size(exact: Mapping[str, Any], rounds: int) -> int:
 
 
 def _needed_z(level: float, tests: int, power: float) -> float:
-    return _normal_quantile(1 - level / (2 * tests)) + _normal_quantile(power)
+    return normal_quantile(1 - level / (2 * tests)) + normal_quantile(power)
 
 
 def detectable_shift(p: float, rounds: int, *, level: float, tests: int, power: float = DEFAULT_POWER) -> float:
