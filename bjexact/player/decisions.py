@@ -2,7 +2,7 @@
 
 :class:`ShoeDecisions` values every hand the player can hold (two or more cards, hard total 21 or
 less) against every up-card of one shoe, composition-dependent and exact, in one solve
-(:class:`~bjexact.player.solver._FiniteSolver` with the dealer's outcomes batched); afterwards
+(:func:`~bjexact.player.solver.solve_positions`, the dealer's outcomes batched); afterwards
 :meth:`ShoeDecisions.decide` is a dictionary look-up. ``shoe``: the ten counts A..T before the
 player's cards and the up-card are dealt (a depleted shoe is just other counts). The values are
 those of :func:`~bjexact.player.solver.hand_decision`; exact ties go to standing.
@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ..core.cards import RANKS, Counts, FiniteShoe, Shoe, counts_of
+from ..core.cards import Counts, FiniteShoe, Shoe, counts_of
 from ..core.numbers import mpq
 from ..core.rules import Rules
 from ..errors import BjexactError
-from .solver import PositionValues, _FiniteSolver
-from .states import hands_up_to_21
+from .solver import PositionValues, solve_positions
 
 __all__ = ["ShoeDecisions"]
 
@@ -38,13 +37,7 @@ class ShoeDecisions:
         start = rules.make_shoe() if shoe is None else Shoe.of_counts(shoe)
         if not isinstance(start, FiniteShoe):
             raise BjexactError("ShoeDecisions solves a finite shoe: give --decks N or ten counts")
-        solver = _FiniteSolver(rules, start, "ev")
-        solver.batch()
-        positions: dict[tuple[Counts, int], PositionValues] = {}
-        for upcard in RANKS:
-            if start.counts[upcard - 1]:
-                for cards in hands_up_to_21(start.counts, upcard):
-                    positions[(cards, upcard)] = solver.position(cards, upcard)
+        positions = solve_positions(rules, start)
         return cls(rules, start.counts, positions, {key: p.best for key, p in positions.items()})
 
     def position(self, cards: Iterable[int], upcard: int) -> PositionValues:
