@@ -10,8 +10,8 @@ Integers, not fractions: with ``M`` cards left after the up-card, a path of
 ``d`` draws has probability (product of card counts) / M(M-1)...(M-d+1). The
 walk accumulates the integer numerators and brings every depth to the common
 denominator ``M(M-1)...(M-K+1)`` (K the longest path). Those numerators are below
-the denominator, so they are computed in numpy's int64 modulo a few primes
-below 2^31 and recovered exactly by the Chinese remainder theorem.
+the denominator, so they are computed in numpy's float64 modulo a few primes
+below 2^25 (every product exact) and recovered exactly by the Chinese remainder theorem.
 
 Conventions are those of :mod:`bjexact.dealer`: the dealer's cards include the
 up-card; the hole card is the first card drawn; a natural is the outcome
@@ -38,14 +38,16 @@ from .graph import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, dealer_graph
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["OUTCOMES", "DealerOracle", "moduli_above", "from_residues"]
+__all__ = ["OUTCOMES", "DealerOracle", "Residues", "moduli_above", "from_residues", "row_of"]
 
 OUTCOMES = FINAL_TOTALS + (BUST, BLACKJACK)
 _SLOT = {o: i for i, o in enumerate(OUTCOMES)}
 
-# primes just below 2^31: products of two residues fit in int64
-_PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549, 2147483543, 2147483497,
-           2147483489, 2147483477, 2147483423, 2147483399, 2147483353, 2147483323, 2147483269, 2147483249)
+# primes just below 2^25: products of two residues (and of a residue and a card count,
+# summed over a node's edges) are exact in float64, and fit in int64
+_PRIMES = (33554393, 33554383, 33554371, 33554347, 33554341, 33554317, 33554291, 33554273, 33554267, 33554249,
+           33554239, 33554221, 33554201, 33554167, 33554159, 33554137, 33554123, 33554093, 33554083, 33554077,
+           33554051, 33554021, 33554011, 33554009)
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,11 @@ class DealerOracle:
         self.shoe = tuple(shoe)
         self.h17 = h17
 
+    def longest(self, upcard: int) -> int:
+        """The most cards the dealer draws after ``upcard`` (hole card included): K in the
+        denominators ff(n, K) of :meth:`numerators`."""
+        return _walk(self.h17, upcard).longest
+
     def distributions(
         self, removed: Sequence[Counts], upcard: int, hidden: tuple[int, int] | None = None
     ) -> list[tuple[mpq, ...]]:
@@ -147,10 +154,47 @@ class DealerOracle:
         """
         if not removed:
             return []
+        batch = self.residues(removed, upcard, pair, hidden)
+        rows = [(tuple(values), den) for values, den in
+                zip(_crt(batch.residues, batch.primes, prod(batch.primes)), batch.denominators)]
+        if any(sum(values) != den for values, den in rows):
+            raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
+        return rows
+
+    def stand_numerators(self, removed: Sequence[Counts], upcard: int, columns: Sequence[int],
+                         weights: np.ndarray) -> tuple[list[int], list[int], Residues]:
+        """Weighted sums of dealer numerators: for each request i, sum_o weights[i, o] numerator_o
+        of the removed set ``columns[i]`` (nothing hidden), over that set's common denominator.
+        ``weights``: small integers (requests x :data:`OUTCOMES`), a stake per dealer outcome.
+        Returns those signed integers, each request's denominator, and the residues (for any
+        full row wanted later, :func:`row_of`). One integer is recovered per request instead
+        of a row of them."""
+        import numpy as np
+
+        if not removed:
+            return [], [], Residues(np.zeros((0, len(OUTCOMES), 0), dtype=np.int64), [], [])
+        batch = self.residues(removed, upcard, bound=8 * max(int(np.abs(weights).max()), 1))
+        p = np.array(batch.primes, dtype=np.int64)[:, None]
+        known = {d: [d % q for q in batch.primes] for d in set(batch.denominators)}
+        check = np.array([known[d] for d in batch.denominators], dtype=np.int64).T
+        if (batch.residues.sum(axis=1) % p != check).any():  # P > 8 D: a row sums to D exactly
+            raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
+        index = np.asarray(columns, dtype=np.int64)
+        w = np.asarray(weights, dtype=np.int64).T % p[:, :, None]  # primes x outcomes x requests
+        stand = (batch.residues[:, :, index] * w).sum(axis=1) % p
+        product = prod(batch.primes)
+        values = from_residues(stand, batch.primes)
+        signed = [v - product if 2 * v > product else v for v in values]
+        return signed, [batch.denominators[i] for i in index.tolist()], batch
+
+    def residues(self, removed: Sequence[Counts], upcard: int, pair: int = 0, hidden: Sequence[int] | None = None,
+                 bound: int = 1) -> Residues:
+        """The numerators of :meth:`numerators` modulo primes whose product exceeds ``bound``
+        times every denominator."""
         import numpy as np  # imported here: the infinite deck never needs it
 
         walk = _walk(self.h17, upcard)
-        left = np.array([[s - r for s, r in zip(self.shoe, cards)] for cards in removed], dtype=np.int64)
+        left = np.array(self.shoe, dtype=np.int64)[None, :] - np.array(removed, dtype=np.int64).reshape(-1, 10)
         if (left < 0).any() or (left[:, upcard - 1] < 1).any():
             raise BjexactError("more cards removed than the shoe holds")
         # the dealer's cards (``held`` on the edges) include the up-card; N excludes it
@@ -163,43 +207,71 @@ class DealerOracle:
         others = sizes - (left[:, pair - 1] - (upcard == pair)) if pair else sizes
         if pair and (others < j).any():
             raise BjexactError("the shoe is too small to deal the split hands")
-        denominators = [
-            _capped(int(n) - int(i), k) * (_capped(int(q), k) if pair else 1) for n, q, i in zip(sizes, others, j)
-        ]
-        primes = moduli_above(max(denominators))
-        product = prod(primes)
-        prime_column = np.array(primes, dtype=np.int64)[:, None]
-        numerators = _numerators(walk, left, sizes, others, prime_column, upcard, pair, j)
-        rows = [(tuple(values), den) for values, den in zip(_crt(numerators, primes, product), denominators)]
-        if any(sum(values) != den for values, den in rows):
-            raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
-        return rows
+        known: dict[tuple[int, int, int], int] = {}
+        denominators = []
+        for n, q, i in zip(sizes.tolist(), others.tolist(), j.tolist()):
+            den = known.get((n, q, i))
+            if den is None:
+                den = known[(n, q, i)] = _capped(n - i, k) * (_capped(q, k) if pair else 1)
+            denominators.append(den)
+        primes = moduli_above(bound * max(denominators))
+        numerators = _numerators(walk, left, sizes, others, np.array(primes, dtype=np.float64)[:, None],
+                                 upcard, pair, j)
+        return Residues(numerators, denominators, primes)
 
 
-def _falling_vector(start: np.ndarray, length: int, p: np.ndarray, capped: bool = False) -> np.ndarray:
-    """start (start - 1) ... (start - length + 1) modulo each prime (primes x sets);
-    ``capped``: factors below 1 left out, as in :func:`_capped`."""
+@dataclass(frozen=True)
+class Residues:
+    """Dealer numerators modulo ``primes`` (an int64 array primes x outcomes x sets, each in
+    [0, p)) over the exact ``denominators`` (one per set)."""
+
+    residues: np.ndarray
+    denominators: list[int]
+    primes: list[int]
+
+
+def row_of(batch: Residues, column: int) -> tuple[tuple[int, ...], int]:
+    """One removed set's exact row (numerators, denominator) from a batch of residues."""
+    values = _crt(batch.residues[:, :, column:column + 1], batch.primes, prod(batch.primes))[0]
+    return tuple(values), batch.denominators[column]
+
+
+def _reduce(x: np.ndarray, p: np.ndarray, inverse: np.ndarray) -> np.ndarray:
+    """x modulo p as a float in about [-p/2, p/2], for integers |x| < 2^52 held exactly in floats."""
     import numpy as np
-    out = np.ones((p.shape[0], start.shape[0]), dtype=np.int64)
+    return x - np.rint(x * inverse) * p
+
+
+def _falling_vector(start: np.ndarray, length: int, p: np.ndarray, inverse: np.ndarray,
+                    capped: bool = False) -> np.ndarray:
+    """start (start - 1) ... (start - length + 1) modulo each prime (primes x sets, balanced
+    floats); ``capped``: factors below 1 left out, as in :func:`_capped`."""
+    import numpy as np
+    out = np.ones((p.shape[0], start.shape[0]), dtype=np.float64)
     for i in range(length):
         factor = start - i
         if capped:
             factor = np.where(factor > 0, factor, 1)
-        out = out * (factor % p) % p
+        out = _reduce(out * _reduce(factor.astype(np.float64), p, inverse), p, inverse)
     return out
 
 
 def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: np.ndarray, p: np.ndarray,
                 upcard: int, pair: int, j: np.ndarray) -> np.ndarray:
-    """Residues (primes x outcomes x sets) of the numerators over the common denominator.
+    """Residues (primes x outcomes x sets, int64 in [0, p)) of the numerators over the common
+    denominator.
 
     The walk sums, per outcome, depth and number ``b`` of non-pair cards drawn (only
     with a ``pair`` rank), the products of card counts along the paths; each group is
     then brought to the common denominator ff(N - j, K) (times ff(Q, K) with a pair rank).
+    Arithmetic in float64 with primes below 2^25: a residue is kept in about [-p/2, p/2]
+    and a card count is below 2^10, so a product and the sums of a node's incoming flows
+    stay far below 2^53, exact, and are reduced once per node.
     """
     import numpy as np
+    inverse = 1.0 / p
     n_sets = left.shape[0]
-    reach = [np.zeros((p.shape[0], n_sets), dtype=np.int64) for _ in walk.depths]
+    reach = [np.zeros((p.shape[0], n_sets), dtype=np.float64) for _ in walk.depths]
     reach[0][:] = 1
     terminal: dict[tuple[int, int, int], np.ndarray] = {}
     columns: dict[tuple[int, ...], np.ndarray] = {}
@@ -208,7 +280,7 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
     for edge in walk.edges:
         if edge.source != current:
             current = edge.source
-            source = reach[current] % p
+            source = _reduce(reach[current], p, inverse)
             depth = walk.depths[current]
             cards = walk.cards[current]
             drawn_others = (sum(cards) - cards[pair - 1] - up_is_other) if pair else 0
@@ -223,8 +295,8 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
         for ranks, held, extra in parts:
             base = columns.get(ranks)
             if base is None:
-                base = columns[ranks] = left[:, list(ranks)].sum(axis=1)
-            flow = source * ((base - held) % p) % p
+                base = columns[ranks] = left[:, list(ranks)].sum(axis=1).astype(np.float64)
+            flow = source * (base - held)
             if edge.target >= 0:
                 reach[edge.target] += flow
             else:
@@ -232,22 +304,22 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
                 found = terminal.get(key)
                 terminal[key] = flow if found is None else found + flow
     k = walk.longest
-    out = np.zeros((p.shape[0], len(OUTCOMES), n_sets), dtype=np.int64)
+    out = np.zeros((p.shape[0], len(OUTCOMES), n_sets), dtype=np.float64)
     scales: dict[tuple[int, int], np.ndarray] = {}
     for (slot, depth, b), flow in terminal.items():
         scale = scales.get((depth, b))
         if scale is None:
-            scale = _falling_vector(sizes - j - depth, k - depth, p, capped=True)
+            scale = _falling_vector(sizes - j - depth, k - depth, p, inverse, capped=True)
             if pair:  # ff(Q - j, b) ff(Q - b, K - b)
-                scale = scale * _falling_vector(others - j, b, p) % p
-                scale = scale * _falling_vector(others - b, k - b, p, capped=True) % p
+                scale = _reduce(scale * _falling_vector(others - j, b, p, inverse), p, inverse)
+                scale = _reduce(scale * _falling_vector(others - b, k - b, p, inverse, capped=True), p, inverse)
             scales[(depth, b)] = scale
-        out[:, slot] = (out[:, slot] + flow % p * scale) % p
-    return out
+        out[:, slot] = _reduce(out[:, slot] + _reduce(flow, p, inverse) * scale, p, inverse)
+    return out.astype(np.int64) % p.astype(np.int64)[:, :, None]
 
 
 def moduli_above(bound: int) -> list[int]:
-    """Primes below 2^31 (products of two residues fit in int64) whose product exceeds ``bound``:
+    """Primes below 2^25 (products of two residues fit in float64 and int64) whose product exceeds ``bound``:
     enough to recover any integer from 0 to ``bound`` from its residues (:func:`from_residues`)."""
     primes: list[int] = []
     product = 1

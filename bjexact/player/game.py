@@ -81,6 +81,7 @@ from ..dealer.batch import OUTCOMES, DealerOracle, from_residues, moduli_above
 from ..dealer.distributions import dealer_distributions
 from ..errors import BjexactError
 from ..progress import Progress
+from .engine import UpcardEngine, may_double, split_limit, stand_weights
 from .states import counts_value, hands_up_to_21
 
 __all__ = ["GameRules", "MOVES", "SPLIT_WORK_LIMIT", "Strategy", "GameSolution", "MoveValues", "ChartCell",
@@ -136,6 +137,8 @@ class _Cards:
             rows = dealer_distributions(rules.dealer_rules())
             self._infinite_rows = {u: _over_common_denominator([rows[u][o] for o in OUTCOMES]) for u in rows}
         self.recording: set[tuple[Counts, tuple[int, int] | None]] | None = None
+        # up-card -> rows already computed elsewhere (nothing hidden), ``None`` where not
+        self.sources: dict[int, Callable[[Counts], tuple[tuple[int, ...], int] | None]] = {}
 
     def unseen(self, removed: Counts, upcard: int) -> list[int]:
         left = [c - r for c, r in zip(self.counts, removed)]
@@ -176,7 +179,12 @@ class _Cards:
         if self.infinite:
             return
         batches: dict[int, list[tuple[Counts, int]]] = {}
+        source = self.sources.get(upcard)
         for removed, hidden in dict.fromkeys(wanted):
+            if (removed, upcard, hidden) not in self._dealer and hidden is None and source is not None:
+                row = source(removed)
+                if row is not None:
+                    self._dealer[(removed, upcard, hidden)] = row
             if (removed, upcard, hidden) not in self._dealer:
                 pair, j = hidden or (0, 0)
                 batches.setdefault(pair, []).append((removed, j))
@@ -203,6 +211,10 @@ class _Cards:
             return self._infinite_rows[upcard]
         key = (removed, upcard, gone.key)
         row = self._dealer.get(key)
+        if row is None and gone.key is None and upcard in self.sources:
+            row = self.sources[upcard](removed)
+            if row is not None:
+                self._dealer[key] = row
         if row is None:
             if self.recording is not None and gone.pair:
                 self.recording.add((removed, gone.key))
@@ -220,20 +232,6 @@ def _over_common_denominator(values: list[mpq]) -> tuple[tuple[int, ...], int]:
     for v in values:
         denominator = denominator * v.denominator // gcd(denominator, v.denominator)
     return tuple(int(v * denominator) for v in values), denominator
-
-
-def _stand_weights(total: int, natural_loses: bool) -> tuple[int, ...]:
-    """The payoff of standing on ``total`` against each dealer outcome (:data:`OUTCOMES`)."""
-    weights = []
-    for outcome in OUTCOMES:
-        if outcome == "bust":
-            weights.append(1)
-        elif outcome == "blackjack":
-            weights.append(-1 if natural_loses else 0)
-        else:
-            dealer = int(outcome)
-            weights.append(1 if total > dealer else 0 if total == dealer else -1)
-    return tuple(weights)
 
 
 # --- the solver ----------------------------------------------------------------
@@ -301,7 +299,7 @@ class _Solver:
         self.rules = rules
         self.cards = _Cards(rules) if cards is None else cards  # shared: the dealer's rows are the shoe's
         self.natural_loses = not rules.excludes_natural
-        self._stand_w = {t: _stand_weights(t, self.natural_loses) for t in range(4, 22)}
+        self._stand_w = {t: stand_weights(t, self.natural_loses) for t in range(4, 22)}
         self._cont: dict[Any, tuple[mpq, mpq | None]] = {}
         self._split_cont: dict[Any, mpq] = {}
         self._stand: dict[Any, mpq] = {}
@@ -375,14 +373,7 @@ class _Solver:
         return None if one_card is None else 2 * one_card
 
     def may_double(self, hand: Counts) -> bool:
-        value = counts_value(hand)
-        if value.soft and not self.rules.double_soft:
-            return False
-        if self.rules.double == "9-11":
-            return 9 <= value.total <= 11
-        if self.rules.double == "10-11":
-            return 10 <= value.total <= 11
-        return True
+        return may_double(self.rules, hand)
 
     def moves(self, cards: tuple[int, int], upcard: int) -> MoveValues:
         """The W of every allowed move of an unsplit two-card hand."""
@@ -408,7 +399,7 @@ class _Solver:
 
     def split_limit(self, pair: int) -> int:
         """The most hands splitting ``pair`` can make (aces are resplit only with RSA)."""
-        return self.rules.split_hands if pair != ACE or self.rules.rsa else min(self.rules.split_hands, 2)
+        return split_limit(self.rules, pair)
 
     def strategy_pairs(self, hands: int) -> int:
         """How many pair cards besides its own a split hand's strategy takes as gone, the hand
@@ -637,6 +628,67 @@ class _Solver:
         left = self.cards.counts[pair - 1] - 2 - (pair == upcard)
         most = min(self.split_limit(pair), 2 + max(left, 0))
         return {self.strategy_pairs(hands) for hands in range(2, most + 1)}
+
+class _EngineSolver(_Solver):
+    """:class:`_Solver` whose values come from :mod:`bjexact.player.engine` (integers over
+    known denominators, one dealer batch per up-card) where it reaches: on a finite shoe
+    every unsplit hand's stand, hit and double, and the splits of pairs that make two
+    hands at most. The rest stays with the inherited fraction arithmetic: the infinite
+    deck (a small table of totals), splits that may go on to three or four hands (their
+    hidden non-pair second cards), CDP1's and CDP's choosing values for those, and the
+    distribution of the net result."""
+
+    def __init__(self, rules: GameRules, cards: _Cards | None = None):
+        super().__init__(rules, cards)
+        self._engines: dict[int, UpcardEngine] = {}
+
+    def _engine(self, upcard: int) -> UpcardEngine | None:
+        if self.cards.infinite:
+            return None
+        found = self._engines.get(upcard)
+        if found is None:
+            shoe = self.cards.counts
+            pairs = [p for p in RANKS if self.rules.split_hands >= 2 and self.split_limit(p) == 2
+                     and shoe[p - 1] - (p == upcard) >= 2]
+            assert self.cards._oracle is not None  # finite shoes only
+            found = self._engines[upcard] = UpcardEngine(self.rules, shoe, upcard, self.cards._oracle, pairs)
+            self.cards.sources[upcard] = found.row  # the fraction arithmetic reads the same rows
+        return found
+
+    def prefetch(self, upcard: int) -> None:
+        engine = self._engine(upcard)
+        if engine is None:
+            return
+        shoe = self.cards.counts
+        rest = [p for p in RANKS if self.rules.split_hands >= 2 and p not in engine.pairs
+                and shoe[p - 1] - (p == upcard) >= 2]
+        self.prefetch_splits(rest, upcard)
+
+    def continuation(self, hand: Counts, upcard: int) -> tuple[mpq, mpq | None]:
+        engine = self._engine(upcard)
+        if engine is None:
+            return super().continuation(hand, upcard)
+        key = (hand, upcard)
+        found = self._cont.get(key)
+        if found is None:
+            stand, hit = engine.optimal(hand)
+            denominator = engine.denominator(hand)
+            found = self._cont[key] = (mpq(stand, denominator), None if hit is None else mpq(hit, denominator))
+        return found
+
+    def double(self, hand: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> mpq | None:
+        engine = self._engine(upcard)
+        if engine is None or gone != NOTHING_GONE:
+            return super().double(hand, upcard, gone)
+        value = engine.double(hand)
+        return None if value is None else mpq(value, engine.denominator(hand))
+
+    def split(self, pair: int, upcard: int) -> mpq:
+        engine = self._engine(upcard)
+        if engine is None or pair not in engine.pairs:
+            return super().split(pair, upcard)
+        return mpq(engine.split(pair), engine.denominator(counts_of([pair, pair])))
+
 
 class Strategy:
     """The solved play of a rule set, move by move, for code that plays rounds (simulators):
@@ -1342,7 +1394,8 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     >>> solution.chart()["hard"]["16"][10].code, solution.chart()["pairs"]["8"][10].code
     ('H', 'P')
     """
-    return _solve(_Solver(rules), with_distribution=with_distribution, split_lines=split_lines, progress=progress)
+    return _solve(_EngineSolver(rules), with_distribution=with_distribution, split_lines=split_lines,
+                  progress=progress)
 
 
 def _solve(solver: _Solver, *, with_distribution: bool, progress: bool | None,
