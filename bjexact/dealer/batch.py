@@ -10,8 +10,9 @@ Integers, not fractions: with ``M`` cards left after the up-card, a path of
 ``d`` draws has probability (product of card counts) / M(M-1)...(M-d+1). The
 walk accumulates the integer numerators and brings every depth to the common
 denominator ``M(M-1)...(M-K+1)`` (K the longest path). Those numerators are below
-the denominator, so they are computed in numpy's float64 modulo a few primes
-below 2^25 (every product exact) and recovered exactly by the Chinese remainder theorem.
+the denominator, so they are computed modulo a few primes below 2^31 (along the
+paths in float64, where a residue times a card count is exact; residue times residue in
+int64) and recovered exactly by the Chinese remainder theorem.
 
 Conventions are those of :mod:`bjexact.dealer`: the dealer's cards include the
 up-card; the hole card is the first card drawn; a natural is the outcome
@@ -28,26 +29,25 @@ from functools import cache
 from math import prod
 from typing import TYPE_CHECKING
 
-import networkx as nx
-
-from ..core.cards import Counts, rank_symbol
+from ..core.cards import RANKS, Counts, counts_of
+from ..core.hand import EMPTY_HAND, add_card, two_cards_natural
 from ..core.numbers import mpq
+from ..core.rules import Rules
 from ..errors import BjexactError
-from .graph import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, dealer_graph
+from .graph import BLACKJACK, BUST, FINAL_TOTALS
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["OUTCOMES", "DealerOracle", "Residues", "moduli_above", "from_residues", "row_of"]
+__all__ = ["OUTCOMES", "DealerOracle", "Residues", "moduli_above", "from_residues", "row_of", "weighted"]
 
 OUTCOMES = FINAL_TOTALS + (BUST, BLACKJACK)
 _SLOT = {o: i for i, o in enumerate(OUTCOMES)}
 
-# primes just below 2^25: products of two residues (and of a residue and a card count,
-# summed over a node's edges) are exact in float64, and fit in int64
-_PRIMES = (33554393, 33554383, 33554371, 33554347, 33554341, 33554317, 33554291, 33554273, 33554267, 33554249,
-           33554239, 33554221, 33554201, 33554167, 33554159, 33554137, 33554123, 33554093, 33554083, 33554077,
-           33554051, 33554021, 33554011, 33554009)
+# primes just below 2^31: products of two residues fit in int64; a residue times a card count
+# (summed over a node's edges) is exact in float64
+_PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549, 2147483543, 2147483497,
+           2147483489, 2147483477, 2147483423, 2147483399, 2147483353, 2147483323, 2147483269, 2147483249)
 
 
 @dataclass(frozen=True)
@@ -70,24 +70,35 @@ class _UpcardWalk:
 
 @cache
 def _walk(h17: bool, upcard: int) -> _UpcardWalk:
-    graph = dealer_graph(h17, "separate", True).graph
-    start = rank_symbol(upcard)
-    reach = nx.descendants(graph, start) | {start}
-    nodes = [n for n in nx.topological_sort(graph.subgraph(reach)) if graph.nodes[n]["kind"] != "absorbing"]
-    index = {n: i for i, n in enumerate(nodes)}
-    depths = tuple(sum(graph.nodes[n]["cards"]) - 1 for n in nodes)
+    """The dealer's hands from ``upcard`` on, as multisets, breadth first (so in topological
+    order: each draw adds a card): the same hands and moves as :func:`.graph.dealer_graph`
+    (naturals apart), enumerated directly rather than through the graph library."""
+    rules = Rules(decks=1, h17=h17, naturals="separate")
+    start = counts_of([upcard])
+    index = {start: 0}
+    order = [(start, add_card(EMPTY_HAND, upcard))]
     edges = []
-    for n in nodes:
-        cards = graph.nodes[n]["cards"]
-        for _, target, data in graph.out_edges(n, data=True):
-            if target == EXHAUSTED:
-                continue
-            ranks = tuple(r - 1 for r in data["ranks"])
-            to = index[target] if target in index else -1 - _SLOT[target]
-            edges.append(_Edge(index[n], to, ranks, sum(cards[r] for r in ranks)))
-    longest = max(depths) + 1
-    cards = tuple(graph.nodes[n]["cards"] for n in nodes)
-    return _UpcardWalk(depths, cards, tuple(edges), longest)
+    for source, (cards, value) in enumerate(order):  # grows while it is walked
+        groups: dict[int, list[int]] = {}
+        for rank in RANKS:
+            new_value = add_card(value, rank)
+            if source == 0 and two_cards_natural(new_value):
+                target = -1 - _SLOT[BLACKJACK]
+            elif new_value.bust:
+                target = -1 - _SLOT[BUST]
+            elif rules.dealer_stands(new_value):
+                target = -1 - _SLOT[str(new_value.total)]
+            else:
+                new_cards = cards[: rank - 1] + (cards[rank - 1] + 1,) + cards[rank:]
+                target = index.get(new_cards, len(order))
+                if target == len(order):
+                    index[new_cards] = target
+                    order.append((new_cards, new_value))
+            groups.setdefault(target, []).append(rank - 1)
+        edges.extend(_Edge(source, target, tuple(ranks), sum(cards[r] for r in ranks))
+                     for target, ranks in groups.items())
+    depths = tuple(sum(cards) - 1 for cards, _ in order)
+    return _UpcardWalk(depths, tuple(cards for cards, _ in order), tuple(edges), max(depths) + 1)
 
 
 def _capped(n: int, k: int) -> int:
@@ -165,7 +176,7 @@ class DealerOracle:
                          weights: np.ndarray) -> tuple[list[int], list[int], Residues]:
         """Weighted sums of dealer numerators: for each request i, sum_o weights[i, o] numerator_o
         of the removed set ``columns[i]`` (nothing hidden), over that set's common denominator.
-        ``weights``: small integers (requests x :data:`OUTCOMES`), a stake per dealer outcome.
+        ``weights``: small integers (requests x :data:`OUTCOMES`, below 2^20), a stake per dealer outcome.
         Returns those signed integers, each request's denominator, and the residues (for any
         full row wanted later, :func:`row_of`). One integer is recovered per request instead
         of a row of them."""
@@ -179,13 +190,7 @@ class DealerOracle:
         check = np.array([known[d] for d in batch.denominators], dtype=np.int64).T
         if (batch.residues.sum(axis=1) % p != check).any():  # P > 8 D: a row sums to D exactly
             raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
-        index = np.asarray(columns, dtype=np.int64)
-        w = np.asarray(weights, dtype=np.int64).T % p[:, :, None]  # primes x outcomes x requests
-        stand = (batch.residues[:, :, index] * w).sum(axis=1) % p
-        product = prod(batch.primes)
-        values = from_residues(stand, batch.primes)
-        signed = [v - product if 2 * v > product else v for v in values]
-        return signed, [batch.denominators[i] for i in index.tolist()], batch
+        return weighted(batch, columns, weights), [batch.denominators[i] for i in columns], batch
 
     def residues(self, removed: Sequence[Counts], upcard: int, pair: int = 0, hidden: Sequence[int] | None = None,
                  bound: int = 1) -> Residues:
@@ -215,7 +220,7 @@ class DealerOracle:
                 den = known[(n, q, i)] = _capped(n - i, k) * (_capped(q, k) if pair else 1)
             denominators.append(den)
         primes = moduli_above(bound * max(denominators))
-        numerators = _numerators(walk, left, sizes, others, np.array(primes, dtype=np.float64)[:, None],
+        numerators = _numerators(walk, left, sizes, others, np.array(primes, dtype=np.int64)[:, None],
                                  upcard, pair, j)
         return Residues(numerators, denominators, primes)
 
@@ -230,6 +235,22 @@ class Residues:
     primes: list[int]
 
 
+def weighted(batch: Residues, columns: Sequence[int], weights: np.ndarray) -> list[int]:
+    """For each request i, sum_o weights[i, o] numerator_o of the batch's set ``columns[i]``, exactly
+    (signed): the primes' product must exceed twice its largest magnitude, as
+    :meth:`DealerOracle.stand_numerators` chooses them. ``weights``: requests x outcomes, below 2^20."""
+    import numpy as np
+
+    if not len(columns):
+        return []
+    p = np.array(batch.primes, dtype=np.int64)[:, None]
+    index = np.asarray(columns, dtype=np.int64)
+    w = np.asarray(weights, dtype=np.int64).T[None]  # small: the sums fit in int64
+    values = from_residues((batch.residues[:, :, index] * w).sum(axis=1) % p, batch.primes)
+    product = prod(batch.primes)
+    return [v - product if 2 * v > product else v for v in values]
+
+
 def row_of(batch: Residues, column: int) -> tuple[tuple[int, ...], int]:
     """One removed set's exact row (numerators, denominator) from a batch of residues."""
     values = _crt(batch.residues[:, :, column:column + 1], batch.primes, prod(batch.primes))[0]
@@ -242,17 +263,16 @@ def _reduce(x: np.ndarray, p: np.ndarray, inverse: np.ndarray) -> np.ndarray:
     return x - np.rint(x * inverse) * p
 
 
-def _falling_vector(start: np.ndarray, length: int, p: np.ndarray, inverse: np.ndarray,
-                    capped: bool = False) -> np.ndarray:
-    """start (start - 1) ... (start - length + 1) modulo each prime (primes x sets, balanced
-    floats); ``capped``: factors below 1 left out, as in :func:`_capped`."""
+def _falling_vector(start: np.ndarray, length: int, p: np.ndarray, capped: bool = False) -> np.ndarray:
+    """start (start - 1) ... (start - length + 1) modulo each prime (int64, primes x sets);
+    ``capped``: factors below 1 left out, as in :func:`_capped`."""
     import numpy as np
-    out = np.ones((p.shape[0], start.shape[0]), dtype=np.float64)
+    out = np.ones((p.shape[0], start.shape[0]), dtype=np.int64)
     for i in range(length):
         factor = start - i
         if capped:
             factor = np.where(factor > 0, factor, 1)
-        out = _reduce(out * _reduce(factor.astype(np.float64), p, inverse), p, inverse)
+        out = out * (factor % p) % p
     return out
 
 
@@ -264,23 +284,39 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
     The walk sums, per outcome, depth and number ``b`` of non-pair cards drawn (only
     with a ``pair`` rank), the products of card counts along the paths; each group is
     then brought to the common denominator ff(N - j, K) (times ff(Q, K) with a pair rank).
-    Arithmetic in float64 with primes below 2^25: a residue is kept in about [-p/2, p/2]
-    and a card count is below 2^10, so a product and the sums of a node's incoming flows
-    stay far below 2^53, exact, and are reduced once per node.
+    Along the paths the arithmetic is in float64: a residue is kept in about [-p/2, p/2]
+    (p < 2^31) and multiplied by a card count; the sums of a node's incoming flows stay below
+    2^53 (exact) for shoes of fewer than 2^18 cards, and are reduced once per node.
     """
     import numpy as np
-    inverse = 1.0 / p
+    most = int(left.sum(axis=1).max())
+    if most >= 1 << 18:
+        raise BjexactError("the shoe is too large for exact arithmetic modulo primes")
+    pf = p.astype(np.float64)
+    inverse = 1.0 / pf
+    # a flow is below p/2 times a card count: how many can be summed before a reduction
+    budget = max(1, int(2.0 ** 52 / (float(pf.max()) * (most + 1))))
     n_sets = left.shape[0]
-    reach = [np.zeros((p.shape[0], n_sets), dtype=np.float64) for _ in walk.depths]
-    reach[0][:] = 1
-    terminal: dict[tuple[int, int, int], np.ndarray] = {}
-    columns: dict[tuple[int, ...], np.ndarray] = {}
+    reach: list[np.ndarray | None] = [None] * len(walk.depths)  # made by a node's first incoming flow
+    reach[0] = np.ones((p.shape[0], n_sets), dtype=np.float64)
+    terminal: dict[tuple[int, int, int], list] = {}  # key -> [sum, flows summed since its reduction]
+    factors: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
+    scratch = np.empty((p.shape[0], n_sets), dtype=np.float64)
     up_is_other = upcard != pair
     current = -1
+    source = scratch
     for edge in walk.edges:
         if edge.source != current:
+            if current >= 0:
+                reach[current] = None  # every edge from it is done
             current = edge.source
-            source = _reduce(reach[current], p, inverse)
+            source = reach[current]
+            if source is None:  # a hand no path reaches with these cards
+                source = np.zeros((p.shape[0], n_sets), dtype=np.float64)
+            np.multiply(source, inverse, out=scratch)  # reduce in place: source - rint(source / p) p
+            np.rint(scratch, out=scratch)
+            scratch *= pf
+            source -= scratch
             depth = walk.depths[current]
             cards = walk.cards[current]
             drawn_others = (sum(cards) - cards[pair - 1] - up_is_other) if pair else 0
@@ -293,33 +329,46 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
         else:
             parts = [(edge.ranks, edge.held, 0)]
         for ranks, held, extra in parts:
-            base = columns.get(ranks)
-            if base is None:
-                base = columns[ranks] = left[:, list(ranks)].sum(axis=1).astype(np.float64)
-            flow = source * (base - held)
+            factor = factors.get((ranks, held))
+            if factor is None:  # the cards of those ranks the dealer may draw here
+                factor = factors[(ranks, held)] = (left[:, list(ranks)].sum(axis=1) - held).astype(np.float64)
             if edge.target >= 0:
-                reach[edge.target] += flow
+                target = reach[edge.target]
+                if target is None:
+                    reach[edge.target] = source * factor
+                else:
+                    np.multiply(source, factor, out=scratch)
+                    target += scratch
             else:
                 key = (-1 - edge.target, depth + 1, drawn_others + extra)
                 found = terminal.get(key)
-                terminal[key] = flow if found is None else found + flow
+                if found is None:
+                    terminal[key] = [source * factor, 1]
+                else:
+                    np.multiply(source, factor, out=scratch)
+                    found[0] += scratch
+                    found[1] += 1
+                    if found[1] >= budget:
+                        found[0] = _reduce(found[0], pf, inverse)
+                        found[1] = 1
     k = walk.longest
-    out = np.zeros((p.shape[0], len(OUTCOMES), n_sets), dtype=np.float64)
+    out = np.zeros((p.shape[0], len(OUTCOMES), n_sets), dtype=np.int64)
     scales: dict[tuple[int, int], np.ndarray] = {}
-    for (slot, depth, b), flow in terminal.items():
+    for (slot, depth, b), (flow, _) in terminal.items():
         scale = scales.get((depth, b))
         if scale is None:
-            scale = _falling_vector(sizes - j - depth, k - depth, p, inverse, capped=True)
+            scale = _falling_vector(sizes - j - depth, k - depth, p, capped=True)
             if pair:  # ff(Q - j, b) ff(Q - b, K - b)
-                scale = _reduce(scale * _falling_vector(others - j, b, p, inverse), p, inverse)
-                scale = _reduce(scale * _falling_vector(others - b, k - b, p, inverse, capped=True), p, inverse)
+                scale = scale * _falling_vector(others - j, b, p) % p
+                scale = scale * _falling_vector(others - b, k - b, p, capped=True) % p
             scales[(depth, b)] = scale
-        out[:, slot] = _reduce(out[:, slot] + _reduce(flow, p, inverse) * scale, p, inverse)
-    return out.astype(np.int64) % p.astype(np.int64)[:, :, None]
+        residue = _reduce(flow, pf, inverse).astype(np.int64) % p
+        out[:, slot] = (out[:, slot] + residue * scale) % p
+    return out
 
 
 def moduli_above(bound: int) -> list[int]:
-    """Primes below 2^25 (products of two residues fit in float64 and int64) whose product exceeds ``bound``:
+    """Primes below 2^31 (products of two residues fit in int64) whose product exceeds ``bound``:
     enough to recover any integer from 0 to ``bound`` from its residues (:func:`from_residues`)."""
     primes: list[int] = []
     product = 1

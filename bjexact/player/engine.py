@@ -29,12 +29,13 @@ those splits stay with ``player.game``'s fraction arithmetic.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
 
 from ..core.cards import ACE, RANKS, Counts, add_counts, counts_of
 from ..core.hand import natural_partner
 from ..core.rules import GameRules
-from ..dealer.batch import OUTCOMES, DealerOracle, row_of
+from ..dealer.batch import OUTCOMES, DealerOracle, Residues, row_of, weighted
 from ..errors import BjexactError
 from .states import counts_value, hands_up_to_21
 
@@ -83,68 +84,159 @@ def _argmax(values: dict[str, int]) -> str:
     return best
 
 
-class UpcardEngine:
-    """Exact W numerators of every position against one up-card of a finite shoe.
+_BUST = -1  # a child that busts
+_OUT = -2  # a child the shoe holds no card for
 
-    ``pairs``: the pair ranks whose splits (two hands at most) are valued here; the dealer's
-    rows of all the positions they and the unsplit hands reach are computed in one batch.
+
+@dataclass(frozen=True)
+class _Hands:
+    """Every hand (two cards or more, hard total 21 or less) a shoe can hold, by id, with the
+    hand each card makes (:data:`_BUST`, :data:`_OUT` or an id) and its stand total."""
+
+    hands: tuple[Counts, ...]
+    index: dict[Counts, int]
+    children: tuple[tuple[int, ...], ...]
+    sizes: tuple[int, ...]
+    totals: tuple[int, ...]  # at least 4: the stand weights' key
+
+
+@cache
+def _hands(shoe: Counts) -> _Hands:
+    hands = tuple(hands_up_to_21(shoe, None))
+    index = {h: i for i, h in enumerate(hands)}
+    children = []
+    for hand in hands:
+        hard = sum(r * c for r, c in zip(RANKS, hand))
+        row = []
+        for rank in RANKS:
+            if hard + rank > 21:
+                row.append(_BUST)
+            elif hand[rank - 1] >= shoe[rank - 1]:
+                row.append(_OUT)
+            else:
+                row.append(index[hand[: rank - 1] + (hand[rank - 1] + 1,) + hand[rank:]])
+        children.append(tuple(row))
+    return _Hands(hands, index, tuple(children), tuple(map(sum, hands)),
+                  tuple(max(counts_value(h).total, 4) for h in hands))
+
+
+class UpcardEngine:
+    """Exact W numerators (X over D(n)) of every position against one up-card of a finite shoe.
+
+    ``pairs``: the pair ranks whose splits (two hands at most) are valued here. The dealer's
+    rows come in at most two batches: every unsplit hand, with (CDP1) every split hand of
+    those pairs; then (CDZ-) the split hands' positions the unsplit strategy stands on.
     """
 
     def __init__(self, rules: GameRules, shoe: Counts, upcard: int, oracle: DealerOracle, pairs: list[int]):
+        import numpy as np  # here: the infinite deck never needs it
+
         self.rules = rules
         self.shoe = shoe
         self.upcard = upcard
+        self.pairs = pairs
         self.unseen = sum(shoe) - 1  # before any player card
         self.partner = natural_partner(upcard)
         self.natural_loses = not rules.excludes_natural
+        self._oracle = oracle
         self._weights = {t: stand_weights(t, self.natural_loses) for t in range(4, 22)}
-        self.pairs = pairs
-        self.chooser = {p: counts_of([p]) if rules.split_strategy != "cdz" else _NONE for p in pairs}
-        import numpy as np  # here: the infinite deck never needs it
-
-        # the positions to stand on: (hand, removed); split hands' removed sets hold the other pair card
-        stands = [(h, h) for h in hands_up_to_21(shoe, upcard)]
-        for pair in pairs:
-            extra = counts_of([pair])
-            stands.extend((h, add_counts(h, extra)) for h in hands_up_to_21(shoe, upcard, start=(pair,), extra=extra))
-        columns: dict[Counts, int] = {}
-        for _, removed in stands:
-            columns.setdefault(removed, len(columns))
-        self._columns = columns
-        weights = [self._weights[max(counts_value(h).total, 4)] for h, _ in stands]
-        values, denominators, self._batch = oracle.stand_numerators(
-            list(columns), upcard, [columns[r] for _, r in stands], np.array(weights, dtype=np.int64).reshape(-1, 7))
-        # the floor m of D(n) = n!/m!: below every bust position's n less the dealer's longest path
-        most = max((sum(r) for r in columns), default=1) + 1
-        floor = max(0, self.unseen - most - oracle.longest(upcard) - 1)
-        self._d = {floor: 1}
-        for n in range(floor + 1, self.unseen + 1):
+        self._table = table = _hands(shoe)
+        self._cdz = rules.split_strategy == "cdz"
+        top = [c - (r == upcard) for r, c in zip(RANKS, shoe)]
+        self._top = top
+        unsplit = [i for i, h in enumerate(table.hands) if all(c <= t for c, t in zip(h, top))]
+        # (hand id, extra pair rank or 0) -> X of standing
+        self._stand: dict[tuple[int, int], int] = {}
+        self._batches: list[tuple[dict[Counts, int], Residues]] = []
+        first = [(i, 0) for i in unsplit]
+        if not self._cdz:
+            first += [(i, p) for p in pairs for i in self._split_ids(p)]
+        most = max(table.sizes, default=2) + 2
+        self._floor = max(0, self.unseen - most - oracle.longest(upcard) - 1)
+        self._d = [1] * (self.unseen + 1)
+        for n in range(self._floor + 1, self.unseen + 1):
             self._d[n] = self._d[n - 1] * n
-        scale = {den: self._d[self.unseen - sum(r)] // den for (_, r), den in zip(stands, denominators)}
-        self._stand = {(h, r): v * scale[den] for (h, r), v, den in zip(stands, values, denominators)}
-        self._opt: dict[tuple[Counts, Counts], tuple[int, int | None]] = {}
-        self._policy: dict[tuple[Counts, Counts], int] = {}
+        self._add_stands(first)
+        # the optimum at no extra card, bottom-up (children have one card more)
+        self._opt: dict[int, dict[int, tuple[int, int | None]]] = {0: {}}
+        for i in sorted(unsplit, key=table.sizes.__getitem__, reverse=True):
+            self._opt[0][i] = self._optimal_at(i, 0)
+        if not self._cdz:
+            for pair in pairs:
+                best = self._opt[pair] = {}
+                for i in sorted(self._split_ids(pair), key=table.sizes.__getitem__, reverse=True):
+                    best[i] = self._optimal_at(i, pair)
+        self._policy: dict[tuple[int, int], int] = {}
+        if self._cdz and pairs:
+            wanted: set[tuple[int, int]] = set()
+            for pair in pairs:
+                for x in RANKS:
+                    if self._held(pair, x):
+                        self._visit_split(self._id((pair, x)), pair, wanted)
+            self._add_stands(sorted(wanted - self._stand.keys()))
+
+    # --- positions ---
+
+    def _id(self, cards: tuple[int, ...]) -> int:
+        return self._table.index[counts_of(cards)]
+
+    def _held(self, pair: int, x: int) -> bool:
+        """Whether the shoe (less the up-card) holds two pair cards and a card x besides."""
+        need = counts_of([pair, pair, x])
+        return all(n <= t for n, t in zip(need, self._top))
+
+    def _split_ids(self, pair: int) -> list[int]:
+        """The hands holding ``pair`` that a split hand can become, the other pair card gone."""
+        top = list(self._top)
+        top[pair - 1] -= 1
+        return [i for i, h in enumerate(self._table.hands) if h[pair - 1] and all(c <= t for c, t in zip(h, top))]
+
+    def _left(self, i: int, pair: int) -> list[int]:
+        """The unseen counts of hand ``i`` with the other pair card (rank ``pair``, 0: none) gone."""
+        left = [t - c for t, c in zip(self._top, self._table.hands[i])]
+        if pair:
+            left[pair - 1] -= 1
+        return left
+
+    def _n(self, i: int, pair: int) -> int:
+        return self.unseen - self._table.sizes[i] - (pair > 0)
+
+    def _add_stands(self, wanted: list[tuple[int, int]]) -> None:
+        """X of standing at the positions ``wanted`` (hand id, extra pair rank or 0): rows
+        already walked are reused, the others walked in one batch."""
+        import numpy as np
+
+        table = self._table
+        removed = {w: add_counts(table.hands[w[0]], counts_of([w[1]])) if w[1] else table.hands[w[0]]
+                   for w in wanted}
+        fresh = [r for r in dict.fromkeys(removed.values()) if not any(r in c for c, _ in self._batches)]
+        if fresh:
+            batch = self._oracle.residues(fresh, self.upcard, bound=2)  # stakes of 1: |X| <= D
+            _check(batch)
+            self._batches.append(({r: k for k, r in enumerate(fresh)}, batch))
+        for columns, batch in self._batches:
+            mine = [(w, r) for w, r in removed.items() if r in columns]
+            if not mine:
+                continue
+            weights = np.array([self._weights[table.totals[i]] for (i, _), _ in mine], dtype=np.int64)
+            values = weighted(batch, [columns[r] for _, r in mine], weights.reshape(-1, len(OUTCOMES)))
+            for (w, r), value in zip(mine, values):
+                self._stand[w] = value * (self._d[self.unseen - sum(r)] // batch.denominators[columns[r]])
+                del removed[w]
 
     def denominator(self, removed: Counts) -> int:
         """D(n) of a position whose hand and extra cards are ``removed``."""
         return self._d[self.unseen - sum(removed)]
 
-    def _left(self, removed: Counts) -> list[int]:
-        left = [c - r for c, r in zip(self.shoe, removed)]
-        left[self.upcard - 1] -= 1
-        return left
-
-    # --- one step ---
-
-    def stand(self, hand: Counts, removed: Counts) -> int:
-        """X of standing with ``hand`` (cards ``removed`` gone in all)."""
-        return self._stand[(hand, removed)]
-
     def row(self, removed: Counts) -> tuple[tuple[int, ...], int] | None:
         """The dealer's exact row (numerators over ff(n, K)) for a removed set this engine
         walked, else ``None``."""
-        column = self._columns.get(removed)
-        return None if column is None else row_of(self._batch, column)
+        for columns, batch in self._batches:
+            if removed in columns:
+                return row_of(batch, columns[removed])
+        return None
+
+    # --- one step ---
 
     def _bust(self, left: list[int], n: int, rank: int) -> int:
         """X (over D(n - 1)) of busting by drawing ``rank`` with ``n`` unseen: minus P(no dealer
@@ -154,55 +246,71 @@ class UpcardEngine:
         after = n - 1
         return -(after - left[self.partner - 1] + (rank == self.partner)) * self._d[after - 1]
 
-    def hit(self, hand: Counts, extra: Counts, then: Callable[[Counts], int]) -> int | None:
-        """X of drawing one card, then ``then(new hand)``; ``None`` when only the hole card is unseen."""
-        removed = add_counts(hand, extra)
-        n = self.unseen - sum(removed)
+    def _double_at(self, i: int, pair: int) -> int | None:
+        """X of doubling hand ``i`` with the extra pair card (0: none) gone."""
+        n = self._n(i, pair)
         if n <= 1:
             return None
-        left = self._left(removed)
+        left = self._left(i, pair)
         total = 0
-        for rank, count in zip(RANKS, left):
-            if not count:
-                continue
-            new = hand[: rank - 1] + (hand[rank - 1] + 1,) + hand[rank:]
-            if counts_value(new).bust:
-                total += count * self._bust(left, n, rank)
-            else:
-                total += count * then(new)
-        return total
+        for rank, (count, child) in enumerate(zip(left, self._table.children[i]), 1):
+            if count:
+                total += count * (self._bust(left, n, rank) if child == _BUST else self._stand[(child, pair)])
+        return 2 * total
 
-    def double(self, hand: Counts, extra: Counts = _NONE) -> int | None:
-        one_card = self.hit(hand, extra, lambda new: self.stand(new, add_counts(new, extra)))
-        return None if one_card is None else 2 * one_card
+    def _optimal_at(self, i: int, pair: int) -> tuple[int, int | None]:
+        """(stand, hit) X of hand ``i`` played optimally, its children's values known."""
+        stand = self._stand[(i, pair)]
+        n = self._n(i, pair)
+        if n <= 1:
+            return stand, None
+        best = self._opt[pair]
+        left = self._left(i, pair)
+        total = 0
+        for rank, (count, child) in enumerate(zip(left, self._table.children[i]), 1):
+            if count:
+                if child == _BUST:
+                    total += count * self._bust(left, n, rank)
+                else:
+                    s, h = best[child]
+                    total += count * (s if h is None or s >= h else h)
+        return stand, total
 
-    # --- play ---
+    def _hits(self, i: int) -> bool:
+        """Whether the unsplit optimum hits hand ``i`` (ties go to standing)."""
+        stand, hit = self._opt[0][i]
+        return hit is not None and hit > stand
 
-    def optimal(self, hand: Counts, extra: Counts = _NONE) -> tuple[int, int | None]:
-        """(stand, hit) X of a hand that may only stand or hit, played optimally from here."""
-        key = (hand, extra)
-        found = self._opt.get(key)
-        if found is None:
-            stand = self.stand(hand, add_counts(hand, extra))
-            hit = self.hit(hand, extra, lambda new: _best(self.optimal(new, extra)))
-            found = self._opt[key] = (stand, hit)
-        return found
+    def _visit_split(self, i: int, pair: int, wanted: set[tuple[int, int]]) -> None:
+        """Note the positions a CDZ- split hand ``i`` of ``pair`` stands on (its doubles' too)."""
+        move = self._split_move(i, pair)
+        children = self._table.children[i]
+        left = self._left(i, pair)
+        if move == "stand":
+            wanted.add((i, pair))
+        elif move == "double":
+            wanted.update((c, pair) for c, k in zip(children, left) if k and c >= 0)
+        else:
+            self._visit_played(i, pair, wanted, set())
 
-    def _played(self, hand: Counts, extra: Counts, chooser: Counts) -> int:
-        """X of a hand of three or more cards at ``extra``, hitting where the optimum with
-        ``chooser`` extra cards gone hits (hit > stand)."""
-        if chooser == extra:
-            return _best(self.optimal(hand, extra))
-        key = (hand, extra)
-        found = self._policy.get(key)
-        if found is None:
-            stand, hit = self.optimal(hand, chooser)
-            if hit is not None and hit > stand:
-                found = self._must(self.hit(hand, extra, lambda new: self._played(new, extra, chooser)))
-            else:
-                found = self.stand(hand, add_counts(hand, extra))
-            self._policy[key] = found
-        return found
+    def _visit_played(self, i: int, pair: int, wanted: set[tuple[int, int]], seen: set[int]) -> None:
+        for child, count in zip(self._table.children[i], self._left(i, pair)):
+            if count and child >= 0 and child not in seen:
+                seen.add(child)
+                if self._hits(child):
+                    self._visit_played(child, pair, wanted, seen)
+                else:
+                    wanted.add((child, pair))
+
+    # --- the values ---
+
+    def optimal(self, hand: Counts) -> tuple[int, int | None]:
+        """(stand, hit) X of an unsplit hand that may only stand or hit, played optimally."""
+        return self._opt[0][self._table.index[hand]]
+
+    def double(self, hand: Counts) -> int | None:
+        """X of doubling an unsplit hand."""
+        return self._double_at(self._table.index[hand], 0)
 
     def moves(self, cards: tuple[int, int]) -> tuple[dict[str, int], int]:
         """The X of stand, hit, double (as allowed) and split (for :attr:`pairs`) of an unsplit
@@ -216,45 +324,77 @@ class UpcardEngine:
             double = self.double(hand)
             if double is not None:
                 values["double"] = double
-        if cards[0] == cards[1] and cards[0] in self.chooser:
+        if cards[0] == cards[1] and cards[0] in self.pairs:
             values["split"] = self.split(cards[0])
         return values, self.denominator(hand)
 
     def split(self, pair: int) -> int:
         """X (over the pair's D(n)) of splitting ``pair`` into two hands, no more: twice the
         first hand's value with the other pair card gone (see ``player.game``)."""
-        left = self._left(counts_of([pair, pair]))
-        return 2 * sum(c * self.split_hand(counts_of([pair, x]), pair) for x, c in zip(RANKS, left) if c)
+        left = [t - 2 * (r == pair) for r, t in zip(RANKS, self._top)]
+        return 2 * sum(c * self._split_hand(self._id((pair, x)), pair) for x, c in zip(RANKS, left) if c)
 
-    def split_hand(self, hand: Counts, pair: int) -> int:
-        """X of a split hand of ``pair`` holding its second card, the other pair card gone."""
-        extra = counts_of([pair])
-        chooser = self.chooser[pair]
-        move = "stand"
-        if counts_value(hand).total != 21 and (pair != ACE or self.rules.hit_split_aces):
-            stand, hit = self.optimal(hand, chooser)
-            options = {"stand": stand}
-            if hit is not None:
-                options["hit"] = hit
-            if self.rules.das and may_double(self.rules, hand):
-                double = self.double(hand, chooser)
-                if double is not None:
-                    options["double"] = double
-            move = _argmax(options)
+    def _split_move(self, i: int, pair: int) -> str:
+        """The move of split hand ``i`` (two cards) by the split strategy's values."""
+        hand = self._table.hands[i]
+        if counts_value(hand).total == 21 or (pair == ACE and not self.rules.hit_split_aces):
+            return "stand"
+        chooser = 0 if self._cdz else pair
+        stand, hit = self._opt[chooser][i]
+        options = {"stand": stand}
+        if hit is not None:
+            options["hit"] = hit
+        if self.rules.das and may_double(self.rules, hand):
+            double = self._double_at(i, chooser)
+            if double is not None:
+                options["double"] = double
+        return _argmax(options)
+
+    def _split_hand(self, i: int, pair: int) -> int:
+        """X of split hand ``i`` of ``pair`` holding its second card, the other pair card gone."""
+        move = self._split_move(i, pair)
         if move == "double":
-            return self._must(self.double(hand, extra))
+            return _must(self._double_at(i, pair))
         if move == "hit":
-            return self._must(self.hit(hand, extra, lambda new: self._played(new, extra, chooser)))
-        return self.stand(hand, add_counts(hand, extra))
+            return self._hit_played(i, pair)
+        return self._stand[(i, pair)]
 
-    @staticmethod
-    def _must(value: int | None) -> int:
-        if value is None:
+    def _hit_played(self, i: int, pair: int) -> int:
+        """X of hitting split hand ``i`` and playing on by the split strategy."""
+        n = self._n(i, pair)
+        if n <= 1:
             raise BjexactError("the shoe is too small to deal the split hands")
-        return value
+        left = self._left(i, pair)
+        total = 0
+        for rank, (count, child) in enumerate(zip(left, self._table.children[i]), 1):
+            if count:
+                total += count * (self._bust(left, n, rank) if child == _BUST else self._played(child, pair))
+        return total
+
+    def _played(self, i: int, pair: int) -> int:
+        """X of split hand ``i`` (three cards or more) played by the split strategy."""
+        if not self._cdz:
+            stand, hit = self._opt[pair][i]
+            return stand if hit is None or stand >= hit else hit
+        key = (i, pair)
+        found = self._policy.get(key)
+        if found is None:
+            found = self._policy[key] = self._hit_played(i, pair) if self._hits(i) else self._stand[key]
+        return found
 
 
-def _best(values: tuple[int, int | None]) -> int:
-    stand, hit = values
-    return stand if hit is None or stand >= hit else hit
+def _check(batch: Residues) -> None:
+    """Every row must sum to its denominator: the dealer never runs out of cards."""
+    import numpy as np
 
+    p = np.array(batch.primes, dtype=np.int64)[:, None]
+    known = {d: [d % q for q in batch.primes] for d in set(batch.denominators)}
+    check = np.array([known[d] for d in batch.denominators], dtype=np.int64).T
+    if (batch.residues.sum(axis=1) % p != check).any():  # primes' product > D: equal sums
+        raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
+
+
+def _must(value: int | None) -> int:
+    if value is None:
+        raise BjexactError("the shoe is too small to deal the split hands")
+    return value

@@ -67,13 +67,14 @@ def player_hit_graph() -> nx.DiGraph:
 
 
 def hands_up_to_21(
-    shoe: Counts, upcard: int, start: tuple[int, ...] = (), extra: Counts = (0,) * 10
+    shoe: Counts, upcard: int | None, start: tuple[int, ...] = (), extra: Counts = (0,) * 10
 ) -> Iterator[Counts]:
-    """Every composition of a player's hand the ``shoe`` (ten counts), less the up-card and the
-    ``extra`` cards, can hold: multisets of two or more cards, containing ``start``, with a hard
-    total of 21 or less (every hand the player may stand on or hit)."""
+    """Every composition of a player's hand the ``shoe`` (ten counts), less the up-card (if any)
+    and the ``extra`` cards, can hold: multisets of two or more cards, containing ``start``, with
+    a hard total of 21 or less (every hand the player may stand on or hit)."""
     available = list(shoe)
-    available[upcard - 1] -= 1
+    if upcard is not None:
+        available[upcard - 1] -= 1
     for r in RANKS:
         available[r - 1] -= extra[r - 1]
     counts = [0] * 10
