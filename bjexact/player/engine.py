@@ -151,8 +151,10 @@ class UpcardEngine:
         first = [(i, 0) for i in unsplit]
         if not self._cdz:
             first += [(i, p) for p in pairs for i in self._split_ids(p)]
-        most = max(table.sizes, default=2) + 2
-        self._floor = max(0, self.unseen - most - oracle.longest(upcard) - 1)
+        # the floors of D: below every position's n (less hidden cards) by the dealer's longest path
+        self._most = most = max(table.sizes, default=2) + 7  # a bust's card, three extra pair cards, two hidden
+        self._k = oracle.longest(upcard)
+        self._floor = max(0, self.unseen - most - self._k - 2)
         self._d = [1] * (self.unseen + 1)
         for n in range(self._floor + 1, self.unseen + 1):
             self._d[n] = self._d[n - 1] * n
@@ -167,12 +169,15 @@ class UpcardEngine:
                 for i in sorted(self._split_ids(pair), key=table.sizes.__getitem__, reverse=True):
                     best[i] = self._optimal_at(i, pair)
         self._policy: dict[tuple[int, int], int] = {}
+        self._g: dict[int, list[int]] = {}
+        self._hstand: dict[tuple[int, int, int], int] = {}
+        self._hplay: dict[tuple[int, int, int, int], int] = {}
         if self._cdz and pairs:
             wanted: set[tuple[int, int]] = set()
             for pair in pairs:
                 for x in RANKS:
                     if self._held(pair, x):
-                        self._visit_split(self._id((pair, x)), pair, wanted)
+                        self._visit_split(self._id((pair, x)), pair, 0, wanted)
             self._add_stands(sorted(wanted - self._stand.keys()))
 
     # --- positions ---
@@ -185,21 +190,22 @@ class UpcardEngine:
         need = counts_of([pair, pair, x])
         return all(n <= t for n, t in zip(need, self._top))
 
-    def _split_ids(self, pair: int) -> list[int]:
-        """The hands holding ``pair`` that a split hand can become, the other pair card gone."""
+    def _split_ids(self, extra: int) -> list[int]:
+        """The hands holding the pair card that a split hand can become, ``extra`` gone (see :func:`_extra`)."""
+        pair, count = _pair_of(extra), _count_of(extra)
         top = list(self._top)
-        top[pair - 1] -= 1
+        top[pair - 1] -= count
         return [i for i, h in enumerate(self._table.hands) if h[pair - 1] and all(c <= t for c, t in zip(h, top))]
 
-    def _left(self, i: int, pair: int) -> list[int]:
-        """The unseen counts of hand ``i`` with the other pair card (rank ``pair``, 0: none) gone."""
+    def _left(self, i: int, extra: int) -> list[int]:
+        """The unseen counts of hand ``i`` with the ``extra`` pair cards (:func:`_extra`) gone."""
         left = [t - c for t, c in zip(self._top, self._table.hands[i])]
-        if pair:
-            left[pair - 1] -= 1
+        if extra:
+            left[_pair_of(extra) - 1] -= _count_of(extra)
         return left
 
-    def _n(self, i: int, pair: int) -> int:
-        return self.unseen - self._table.sizes[i] - (pair > 0)
+    def _n(self, i: int, extra: int) -> int:
+        return self.unseen - self._table.sizes[i] - _count_of(extra)
 
     def _add_stands(self, wanted: list[tuple[int, int]]) -> None:
         """X of standing at the positions ``wanted`` (hand id, extra pair rank or 0): rows
@@ -207,8 +213,7 @@ class UpcardEngine:
         import numpy as np
 
         table = self._table
-        removed = {w: add_counts(table.hands[w[0]], counts_of([w[1]])) if w[1] else table.hands[w[0]]
-                   for w in wanted}
+        removed = {w: _removed(table.hands[w[0]], w[1]) for w in wanted}
         fresh = [r for r in dict.fromkeys(removed.values()) if not any(r in c for c, _ in self._batches)]
         if fresh:
             batch = self._oracle.residues(fresh, self.upcard, bound=2)  # stakes of 1: |X| <= D
@@ -276,31 +281,32 @@ class UpcardEngine:
                     total += count * (s if h is None or s >= h else h)
         return stand, total
 
-    def _hits(self, i: int) -> bool:
-        """Whether the unsplit optimum hits hand ``i`` (ties go to standing)."""
-        stand, hit = self._opt[0][i]
-        return hit is not None and hit > stand
-
-    def _visit_split(self, i: int, pair: int, wanted: set[tuple[int, int]]) -> None:
-        """Note the positions a CDZ- split hand ``i`` of ``pair`` stands on (its doubles' too)."""
-        move = self._split_move(i, pair)
+    def _visit_split(self, i: int, extra: int, chooser: int, wanted: set[tuple[int, int]]) -> None:
+        """Note the positions a split hand ``i`` (two cards, ``extra`` gone) stands on (its
+        doubles' too), played by the optimum with ``chooser`` gone."""
+        move = self._split_move(i, _pair_of(extra), chooser)
         children = self._table.children[i]
-        left = self._left(i, pair)
+        left = self._left(i, extra)
         if move == "stand":
-            wanted.add((i, pair))
+            wanted.add((i, extra))
         elif move == "double":
-            wanted.update((c, pair) for c, k in zip(children, left) if k and c >= 0)
+            wanted.update((c, extra) for c, k in zip(children, left) if k and c >= 0)
         else:
-            self._visit_played(i, pair, wanted, set())
+            self._visit_played(i, extra, chooser, wanted, set())
 
-    def _visit_played(self, i: int, pair: int, wanted: set[tuple[int, int]], seen: set[int]) -> None:
-        for child, count in zip(self._table.children[i], self._left(i, pair)):
+    def _visit_played(self, i: int, extra: int, chooser: int, wanted: set[tuple[int, int]], seen: set[int]) -> None:
+        for child, count in zip(self._table.children[i], self._left(i, extra)):
             if count and child >= 0 and child not in seen:
                 seen.add(child)
-                if self._hits(child):
-                    self._visit_played(child, pair, wanted, seen)
+                if self._chooser_hits(child, chooser):
+                    self._visit_played(child, extra, chooser, wanted, seen)
                 else:
-                    wanted.add((child, pair))
+                    wanted.add((child, extra))
+
+    def _chooser_hits(self, i: int, chooser: int) -> bool:
+        """Whether the optimum with ``chooser`` gone hits hand ``i`` (ties go to standing)."""
+        stand, hit = self._opt[chooser][i]
+        return hit is not None and hit > stand
 
     # --- the values ---
 
@@ -334,12 +340,12 @@ class UpcardEngine:
         left = [t - 2 * (r == pair) for r, t in zip(RANKS, self._top)]
         return 2 * sum(c * self._split_hand(self._id((pair, x)), pair) for x, c in zip(RANKS, left) if c)
 
-    def _split_move(self, i: int, pair: int) -> str:
-        """The move of split hand ``i`` (two cards) by the split strategy's values."""
+    def _split_move(self, i: int, pair: int, chooser: int) -> str:
+        """The move of split hand ``i`` (two cards) of ``pair`` by the values of the optimum with
+        ``chooser`` gone (:func:`_extra`)."""
         hand = self._table.hands[i]
         if counts_value(hand).total == 21 or (pair == ACE and not self.rules.hit_split_aces):
             return "stand"
-        chooser = 0 if self._cdz else pair
         stand, hit = self._opt[chooser][i]
         options = {"stand": stand}
         if hit is not None:
@@ -352,7 +358,7 @@ class UpcardEngine:
 
     def _split_hand(self, i: int, pair: int) -> int:
         """X of split hand ``i`` of ``pair`` holding its second card, the other pair card gone."""
-        move = self._split_move(i, pair)
+        move = self._split_move(i, pair, 0 if self._cdz else pair)
         if move == "double":
             return _must(self._double_at(i, pair))
         if move == "hit":
@@ -379,8 +385,156 @@ class UpcardEngine:
         key = (i, pair)
         found = self._policy.get(key)
         if found is None:
-            found = self._policy[key] = self._hit_played(i, pair) if self._hits(i) else self._stand[key]
+            found = self._policy[key] = self._hit_played(i, pair) if self._chooser_hits(i, 0) else self._stand[key]
         return found
+
+
+    # --- resplits: split hands with hidden cards ---
+
+    def ensure_optimum(self, extra: int) -> None:
+        """The optimum of the hands holding the pair card with ``extra`` pair cards gone, nothing
+        hidden: the values CDP1 and CDP choose a split hand's moves by."""
+        if extra in self._opt:
+            return
+        ids = self._split_ids(extra)
+        self._add_stands([(i, extra) for i in ids])
+        best = self._opt[extra] = {}
+        for i in sorted(ids, key=self._table.sizes.__getitem__, reverse=True):
+            best[i] = self._optimal_at(i, extra)
+
+    def prepare_splits(self, pair: int, wanted: list[tuple[int, int, int, int]]) -> None:
+        """Walk the dealer for the split hands ``wanted``: (second card x, extra pair cards k,
+        hidden non-pair cards j, pair cards gone for the choosing optimum), see :meth:`split_hand_value`."""
+        if pair not in self._g:
+            nonpair = sum(self.shoe) - self.shoe[pair - 1] - (self.upcard != pair)
+            floor = max(0, nonpair - self._most - self._k - 2)
+            g = [1] * (nonpair + 1)
+            for q in range(floor + 1, nonpair + 1):
+                g[q] = g[q - 1] * q
+            self._g[pair] = g
+        for chooser in {c for *_, c in wanted}:
+            self.ensure_optimum(_extra(pair, chooser))
+        needed: set[tuple[int, int, int]] = set()
+        seen: dict[tuple[int, int, int], set[int]] = {}
+        for x, k, j, c in wanted:
+            extra, chooser = _extra(pair, k), _extra(pair, c)
+            flat: set[tuple[int, int]] = set()
+            i = self._id((pair, x))
+            move = self._split_move(i, pair, chooser)
+            if move == "stand":
+                flat.add((i, extra))
+            elif move == "double":
+                flat.update((ch, extra) for ch, n in zip(self._table.children[i], self._left(i, extra)) if n and ch >= 0)
+            else:
+                self._visit_played(i, extra, chooser, flat, seen.setdefault((extra, j, chooser), set()))
+            needed.update((i, e, j) for i, e in flat)
+        fresh = sorted(needed - self._hstand.keys())
+        if not fresh:
+            return
+        import numpy as np
+
+        table = self._table
+        batch = self._oracle.residues([_removed(table.hands[i], e) for i, e, _ in fresh], self.upcard, pair,
+                                      [j for *_, j in fresh], bound=2)
+        _check(batch)
+        weights = np.array([self._weights[table.totals[i]] for i, _, _ in fresh], dtype=np.int64)
+        values = weighted(batch, range(len(fresh)), weights.reshape(-1, len(OUTCOMES)))
+        for column, ((i, e, j), value) in enumerate(zip(fresh, values)):
+            self._hstand[(i, e, j)] = value * (self._hidden_d(i, e, j) // batch.denominators[column])
+
+    def _hidden_d(self, i: int, extra: int, j: int) -> int:
+        """The denominator F(n - j) G(Q) of a position with ``j`` hidden non-pair cards: F(x) = x!/m!,
+        G(Q) = Q!/m'! with Q the unseen cards that are not pair cards."""
+        n = self._n(i, extra)
+        pair = _pair_of(extra)
+        q = n - self._left(i, extra)[pair - 1]
+        return self._d[n - j] * self._g[pair][q]
+
+    def split_hand_value(self, x: int, k: int, j: int, chooser: int, pair: int) -> tuple[int, int]:
+        """(X, its denominator) of a split hand of ``pair`` holding second card ``x``, with ``k``
+        other pair cards and ``j`` hidden non-pair cards gone, played by the optimum with
+        ``chooser`` pair cards gone (0: the unsplit hand's, CDZ-). A draw is the pair rank with
+        chance c_pair / (n - j) and rank r otherwise with c_r (Q - j) / (Q (n - j)), so with
+        D = F(n - j) G(Q) a hit's numerator is c_pair X(pair) + sum_r c_r (Q - j) X(r)."""
+        i, extra = self._id((pair, x)), _extra(pair, k)
+        move = self._split_move(i, pair, _extra(pair, chooser))
+        if move == "double":
+            value = _must(self._hidden_hit(i, extra, j, -1))
+        elif move == "hit":
+            value = _must(self._hidden_hit(i, extra, j, _extra(pair, chooser)))
+        else:
+            value = self._hstand[(i, extra, j)]
+        return value, self._hidden_d(i, extra, j)
+
+    def _hidden_hit(self, i: int, extra: int, j: int, chooser: int) -> int | None:
+        """X of drawing a card to hand ``i`` with ``j`` hidden cards, then playing by the optimum
+        with ``chooser`` gone (-1: standing, a double's card; twice the stake)."""
+        n = self._n(i, extra)
+        if n - j <= 1:
+            return None
+        pair = _pair_of(extra)
+        left = self._left(i, extra)
+        q = n - left[pair - 1]
+        if q < j:
+            raise BjexactError("the shoe is too small to deal the split hands")
+        total = 0
+        for rank, (count, child) in enumerate(zip(left, self._table.children[i]), 1):
+            weight = count if rank == pair else count * (q - j)
+            if not weight:
+                continue
+            if child == _BUST:
+                total += weight * self._hidden_bust(left, n, q, j, pair, rank)
+            elif chooser < 0:
+                total += weight * self._hstand[(child, extra, j)]
+            else:
+                total += weight * self._hidden_played(child, extra, j, chooser)
+        return 2 * total if chooser < 0 else total
+
+    def _hidden_played(self, i: int, extra: int, j: int, chooser: int) -> int:
+        key = (i, extra, j, chooser)
+        found = self._hplay.get(key)
+        if found is None:
+            if self._chooser_hits(i, chooser):
+                found = _must(self._hidden_hit(i, extra, j, chooser))
+            else:
+                found = self._hstand[(i, extra, j)]
+            self._hplay[key] = found
+        return found
+
+    def _hidden_bust(self, left: list[int], n: int, q: int, j: int, pair: int, rank: int) -> int:
+        """X (over F(n' - j) G(Q')) of busting by drawing ``rank``: minus P(no dealer natural)
+        when a dealer natural is left out of W, else minus one."""
+        after, q_after = n - 1, q - (rank != pair)
+        g = self._g[pair]
+        value = -self._d[after - j] * g[q_after]
+        if self.natural_loses or self.partner is None:
+            return value
+        partner = self.partner
+        count = left[partner - 1] - (rank == partner)
+        if partner == pair:  # P(natural) = c / (n' - j)
+            return value + count * self._d[after - j - 1] * g[q_after]
+        return value + count * (q_after - j) * self._d[after - j - 1] * g[q_after - 1]
+
+
+def _extra(pair: int, count: int) -> int:
+    """The code of ``count`` extra pair cards gone (0: none): pair + 10 (count - 1)."""
+    return pair + 10 * (count - 1) if count else 0
+
+
+def _pair_of(extra: int) -> int:
+    return (extra - 1) % 10 + 1
+
+
+def _count_of(extra: int) -> int:
+    return (extra - 1) // 10 + 1 if extra else 0
+
+
+def _removed(hand: Counts, extra: int) -> Counts:
+    """A hand's cards with the extra pair cards of code ``extra``."""
+    if not extra:
+        return hand
+    pair = _pair_of(extra)
+    return hand[: pair - 1] + (hand[pair - 1] + _count_of(extra),) + hand[pair:]
 
 
 def _check(batch: Residues) -> None:

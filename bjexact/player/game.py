@@ -631,16 +631,18 @@ class _Solver:
 
 class _EngineSolver(_Solver):
     """:class:`_Solver` whose values come from :mod:`bjexact.player.engine` (integers over
-    known denominators, one dealer batch per up-card) where it reaches: on a finite shoe
-    every unsplit hand's stand, hit and double, and the splits of pairs that make two
-    hands at most. The rest stays with the inherited fraction arithmetic: the infinite
-    deck (a small table of totals), splits that may go on to three or four hands (their
-    hidden non-pair second cards), CDP1's and CDP's choosing values for those, and the
-    distribution of the net result."""
+    known denominators, few dealer batches per up-card) on a finite shoe: every unsplit
+    hand's stand, hit and double, the splits of pairs that make two hands at most, and the
+    split hands of resplits (the patterns of second cards of :meth:`_Solver.split` stay here,
+    in fractions, weighing the engine's values). The rest stays with the inherited fraction
+    arithmetic: the infinite deck (a small table of totals) and the distribution of the net
+    result."""
 
     def __init__(self, rules: GameRules, cards: _Cards | None = None):
         super().__init__(rules, cards)
         self._engines: dict[int, UpcardEngine] = {}
+        self._requests: set[tuple[int, int, int, int]] | None = None  # while the split hands are listed
+        self._prepared: set[tuple[int, int]] = set()
 
     def _engine(self, upcard: int) -> UpcardEngine | None:
         if self.cards.infinite:
@@ -660,9 +662,30 @@ class _EngineSolver(_Solver):
         if engine is None:
             return
         shoe = self.cards.counts
-        rest = [p for p in RANKS if self.rules.split_hands >= 2 and p not in engine.pairs
-                and shoe[p - 1] - (p == upcard) >= 2]
-        self.prefetch_splits(rest, upcard)
+        for pair in RANKS:
+            if self.rules.split_hands >= 2 and pair not in engine.pairs and shoe[pair - 1] - (pair == upcard) >= 2:
+                self._prepare(pair, upcard, engine)
+
+    def prefetch_hand(self, cards: tuple[int, ...], upcard: int) -> None:
+        engine = self._engine(upcard)
+        if engine is None:
+            return
+        if len(cards) == 2 and cards[0] == cards[1] and self.rules.split_hands >= 2 and cards[0] not in engine.pairs:
+            self._prepare(cards[0], upcard, engine)
+
+    def _prepare(self, pair: int, upcard: int, engine: UpcardEngine) -> None:
+        """List the split hands a resplit of ``pair`` values (a dry run of :meth:`_Solver.split`),
+        then let the engine walk the dealer for them in one batch."""
+        if (pair, upcard) in self._prepared:
+            return
+        self._requests = set()
+        try:
+            super().split(pair, upcard)
+            requests = sorted(self._requests)
+        finally:
+            self._requests = None
+        engine.prepare_splits(pair, requests)
+        self._prepared.add((pair, upcard))
 
     def continuation(self, hand: Counts, upcard: int) -> tuple[mpq, mpq | None]:
         engine = self._engine(upcard)
@@ -685,9 +708,25 @@ class _EngineSolver(_Solver):
 
     def split(self, pair: int, upcard: int) -> mpq:
         engine = self._engine(upcard)
-        if engine is None or pair not in engine.pairs:
+        if engine is None:
+            return super().split(pair, upcard)
+        if pair not in engine.pairs:
+            self._prepare(pair, upcard, engine)
             return super().split(pair, upcard)
         return mpq(engine.split(pair), engine.denominator(counts_of([pair, pair])))
+
+    def _split_two_cards(self, hand: Counts, upcard: int, gone: Gone, strategy: int) -> mpq:
+        engine = self._engine(upcard)
+        if engine is None:
+            return super()._split_two_cards(hand, upcard, gone, strategy)
+        pair = gone.pair
+        second = pair if hand[pair - 1] == 2 else next(r for r in RANKS if hand[r - 1] and r != pair)
+        request = (second, sum(gone.extra), gone.hidden, strategy)
+        if self._requests is not None:  # listing the split hands
+            self._requests.add(request)
+            return _ZERO
+        value, denominator = engine.split_hand_value(*request, pair)
+        return mpq(value, denominator)
 
 
 class Strategy:
@@ -879,7 +918,8 @@ class _Results:
             if not n or (outcome == "blackjack" and not solver.natural_loses):
                 continue  # under peek/OBO a dealer natural is settled with the round, not here
             # the hands' results against this outcome, and their sums over 0..4 hands of a kind
-            sums = [_powers(_settle(not_pair, outcome)), _powers(_settle(free, outcome))]
+            most = solver.split_limit(pair)
+            sums = [_powers(_settle(not_pair, outcome), most), _powers(_settle(free, outcome), most)]
             for chance, _, made, waiting in patterns:
                 b = sum(made)
                 _mix(out, _convolve(sums[0][b], sums[1][waiting]), chance * mpq(n, denominator))
@@ -1329,7 +1369,7 @@ class GameSolution(Displayable):
 
 def _das_codes(solution: GameSolution, pairs: Mapping[str, Mapping[int, ChartCell]]) -> dict[tuple[int, int], str]:
     """Ph / Pd for the pair cells whose split is best only with doubling after splitting."""
-    without = _Solver(replace(solution.rules, das=False))
+    without = _EngineSolver(replace(solution.rules, das=False))
     codes: dict[tuple[int, int], str] = {}
     for row, cells in pairs.items():
         pair = as_rank(row)
