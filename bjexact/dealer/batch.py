@@ -263,19 +263,6 @@ def _reduce(x: np.ndarray, p: np.ndarray, inverse: np.ndarray) -> np.ndarray:
     return x - np.rint(x * inverse) * p
 
 
-def _falling_vector(start: np.ndarray, length: int, p: np.ndarray, capped: bool = False) -> np.ndarray:
-    """start (start - 1) ... (start - length + 1) modulo each prime (int64, primes x sets);
-    ``capped``: factors below 1 left out, as in :func:`_capped`."""
-    import numpy as np
-    out = np.ones((p.shape[0], start.shape[0]), dtype=np.int64)
-    for i in range(length):
-        factor = start - i
-        if capped:
-            factor = np.where(factor > 0, factor, 1)
-        out = out * (factor % p) % p
-    return out
-
-
 def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: np.ndarray, p: np.ndarray,
                 upcard: int, pair: int, j: np.ndarray) -> np.ndarray:
     """Residues (primes x outcomes x sets, int64 in [0, p)) of the numerators over the common
@@ -302,45 +289,27 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
     terminal: dict[tuple[int, int, int], list] = {}  # key -> [sum, flows summed since its reduction]
     factors: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
     scratch = np.empty((p.shape[0], n_sets), dtype=np.float64)
-    up_is_other = upcard != pair
-    current = -1
-    source = scratch
-    for edge in walk.edges:
-        if edge.source != current:
-            if current >= 0:
-                reach[current] = None  # every edge from it is done
-            current = edge.source
-            source = reach[current]
-            if source is None:  # a hand no path reaches with these cards
-                source = np.zeros((p.shape[0], n_sets), dtype=np.float64)
-            np.multiply(source, inverse, out=scratch)  # reduce in place: source - rint(source / p) p
-            np.rint(scratch, out=scratch)
-            scratch *= pf
-            source -= scratch
-            depth = walk.depths[current]
-            cards = walk.cards[current]
-            drawn_others = (sum(cards) - cards[pair - 1] - up_is_other) if pair else 0
-        if edge.target >= 0:
-            parts = [(edge.ranks, edge.held, 0)]
-        elif pair:  # a terminal edge: pair cards and other cards reach it with different b
-            parts = [(tuple(r for r in edge.ranks if r == pair - 1), 0, 0),
-                     (tuple(r for r in edge.ranks if r != pair - 1), 0, 1)]
-            parts = [(ranks, sum(cards[r] for r in ranks), extra) for ranks, _, extra in parts if ranks]
-        else:
-            parts = [(edge.ranks, edge.held, 0)]
-        for ranks, held, extra in parts:
+    for node, moves in _plan(walk, upcard, pair):
+        source = reach[node]
+        reach[node] = None  # every path through it continues below
+        if source is None:  # a hand no path reaches with these cards
+            continue
+        np.multiply(source, inverse, out=scratch)  # reduce in place: source - rint(source / p) p
+        np.rint(scratch, out=scratch)
+        scratch *= pf
+        source -= scratch
+        for target, key, ranks, held in moves:
             factor = factors.get((ranks, held))
             if factor is None:  # the cards of those ranks the dealer may draw here
                 factor = factors[(ranks, held)] = (left[:, list(ranks)].sum(axis=1) - held).astype(np.float64)
-            if edge.target >= 0:
-                target = reach[edge.target]
-                if target is None:
-                    reach[edge.target] = source * factor
+            if target >= 0:
+                flows = reach[target]
+                if flows is None:
+                    reach[target] = source * factor
                 else:
                     np.multiply(source, factor, out=scratch)
-                    target += scratch
+                    flows += scratch
             else:
-                key = (-1 - edge.target, depth + 1, drawn_others + extra)
                 found = terminal.get(key)
                 if found is None:
                     terminal[key] = [source * factor, 1]
@@ -353,18 +322,68 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
                         found[1] = 1
     k = walk.longest
     out = np.zeros((p.shape[0], len(OUTCOMES), n_sets), dtype=np.int64)
-    scales: dict[tuple[int, int], np.ndarray] = {}
+    by_depth = _capped_vectors(sizes - j, k, p)  # [d]: ff(N - j - d, K - d), factors below 1 left out
+    by_b: list[np.ndarray] = []
+    if pair:  # [b]: ff(Q - j, b) ff(Q - b, K - b)
+        rest = _capped_vectors(others, k, p)
+        falling = np.ones_like(rest[0])
+        for b in range(k + 1):
+            by_b.append(falling * rest[b] % p)
+            falling = falling * ((others - j - b) % p) % p
     for (slot, depth, b), (flow, _) in terminal.items():
-        scale = scales.get((depth, b))
-        if scale is None:
-            scale = _falling_vector(sizes - j - depth, k - depth, p, capped=True)
-            if pair:  # ff(Q - j, b) ff(Q - b, K - b)
-                scale = scale * _falling_vector(others - j, b, p) % p
-                scale = scale * _falling_vector(others - b, k - b, p, capped=True) % p
-            scales[(depth, b)] = scale
+        scale = by_depth[depth] if not pair else by_depth[depth] * by_b[b] % p
         residue = _reduce(flow, pf, inverse).astype(np.int64) % p
         out[:, slot] = (out[:, slot] + residue * scale) % p
     return out
+
+
+_Move = tuple[int, tuple[int, int, int], tuple[int, ...], int]  # target, terminal key, ranks, held
+
+
+def _plan(walk: _UpcardWalk, upcard: int, pair: int) -> list[tuple[int, list[_Move]]]:
+    """The walk's edges by source node: (target node or -1, terminal key (outcome slot, draws,
+    non-pair cards drawn ``b``), ranks, the dealer's cards of those ranks). With a ``pair``
+    rank a terminal edge splits into its pair card and its other cards, which reach the
+    outcome with different ``b``. Kept per walk (walks are kept by :func:`_walk`)."""
+    key = (id(walk), upcard, pair)
+    found = _PLANS.get(key)
+    if found is None:
+        found = _PLANS[key] = _plan_of(walk, upcard, pair)
+    return found
+
+
+_PLANS: dict[tuple[int, int, int], list[tuple[int, list[_Move]]]] = {}
+
+
+def _plan_of(walk: _UpcardWalk, upcard: int, pair: int) -> list[tuple[int, list[_Move]]]:
+    nodes: dict[int, list[_Move]] = {}
+    for edge in walk.edges:
+        cards = walk.cards[edge.source]
+        moves = nodes.setdefault(edge.source, [])
+        if edge.target >= 0:
+            moves.append((edge.target, (0, 0, 0), edge.ranks, edge.held))
+            continue
+        depth = walk.depths[edge.source] + 1
+        slot = -1 - edge.target
+        if not pair:
+            moves.append((-1, (slot, depth, 0), edge.ranks, edge.held))
+            continue
+        drawn_others = sum(cards) - cards[pair - 1] - (upcard != pair)
+        for ranks, extra in ((tuple(r for r in edge.ranks if r == pair - 1), 0),
+                             (tuple(r for r in edge.ranks if r != pair - 1), 1)):
+            if ranks:
+                moves.append((-1, (slot, depth, drawn_others + extra), ranks, sum(cards[r] for r in ranks)))
+    return list(nodes.items())
+
+
+def _capped_vectors(start: np.ndarray, k: int, p: np.ndarray) -> list[np.ndarray]:
+    """[d] = :func:`_capped` (start - d, k - d) modulo each prime (int64, primes x sets), d = 0..k:
+    each is the next one times max(start - d, 1)."""
+    import numpy as np
+    out = [np.ones((p.shape[0], start.shape[0]), dtype=np.int64)]
+    for d in range(k - 1, -1, -1):
+        out.append(out[-1] * (np.maximum(start - d, 1) % p) % p)
+    return out[::-1]
 
 
 def moduli_above(bound: int) -> list[int]:

@@ -144,6 +144,7 @@ class UpcardEngine:
         self._cdz = rules.split_strategy == "cdz"
         top = [c - (r == upcard) for r, c in zip(RANKS, shoe)]
         self._top = top
+        self._lefts: dict[tuple[int, int], list[int]] = {}
         unsplit = [i for i, h in enumerate(table.hands) if all(c <= t for c, t in zip(h, top))]
         # (hand id, extra pair rank or 0) -> X of standing
         self._stand: dict[tuple[int, int], int] = {}
@@ -199,10 +200,14 @@ class UpcardEngine:
 
     def _left(self, i: int, extra: int) -> list[int]:
         """The unseen counts of hand ``i`` with the ``extra`` pair cards (:func:`_extra`) gone."""
-        left = [t - c for t, c in zip(self._top, self._table.hands[i])]
-        if extra:
-            left[_pair_of(extra) - 1] -= _count_of(extra)
-        return left
+        key = (i, extra)
+        found = self._lefts.get(key)
+        if found is None:
+            found = [t - c for t, c in zip(self._top, self._table.hands[i])]
+            if extra:
+                found[_pair_of(extra) - 1] -= _count_of(extra)
+            self._lefts[key] = found
+        return found
 
     def _n(self, i: int, extra: int) -> int:
         return self.unseen - self._table.sizes[i] - _count_of(extra)
