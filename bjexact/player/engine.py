@@ -407,21 +407,41 @@ class UpcardEngine:
         for i in sorted(ids, key=self._table.sizes.__getitem__, reverse=True):
             best[i] = self._optimal_at(i, extra)
 
-    def prepare_splits(self, pair: int, wanted: list[tuple[int, int, int, int]]) -> None:
-        """Walk the dealer for the split hands ``wanted``: (second card x, extra pair cards k,
-        hidden non-pair cards j, pair cards gone for the choosing optimum), see :meth:`split_hand_value`."""
-        if pair not in self._g:
-            nonpair = sum(self.shoe) - self.shoe[pair - 1] - (self.upcard != pair)
-            floor = max(0, nonpair - self._most - self._k - 2)
-            g = [1] * (nonpair + 1)
-            for q in range(floor + 1, nonpair + 1):
-                g[q] = g[q - 1] * q
-            self._g[pair] = g
-        for chooser in {c for *_, c in wanted}:
-            self.ensure_optimum(_extra(pair, chooser))
+    def prepare_splits(self, wanted: dict[int, list[tuple[int, int, int, int]]]) -> None:
+        """Walk the dealer for the split hands ``wanted[pair]``: (second card x, extra pair cards k,
+        hidden non-pair cards j, pair cards gone for the choosing optimum), see
+        :meth:`split_hand_value`: one batch of plain rows for every pair, one per pair for the
+        rows with hidden cards."""
+        needed: dict[int, set[tuple[int, int, int]]] = {}
+        for pair, requests in wanted.items():
+            self._g.setdefault(pair, self._factorials_not(pair))
+            for chooser in {c for *_, c in requests}:
+                self.ensure_optimum(_extra(pair, chooser))
+            needed[pair] = self._split_positions(pair, requests)
+        # nothing hidden: plain rows (shared with other positions), D(n) G(Q) = F(n - 0) G(Q)
+        plain = [(i, e) for positions in needed.values() for i, e, j in positions if not j]
+        self._add_stands([w for w in dict.fromkeys(plain) if w not in self._stand])
+        for pair, positions in needed.items():
+            g = self._g[pair]
+            for i, e, j in positions:
+                if not j:
+                    self._hstand[(i, e, 0)] = self._stand[(i, e)] * g[self._n(i, e) - self._left(i, e)[pair - 1]]
+            self._hidden_stands(pair, sorted(p for p in positions if p[2]))
+
+    def _factorials_not(self, pair: int) -> list[int]:
+        """G(Q) = Q!/m'! for every count Q of unseen cards that are not ``pair`` (1 below the floor m')."""
+        nonpair = sum(self.shoe) - self.shoe[pair - 1] - (self.upcard != pair)
+        floor = max(0, nonpair - self._most - self._k - 2)
+        g = [1] * (nonpair + 1)
+        for q in range(floor + 1, nonpair + 1):
+            g[q] = g[q - 1] * q
+        return g
+
+    def _split_positions(self, pair: int, requests: list[tuple[int, int, int, int]]) -> set[tuple[int, int, int]]:
+        """The positions (hand id, extra, hidden j) the split hands ``requests`` stand on, not yet valued."""
         needed: set[tuple[int, int, int]] = set()
         seen: dict[tuple[int, int, int], set[int]] = {}
-        for x, k, j, c in wanted:
+        for x, k, j, c in requests:
             extra, chooser = _extra(pair, k), _extra(pair, c)
             flat: set[tuple[int, int]] = set()
             i = self._id((pair, x))
@@ -433,18 +453,21 @@ class UpcardEngine:
             else:
                 self._visit_played(i, extra, chooser, flat, seen.setdefault((extra, j, chooser), set()))
             needed.update((i, e, j) for i, e in flat)
-        fresh = sorted(needed - self._hstand.keys())
-        if not fresh:
+        return needed - self._hstand.keys()
+
+    def _hidden_stands(self, pair: int, positions: list[tuple[int, int, int]]) -> None:
+        """X of standing at ``positions`` (hand id, extra, j >= 1 hidden cards), in one batch."""
+        if not positions:
             return
         import numpy as np
 
         table = self._table
-        batch = self._oracle.residues([_removed(table.hands[i], e) for i, e, _ in fresh], self.upcard, pair,
-                                      [j for *_, j in fresh], bound=2)
+        batch = self._oracle.residues([_removed(table.hands[i], e) for i, e, _ in positions], self.upcard, pair,
+                                      [j for *_, j in positions], bound=2)
         _check(batch)
-        weights = np.array([self._weights[table.totals[i]] for i, _, _ in fresh], dtype=np.int64)
-        values = weighted(batch, range(len(fresh)), weights.reshape(-1, len(OUTCOMES)))
-        for column, ((i, e, j), value) in enumerate(zip(fresh, values)):
+        weights = np.array([self._weights[table.totals[i]] for i, _, _ in positions], dtype=np.int64)
+        values = weighted(batch, range(len(positions)), weights.reshape(-1, len(OUTCOMES)))
+        for column, ((i, e, j), value) in enumerate(zip(positions, values)):
             self._hstand[(i, e, j)] = value * (self._hidden_d(i, e, j) // batch.denominators[column])
 
     def _hidden_d(self, i: int, extra: int, j: int) -> int:

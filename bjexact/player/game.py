@@ -662,30 +662,31 @@ class _EngineSolver(_Solver):
         if engine is None:
             return
         shoe = self.cards.counts
-        for pair in RANKS:
-            if self.rules.split_hands >= 2 and pair not in engine.pairs and shoe[pair - 1] - (pair == upcard) >= 2:
-                self._prepare(pair, upcard, engine)
+        self._prepare([p for p in RANKS if self.rules.split_hands >= 2 and p not in engine.pairs
+                       and shoe[p - 1] - (p == upcard) >= 2], upcard, engine)
 
     def prefetch_hand(self, cards: tuple[int, ...], upcard: int) -> None:
         engine = self._engine(upcard)
         if engine is None:
             return
         if len(cards) == 2 and cards[0] == cards[1] and self.rules.split_hands >= 2 and cards[0] not in engine.pairs:
-            self._prepare(cards[0], upcard, engine)
+            self._prepare([cards[0]], upcard, engine)
 
-    def _prepare(self, pair: int, upcard: int, engine: UpcardEngine) -> None:
-        """List the split hands a resplit of ``pair`` values (a dry run of :meth:`_Solver.split`),
-        then let the engine walk the dealer for them in one batch."""
-        if (pair, upcard) in self._prepared:
-            return
-        self._requests = set()
-        try:
-            super().split(pair, upcard)
-            requests = sorted(self._requests)
-        finally:
-            self._requests = None
-        engine.prepare_splits(pair, requests)
-        self._prepared.add((pair, upcard))
+    def _prepare(self, pairs: list[int], upcard: int, engine: UpcardEngine) -> None:
+        """List the split hands the resplits of ``pairs`` value (a dry run of :meth:`_Solver.split`),
+        then let the engine walk the dealer for them in few batches."""
+        wanted: dict[int, list[tuple[int, int, int, int]]] = {}
+        for pair in pairs:
+            if (pair, upcard) in self._prepared:
+                continue
+            self._requests = set()
+            try:
+                super().split(pair, upcard)
+                wanted[pair] = sorted(self._requests)
+            finally:
+                self._requests = None
+        engine.prepare_splits(wanted)
+        self._prepared.update((pair, upcard) for pair in wanted)
 
     def continuation(self, hand: Counts, upcard: int) -> tuple[mpq, mpq | None]:
         engine = self._engine(upcard)
@@ -711,7 +712,7 @@ class _EngineSolver(_Solver):
         if engine is None:
             return super().split(pair, upcard)
         if pair not in engine.pairs:
-            self._prepare(pair, upcard, engine)
+            self._prepare([pair], upcard, engine)
             return super().split(pair, upcard)
         return mpq(engine.split(pair), engine.denominator(counts_of([pair, pair])))
 
