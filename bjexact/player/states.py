@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from ..core.cards import RANKS, Counts, rank_symbol
 from ..core.hand import HandValue, add_card, hand_value
 from ..dealer.graph import BUST
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["PlayerState", "player_states", "player_hit_graph", "hands_up_to_21", "counts_value"]
 
@@ -51,6 +53,8 @@ def player_hit_graph() -> nx.DiGraph:
     Edge attribute ``ranks`` lists the cards that make each move. Drawing a card
     always raises the hard sum, so the graph is acyclic.
     """
+    import networkx as nx  # here: the exact engine's paths never build a graph
+
     graph = nx.DiGraph()
     graph.add_node(BUST, kind="absorbing")
     for hand in player_states():
