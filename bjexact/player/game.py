@@ -1414,7 +1414,7 @@ def _deal_chances(shoe: Shoe, upcard: int) -> Iterator[tuple[tuple[int, int], mp
 
 
 def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines: bool = False,
-               progress: bool | None = None) -> GameSolution:
+               progress: bool | None = None, engine: bool = True) -> GameSolution:
     """Solve the round exactly: every two-card hand against every up-card, and the house edge.
 
     ``with_distribution``: also the exact distribution of the round's net result. On a
@@ -1424,6 +1424,9 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     given up (``None``) beyond :data:`SPLIT_WORK_LIMIT` combinations, which resplits on a
     deck or more need (see :class:`_Results`); ``distribution_missing`` says why it is
     ``None``. ``progress``: a progress bar on standard error (default: when it is a terminal).
+    ``engine=False``: the values in fraction arithmetic throughout, without
+    :mod:`bjexact.player.engine` (many times slower; the same results, kept as an independent
+    check of the engine).
 
     Examples
     --------
@@ -1435,7 +1438,8 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     >>> solution.chart()["hard"]["16"][10].code, solution.chart()["pairs"]["8"][10].code
     ('H', 'P')
     """
-    return _solve(_EngineSolver(rules), with_distribution=with_distribution, split_lines=split_lines,
+    solver = _EngineSolver(rules) if engine else _Solver(rules)
+    return _solve(solver, with_distribution=with_distribution, split_lines=split_lines,
                   progress=progress)
 
 
