@@ -666,11 +666,16 @@ class _EngineSolver(_Solver):
                        and shoe[p - 1] - (p == upcard) >= 2], upcard, engine)
 
     def prefetch_hand(self, cards: tuple[int, ...], upcard: int) -> None:
+        if len(cards) == 2 and cards[0] == cards[1] and self.rules.split_hands >= 2:
+            self.prefetch_pairs([cards[0]], upcard)
+        else:
+            self._engine(upcard)
+
+    def prefetch_pairs(self, pairs: list[int], upcard: int) -> None:
+        """Prepare the splits of ``pairs`` against ``upcard`` together (fewer dealer batches)."""
         engine = self._engine(upcard)
-        if engine is None:
-            return
-        if len(cards) == 2 and cards[0] == cards[1] and self.rules.split_hands >= 2 and cards[0] not in engine.pairs:
-            self._prepare([cards[0]], upcard, engine)
+        if engine is not None:
+            self._prepare([p for p in pairs if p not in engine.pairs], upcard, engine)
 
     def _prepare(self, pairs: list[int], upcard: int, engine: UpcardEngine) -> None:
         """List the split hands the resplits of ``pairs`` value (a dry run of :meth:`_Solver.split`),
@@ -1355,7 +1360,11 @@ class GameSolution(Displayable):
                                               {cards: m.best for cards, m in hands.items()})
                 chart[section][row] = cells
         if das_codes and self.rules.das:
-            for (pair, upcard), code in _das_codes(self, chart["pairs"]).items():
+            codes = self.__dict__.get("_das_code_memo")
+            if codes is None:  # kept: a chart is often drawn and written from one solution
+                codes = _das_codes(self, chart["pairs"])
+                object.__setattr__(self, "_das_code_memo", codes)
+            for (pair, upcard), code in codes.items():
                 cell = chart["pairs"][rank_symbol(pair)][upcard]
                 chart["pairs"][rank_symbol(pair)][upcard] = replace(cell, code=code)
         return {section: {row: RankKeyed(cells) for row, cells in rows.items()} for section, rows in chart.items()}
@@ -1371,13 +1380,16 @@ class GameSolution(Displayable):
 def _das_codes(solution: GameSolution, pairs: Mapping[str, Mapping[int, ChartCell]]) -> dict[tuple[int, int], str]:
     """Ph / Pd for the pair cells whose split is best only with doubling after splitting."""
     without = _EngineSolver(replace(solution.rules, das=False))
-    codes: dict[tuple[int, int], str] = {}
+    splits: dict[int, list[int]] = {}  # up-card -> the pairs split there
     for row, cells in pairs.items():
-        pair = as_rank(row)
         for upcard, cell in cells.items():
-            if cell.best != "split":
-                continue
-            without.prefetch_hand((pair, pair), upcard)
+            if cell.best == "split":
+                splits.setdefault(upcard, []).append(as_rank(row))
+    for upcard, ranks in splits.items():
+        without.prefetch_pairs(ranks, upcard)
+    codes: dict[tuple[int, int], str] = {}
+    for upcard, ranks in splits.items():
+        for pair in ranks:
             moves = solution.hands[(pair, pair, upcard)]
             values = {m: moves.unconditional(m) for m in moves.w}
             split = without.split(pair, upcard)
