@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from math import prod
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..core.cards import RANKS, Counts, counts_of
 from ..core.hand import EMPTY_HAND, add_card, two_cards_natural
@@ -77,7 +77,7 @@ def _walk(h17: bool, upcard: int) -> _UpcardWalk:
     start = counts_of([upcard])
     index = {start: 0}
     order = [(start, add_card(EMPTY_HAND, upcard))]
-    edges = []
+    edges: list[_Edge] = []
     for source, (cards, value) in enumerate(order):  # grows while it is walked
         groups: dict[int, list[int]] = {}
         for rank in RANKS:
@@ -260,7 +260,8 @@ def row_of(batch: Residues, column: int) -> tuple[tuple[int, ...], int]:
 def _reduce(x: np.ndarray, p: np.ndarray, inverse: np.ndarray) -> np.ndarray:
     """x modulo p as a float in about [-p/2, p/2], for integers |x| < 2^52 held exactly in floats."""
     import numpy as np
-    return x - np.rint(x * inverse) * p
+    reduced: np.ndarray = x - np.rint(x * inverse) * p
+    return reduced
 
 
 def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: np.ndarray, p: np.ndarray,
@@ -286,7 +287,7 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
     n_sets = left.shape[0]
     reach: list[np.ndarray | None] = [None] * len(walk.depths)  # made by a node's first incoming flow
     reach[0] = np.ones((p.shape[0], n_sets), dtype=np.float64)
-    terminal: dict[tuple[int, int, int], list] = {}  # key -> [sum, flows summed since its reduction]
+    terminal: dict[tuple[int, int, int], list[Any]] = {}  # key -> [sum, flows summed since its reduction]
     factors: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
     scratch = np.empty((p.shape[0], n_sets), dtype=np.float64)
     for node, moves in _plan(walk, upcard, pair):

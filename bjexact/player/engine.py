@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from ..core.cards import ACE, RANKS, Counts, add_counts, counts_of
+from ..core.cards import ACE, RANKS, Counts, counts_of
 from ..core.hand import natural_partner
 from ..core.rules import GameRules
 from ..dealer.batch import OUTCOMES, DealerOracle, Residues, row_of, weighted
@@ -129,8 +129,6 @@ class UpcardEngine:
     """
 
     def __init__(self, rules: GameRules, shoe: Counts, upcard: int, oracle: DealerOracle, pairs: list[int]):
-        import numpy as np  # here: the infinite deck never needs it
-
         self.rules = rules
         self.shoe = shoe
         self.upcard = upcard
@@ -286,9 +284,11 @@ class UpcardEngine:
                     total += count * (s if h is None or s >= h else h)
         return stand, total
 
-    def _visit_split(self, i: int, extra: int, chooser: int, wanted: set[tuple[int, int]]) -> None:
+    def _visit_split(self, i: int, extra: int, chooser: int, wanted: set[tuple[int, int]],
+                     seen: set[int] | None = None) -> None:
         """Note the positions a split hand ``i`` (two cards, ``extra`` gone) stands on (its
-        doubles' too), played by the optimum with ``chooser`` gone."""
+        doubles' too), played by the optimum with ``chooser`` gone; ``seen``: hands of three
+        cards or more already visited (their positions noted)."""
         move = self._split_move(i, _pair_of(extra), chooser)
         children = self._table.children[i]
         left = self._left(i, extra)
@@ -297,7 +297,7 @@ class UpcardEngine:
         elif move == "double":
             wanted.update((c, extra) for c, k in zip(children, left) if k and c >= 0)
         else:
-            self._visit_played(i, extra, chooser, wanted, set())
+            self._visit_played(i, extra, chooser, wanted, set() if seen is None else seen)
 
     def _visit_played(self, i: int, extra: int, chooser: int, wanted: set[tuple[int, int]], seen: set[int]) -> None:
         for child, count in zip(self._table.children[i], self._left(i, extra)):
@@ -444,14 +444,7 @@ class UpcardEngine:
         for x, k, j, c in requests:
             extra, chooser = _extra(pair, k), _extra(pair, c)
             flat: set[tuple[int, int]] = set()
-            i = self._id((pair, x))
-            move = self._split_move(i, pair, chooser)
-            if move == "stand":
-                flat.add((i, extra))
-            elif move == "double":
-                flat.update((ch, extra) for ch, n in zip(self._table.children[i], self._left(i, extra)) if n and ch >= 0)
-            else:
-                self._visit_played(i, extra, chooser, flat, seen.setdefault((extra, j, chooser), set()))
+            self._visit_split(self._id((pair, x)), extra, chooser, flat, seen.setdefault((extra, j, chooser), set()))
             needed.update((i, e, j) for i, e in flat)
         return needed - self._hstand.keys()
 
