@@ -81,6 +81,8 @@ from ..core.hand import is_natural as hand_is_natural
 from ..core.numbers import as_rational, fraction_string, mpq, parse_fraction
 from ..core.rules import GameRules
 from ..errors import BjexactError
+from ..player.engine import may_double as two_cards_may_double
+from ..player.engine import split_limit
 from ..player.game import MoveValues, even_money, hand_moves, insurance_value
 from ..render.tables import NumberStyle
 
@@ -167,19 +169,7 @@ def is_natural(cards: Sequence[PlayingCard]) -> bool:
 
 def may_double(rules: GameRules, ranks: Sequence[int]) -> bool:
     """Whether the rules let two cards of ``ranks`` double (``double``, ``double_soft``)."""
-    value = hand_value(tuple(ranks))
-    if len(ranks) != 2 or (value.soft and not rules.double_soft):
-        return False
-    if rules.double == "9-11":
-        return 9 <= value.total <= 11
-    if rules.double == "10-11":
-        return 10 <= value.total <= 11
-    return True
-
-
-def split_limit(rules: GameRules, pair: int) -> int:
-    """The most hands splitting ``pair`` can make (aces are resplit only with ``rsa``)."""
-    return rules.split_hands if pair != ACE or rules.rsa else min(rules.split_hands, 2)
+    return len(ranks) == 2 and two_cards_may_double(rules, counts_of(ranks))
 
 
 # --- configuration ------------------------------------------------------------------------
