@@ -29,8 +29,10 @@ those splits stay with ``player.game``'s fraction arithmetic.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from ..core.cards import ACE, RANKS, Counts, counts_of
 from ..core.hand import natural_partner
@@ -99,6 +101,16 @@ class _Hands:
     sizes: tuple[int, ...]
     totals: tuple[int, ...]  # at least 4: the stand weights' key
 
+    counts: Any  # the hands as a numpy array (hands x 10)
+
+    def within(self, top: Sequence[int]) -> list[int]:
+        """The ids of the hands of at most ``top`` cards of each rank."""
+        import numpy as np
+
+        if not self.hands:
+            return []
+        return np.flatnonzero((self.counts <= np.array(top, dtype=np.int64)).all(axis=1)).tolist()
+
 
 @cache
 def _hands(shoe: Counts) -> _Hands:
@@ -116,8 +128,10 @@ def _hands(shoe: Counts) -> _Hands:
             else:
                 row.append(index[hand[: rank - 1] + (hand[rank - 1] + 1,) + hand[rank:]])
         children.append(tuple(row))
+    import numpy as np
+
     return _Hands(hands, index, tuple(children), tuple(map(sum, hands)),
-                  tuple(max(counts_value(h).total, 4) for h in hands))
+                  tuple(max(counts_value(h).total, 4) for h in hands), np.array(hands, dtype=np.int64).reshape(-1, 10))
 
 
 class UpcardEngine:
@@ -143,7 +157,8 @@ class UpcardEngine:
         top = [c - (r == upcard) for r, c in zip(RANKS, shoe)]
         self._top = top
         self._lefts: dict[tuple[int, int], list[int]] = {}
-        unsplit = [i for i, h in enumerate(table.hands) if all(c <= t for c, t in zip(h, top))]
+        self._value: dict[int, dict[int, int]] = {}  # extra -> hand id -> X of its optimum
+        unsplit = table.within(top)
         # (hand id, extra pair rank or 0) -> X of standing
         self._stand: dict[tuple[int, int], int] = {}
         self._batches: list[tuple[dict[Counts, int], Residues]] = []
@@ -194,7 +209,7 @@ class UpcardEngine:
         pair, count = _pair_of(extra), _count_of(extra)
         top = list(self._top)
         top[pair - 1] -= count
-        return [i for i, h in enumerate(self._table.hands) if h[pair - 1] and all(c <= t for c, t in zip(h, top))]
+        return [i for i in self._table.within(top) if self._table.hands[i][pair - 1]]
 
     def _left(self, i: int, extra: int) -> list[int]:
         """The unseen counts of hand ``i`` with the ``extra`` pair cards (:func:`_extra`) gone."""
@@ -267,21 +282,27 @@ class UpcardEngine:
         return 2 * total
 
     def _optimal_at(self, i: int, pair: int) -> tuple[int, int | None]:
-        """(stand, hit) X of hand ``i`` played optimally, its children's values known."""
+        """(stand, hit) X of hand ``i`` played optimally, its children's values known (kept in
+        :attr:`_value` too: the better of the two)."""
         stand = self._stand[(i, pair)]
         n = self._n(i, pair)
+        value = self._value.setdefault(pair, {})
         if n <= 1:
+            value[i] = stand
             return stand, None
-        best = self._opt[pair]
-        left = self._left(i, pair)
+        left = [t - c for t, c in zip(self._top, self._table.hands[i])]
+        if pair:
+            left[_pair_of(pair) - 1] -= _count_of(pair)
+        bust = self._bust(left, n, 0)  # a card that is not the natural's partner
+        partner = self.partner or 0
         total = 0
         for rank, (count, child) in enumerate(zip(left, self._table.children[i]), 1):
             if count:
-                if child == _BUST:
-                    total += count * self._bust(left, n, rank)
+                if child >= 0:
+                    total += count * value[child]
                 else:
-                    s, h = best[child]
-                    total += count * (s if h is None or s >= h else h)
+                    total += count * (bust if rank != partner else self._bust(left, n, rank))
+        value[i] = stand if stand >= total else total
         return stand, total
 
     def _visit_split(self, i: int, extra: int, chooser: int, wanted: set[tuple[int, int]],
@@ -385,8 +406,7 @@ class UpcardEngine:
     def _played(self, i: int, pair: int) -> int:
         """X of split hand ``i`` (three cards or more) played by the split strategy."""
         if not self._cdz:
-            stand, hit = self._opt[pair][i]
-            return stand if hit is None or stand >= hit else hit
+            return self._value[pair][i]
         key = (i, pair)
         found = self._policy.get(key)
         if found is None:
