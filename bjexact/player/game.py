@@ -43,6 +43,13 @@ Splits
     its non-pair second card. So each hand depends only on that and on how many of
     the others' second cards are known not to be pair cards.
 
+Engine
+    On finite shoes :func:`solve_game` takes its values from :mod:`bjexact.player.engine`
+    (integers over known denominators, the dealer in batches modulo primes): the same
+    rationals as the fraction arithmetic of :class:`_Solver`, which the infinite deck,
+    :func:`hand_moves`, the policies of :mod:`bjexact.player.policy` and
+    ``solve_game(..., engine=False)`` still use.
+
 Results
     :func:`solve_game` gives every two-card hand's moves, the round's value by
     up-card and overall, and the distribution of its net result (on finite shoes
@@ -293,7 +300,13 @@ class MoveValues(Displayable):
 
 
 class _Solver:
-    """Memoised exact values for one rule set. W values (see :class:`MoveValues`)."""
+    """Memoised exact values for one rule set, in fraction arithmetic. W values (see
+    :class:`MoveValues`).
+
+    The code path the engine (:class:`_EngineSolver`, :mod:`bjexact.player.engine`) replaced
+    where it reaches; still used for the infinite deck (through the engine solver), for one
+    hand's moves (:func:`hand_moves`), for fixed policies (:mod:`bjexact.player.policy`), and
+    by ``solve_game(..., engine=False)`` as an independent check of the engine."""
 
     def __init__(self, rules: GameRules, cards: _Cards | None = None):
         self.rules = rules
@@ -1432,7 +1445,7 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     ``with_distribution``: also the exact distribution of the round's net result. On a
     finite shoe where pairs are split that needs every line of the split hands followed
     (they share the cards and the dealer's outcome): with ``split_lines`` only (one deck
-    split once about 15 s, six decks about 30 s, against 1 to 5 s for the value), and
+    split once about 12 s, six decks about 30 s, against about 1 s for the value), and
     given up (``None``) beyond :data:`SPLIT_WORK_LIMIT` combinations, which resplits on a
     deck or more need (see :class:`_Results`); ``distribution_missing`` says why it is
     ``None``. ``progress``: a progress bar on standard error (default: when it is a terminal).
