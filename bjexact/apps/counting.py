@@ -41,8 +41,8 @@ from math import floor, sqrt
 from pathlib import Path
 from typing import Any
 
-from ..core.cards import ACE, counts_of
-from ..core.hand import hand_value
+from ..core.cards import counts_of
+from ..core.hand import hand_value, is_natural
 from ..core.numbers import fraction_string, mpq, parse_fraction
 from ..core.rules import GameRules
 from ..errors import BjexactError
@@ -150,12 +150,11 @@ def play_round(draw: Callable[[], int], strategy: ChartStrategy, rules: GameRule
     peek = rules.hole_card == "peek"
     first, up, second = draw(), draw(), draw()
     hole = draw() if peek else None
-    player_natural = {first, second} == {ACE, 10}
-    if player_natural or (peek and {up, hole} == {ACE, 10}):
+    if is_natural((first, second)) or (peek and hole is not None and is_natural((up, hole))):
         if hole is None:
             draw()
         return
-    pair = first if first == second and rules.split_hands >= 2 else None
+    pair = first if rules.may_split((first, second)) else None
     move = strategy.first_move((min(first, second), max(first, second)), up)
     standing = 0  # hands the dealer plays against
     if move == "split" and pair is not None:
@@ -163,7 +162,7 @@ def play_round(draw: Callable[[], int], strategy: ChartStrategy, rules: GameRule
         i = 0
         while i < len(hands):
             card = draw()
-            if card == pair and len(hands) < strategy.split_limit(pair):
+            if card == pair and rules.may_split((pair, card), len(hands)):
                 hands.append([pair])
                 continue
             cards = hands[i] + [card]
@@ -182,7 +181,7 @@ def play_round(draw: Callable[[], int], strategy: ChartStrategy, rules: GameRule
             cards.append(draw())
         standing += _hard(cards) <= 21
     dealer = [up, hole if hole is not None else draw()]
-    while standing and (_hard(dealer) < 17 or (rules.h17 and _hard(dealer) == 17 and hand_value(dealer).soft)):
+    while standing and not rules.dealer_stands(hand_value(dealer)):
         dealer.append(draw())
 
 

@@ -34,47 +34,26 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from ..core.cards import ACE, RANKS, Counts, counts_of
+from ..core.cards import RANKS, Counts, counts_of
 from ..core.hand import natural_partner
 from ..core.rules import GameRules
+from ..core.settlement import stand_result
 from ..dealer.batch import OUTCOMES, DealerOracle, Residues, row_of, weighted
 from ..errors import BjexactError
 from .states import counts_value, hands_up_to_21
 
-__all__ = ["UpcardEngine", "may_double", "stand_weights", "split_limit"]
+__all__ = ["UpcardEngine", "stand_weights"]
 
 _NONE: Counts = (0,) * 10
 
 
 def stand_weights(total: int, natural_loses: bool) -> tuple[int, ...]:
-    """The payoff of standing on ``total`` against each dealer outcome (:data:`OUTCOMES`)."""
-    weights = []
-    for outcome in OUTCOMES:
-        if outcome == "bust":
-            weights.append(1)
-        elif outcome == "blackjack":
-            weights.append(-1 if natural_loses else 0)
-        else:
-            dealer = int(outcome)
-            weights.append(1 if total > dealer else 0 if total == dealer else -1)
-    return tuple(weights)
+    """The payoff of standing on ``total`` against each dealer outcome (:data:`OUTCOMES`), settled by
+    :func:`~bjexact.core.settlement.stand_result` (a dealer natural left out: 0)."""
+    return tuple(_STAND_PAYOFF[stand_result(total, outcome, blackjack_loses=natural_loses)] for outcome in OUTCOMES)
 
 
-def may_double(rules: GameRules, hand: Counts) -> bool:
-    """Whether the rules let a two-card ``hand`` (counts) double (after a split: with DAS)."""
-    value = counts_value(hand)
-    if value.soft and not rules.double_soft:
-        return False
-    if rules.double == "9-11":
-        return 9 <= value.total <= 11
-    if rules.double == "10-11":
-        return 10 <= value.total <= 11
-    return True
-
-
-def split_limit(rules: GameRules, pair: int) -> int:
-    """The most hands splitting ``pair`` can make (aces are resplit only with RSA)."""
-    return rules.split_hands if pair != ACE or rules.rsa else min(rules.split_hands, 2)
+_STAND_PAYOFF = {"win": 1, "push": 0, "loss": -1, None: 0}
 
 
 def _argmax(values: dict[str, int]) -> str:
@@ -352,7 +331,7 @@ class UpcardEngine:
         values = {"stand": stand}
         if hit is not None:
             values["hit"] = hit
-        if may_double(self.rules, hand):
+        if self.rules.may_double(counts_value(hand)):
             double = self.double(hand)
             if double is not None:
                 values["double"] = double
@@ -370,13 +349,13 @@ class UpcardEngine:
         """The move of split hand ``i`` (two cards) of ``pair`` by the values of the optimum with
         ``chooser`` gone (:func:`_extra`)."""
         hand = self._table.hands[i]
-        if counts_value(hand).total == 21 or (pair == ACE and not self.rules.hit_split_aces):
+        if counts_value(hand).total == 21 or not self.rules.may_hit_split(pair):
             return "stand"
         stand, hit = self._opt[chooser][i]
         options = {"stand": stand}
         if hit is not None:
             options["hit"] = hit
-        if self.rules.das and may_double(self.rules, hand):
+        if self.rules.may_double(counts_value(hand), split_pair=pair):
             double = self._double_at(i, chooser)
             if double is not None:
                 options["double"] = double

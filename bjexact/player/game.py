@@ -81,14 +81,14 @@ from ..core.cards import (
 )
 from ..core.display import Displayable
 from ..core.frames import data_frame
-from ..core.hand import hand_value, natural_partner, player_hand
+from ..core.hand import hand_value, is_natural, natural_partner, player_hand
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..dealer.batch import OUTCOMES, DealerOracle, from_residues, moduli_above
 from ..dealer.distributions import dealer_distributions
 from ..errors import BjexactError
 from ..progress import Progress
-from .engine import UpcardEngine, may_double, split_limit, stand_weights
+from .engine import UpcardEngine, stand_weights
 from .states import counts_value, hands_up_to_21
 
 __all__ = ["GameRules", "MOVES", "SPLIT_WORK_LIMIT", "Strategy", "GameSolution", "MoveValues", "ChartCell",
@@ -385,8 +385,9 @@ class _Solver:
         one_card = self._hit(hand, upcard, gone, lambda new: self.stand(new, upcard, gone))
         return None if one_card is None else 2 * one_card
 
-    def may_double(self, hand: Counts) -> bool:
-        return may_double(self.rules, hand)
+    def may_double(self, hand: Counts, split_pair: int | None = None) -> bool:
+        """Whether two cards ``hand`` may double (a split hand of ``split_pair``): the rules say."""
+        return self.rules.may_double(counts_value(hand), split_pair=split_pair)
 
     def moves(self, cards: tuple[int, int], upcard: int) -> MoveValues:
         """The W of every allowed move of an unsplit two-card hand."""
@@ -399,7 +400,7 @@ class _Solver:
             value = self.double(hand, upcard)
             if value is not None:
                 moves["double"] = value
-        if cards[0] == cards[1] and self.rules.split_hands >= 2:
+        if self.rules.may_split(cards):
             moves["split"] = self.split(cards[0], upcard)
         if self.rules.surrender != "none":
             early = self.rules.surrender == "early"
@@ -412,7 +413,7 @@ class _Solver:
 
     def split_limit(self, pair: int) -> int:
         """The most hands splitting ``pair`` can make (aces are resplit only with RSA)."""
-        return split_limit(self.rules, pair)
+        return self.rules.split_limit(pair)
 
     def strategy_pairs(self, hands: int) -> int:
         """How many pair cards besides its own a split hand's strategy takes as gone, the hand
@@ -508,14 +509,14 @@ class _Solver:
         return self._split_move(hand, upcard, pair, self.strategy_pairs(hands))
 
     def _split_move(self, hand: Counts, upcard: int, pair: int, strategy: int) -> str:
-        if counts_value(hand).total == 21 or (pair == ACE and not self.rules.hit_split_aces):
+        if counts_value(hand).total == 21 or not self.rules.may_hit_split(pair):
             return "stand"
         gone = _pairs_gone(pair, strategy)
         stand, hit = self.post_split_continuation(hand, upcard, pair, strategy)
         options = {"stand": stand}
         if hit is not None:
             options["hit"] = hit
-        if self.rules.das and self.may_double(hand):
+        if self.may_double(hand, pair):
             double = self.double(hand, upcard, gone)
             if double is not None:
                 options["double"] = double
@@ -611,7 +612,7 @@ class _Solver:
         cards and, for a pair that may be split, every hand a split hand can become."""
         if self.cards.infinite:
             return
-        pair = len(cards) == 2 and cards[0] == cards[1] and self.rules.split_hands >= 2
+        pair = self.rules.may_split(cards)
         hands = hands_up_to_21(self.cards.counts, upcard, start=cards[:1] if pair else cards)
         self.cards.prefetch([(hand, None) for hand in hands], upcard)
         if pair:
@@ -1487,7 +1488,7 @@ def _solve(solver: _Solver, *, with_distribution: bool, progress: bool | None,
             value = _ZERO
             for cards, chance in _deal_chances(shoe, upcard):
                 dealt: Dist | None
-                if hand_value(cards).total == 21:  # a natural: paid at once, or a push
+                if is_natural(cards):  # a natural: paid at once, or a push
                     p_nat = solver.cards.natural_chance(counts_of(cards), upcard)
                     value += chance * (1 - p_nat) * rules.bj_pays
                     dealt = {rules.bj_pays: 1 - p_nat, _ZERO: p_nat}
@@ -1530,7 +1531,7 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
     'surrender'
     """
     ranks, up = player_hand(cards, upcard)
-    if len(ranks) == 2 and hand_value(ranks).total == 21:
+    if is_natural(ranks):
         raise BjexactError("the hand is a natural: it is paid at once, with nothing to decide")
     solver = _Solver(rules)
     hand = counts_of(ranks)
