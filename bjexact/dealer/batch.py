@@ -172,26 +172,6 @@ class DealerOracle:
             raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
         return rows
 
-    def stand_numerators(self, removed: Sequence[Counts], upcard: int, columns: Sequence[int],
-                         weights: np.ndarray) -> tuple[list[int], list[int], Residues]:
-        """Weighted sums of dealer numerators: for each request i, sum_o weights[i, o] numerator_o
-        of the removed set ``columns[i]`` (nothing hidden), over that set's common denominator.
-        ``weights``: small integers (requests x :data:`OUTCOMES`, below 2^20), a stake per dealer outcome.
-        Returns those signed integers, each request's denominator, and the residues (for any
-        full row wanted later, :func:`row_of`). One integer is recovered per request instead
-        of a row of them."""
-        import numpy as np
-
-        if not removed:
-            return [], [], Residues(np.zeros((0, len(OUTCOMES), 0), dtype=np.int64), [], [])
-        batch = self.residues(removed, upcard, bound=8 * max(int(np.abs(weights).max()), 1))
-        p = np.array(batch.primes, dtype=np.int64)[:, None]
-        known = {d: [d % q for q in batch.primes] for d in set(batch.denominators)}
-        check = np.array([known[d] for d in batch.denominators], dtype=np.int64).T
-        if (batch.residues.sum(axis=1) % p != check).any():  # P > 8 D: a row sums to D exactly
-            raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
-        return weighted(batch, columns, weights), [batch.denominators[i] for i in columns], batch
-
     def residues(self, removed: Sequence[Counts], upcard: int, pair: int = 0, hidden: Sequence[int] | None = None,
                  bound: int = 1) -> Residues:
         """The numerators of :meth:`numerators` modulo primes whose product exceeds ``bound``
@@ -237,8 +217,8 @@ class Residues:
 
 def weighted(batch: Residues, columns: Sequence[int], weights: np.ndarray) -> list[int]:
     """For each request i, sum_o weights[i, o] numerator_o of the batch's set ``columns[i]``, exactly
-    (signed): the primes' product must exceed twice its largest magnitude, as
-    :meth:`DealerOracle.stand_numerators` chooses them. ``weights``: requests x outcomes, below 2^20."""
+    (signed): the primes' product must exceed twice its largest magnitude (``bound`` of
+    :meth:`DealerOracle.residues` twice the largest weight). ``weights``: requests x outcomes, below 2^20."""
     import numpy as np
 
     if not len(columns):
