@@ -21,10 +21,11 @@ construction, with its conventions: ties go to the earlier move of stand, hit, d
 split hands are played by the unsplit hand's moves (CDZ-) or by their own optimum with the
 other pair card gone (CDP1, and CDP when splitting once).
 
-What this reaches: every unsplit position, and the splits of a pair that makes two
-hands at most (``split_hands=2``, or aces without resplitting). A split that may go on to
-three or four hands brings in second cards known not to be pair cards (hidden removals);
-those splits stay with ``player.game``'s fraction arithmetic.
+What this reaches: every position of a finite shoe, unsplit hands and the split hands of
+every split rule (split once, resplits to three or four hands with their second cards known
+not to be pair cards, RSA, hit split aces; CDZ-, CDP1, CDP). The infinite deck, one hand's
+moves (:func:`~bjexact.player.game.hand_moves`), fixed policies and the distribution of the
+net result stay with ``player.game``'s fraction arithmetic.
 """
 
 from __future__ import annotations
