@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import BjexactError
-from .common import add_output_options, bounded_int, number_style, write_output
+from .common import add_output_options, bounded_int, number_style, write_outputs
 from .game_options import GAME_RULES_HELP, add_game_rule_options, game_rules_from_args
 
 EXAMPLES = """\
@@ -68,25 +68,27 @@ def register(subparsers) -> None:
                         help="also draw EV by true count with the share of rounds at each (needs matplotlib)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_output_options(parser, formats=("text", "md", "json"))
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, output_options=(("output", "-o"), ("plot", "--plot")))
 
 
 def run(args: argparse.Namespace) -> int:
     from ..apps.counting import (
         ROUND_KIND,
         analyse,
+        count_plot,
         deal_shoe,
         load_system,
-        plot_by_true_count,
         round_task,
         round_tasks,
     )
-    from ..apps.sweep import ResultStore, RunStats, run_tasks
+    from ..apps.sweep import ResultStore, RunStats, run_tasks, scheduler_address
     from ..core.numbers import mpq, parse_fraction
     from ..render.tables import NumberStyle, Table, render
 
-    if args.serial and (args.scheduler or args.workers):
+    if args.serial and (args.scheduler is not None or args.workers):
         raise BjexactError("--serial runs without Dask: it takes neither --scheduler nor --workers")
+    if args.scheduler is not None:
+        args.scheduler = scheduler_address(args.scheduler)
     try:
         penetration = parse_fraction(args.penetration)
     except ValueError:
@@ -148,9 +150,7 @@ def run(args: argparse.Namespace) -> int:
     )
     document = analysis.to_json() | ({"effects_of_removal": eor_json} if eor_json is not None else {})
     text = render([by_count, indices], args.format, signed, document)
-    write_output(text, args.output)
-    if args.plot:
-        plot_by_true_count(analysis, args.plot)
+    write_outputs(text, args.output, [(Path(args.plot), count_plot(analysis, args.plot))] if args.plot else [])
     return 0
 
 
