@@ -1151,3 +1151,46 @@ def test_grid_split_rules_without_splitting_are_refused_alike(tmp_path):
         status, out, err = run("sweep", str(tmp_path / "grid.toml"), "--serial", "--quiet")
         assert_clean(status, out, err)
         assert status == 2 and "--split-hands" in err, err
+
+
+GRID_VALUES = st.one_of(
+    st.sampled_from([10**18, 10**6 + 1, "1e300", "9" * 5000, [4] * 9 + [10**20]]),
+    st.integers(-3, 5), st.integers(-10**30, 10**30), st.booleans(), st.floats(allow_nan=True),
+    NUMBERS, st.lists(st.integers(-2, 10**20), max_size=11),
+)
+GRID_KEYS = st.sampled_from(["decks", "shoe", "h17", "bj_pays", "double", "double_soft", "das", "rsa",
+                             "hit_split_aces", "surrender", "hole_card", "obo", "split_strategy", "frobnicate",
+                             "bj-pays"])
+
+
+def _toml(value) -> str:
+    """A value in TOML (strings escaped as JSON strings, which TOML reads alike)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return "nan" if value != value else ("inf" if value == float("inf") else "-inf" if value == float("-inf")
+                                              else repr(value))
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_toml, value)) + "]"
+    return json.dumps(value) if isinstance(value, str) else str(value)
+
+
+@FUZZ
+@given(base=st.dictionaries(GRID_KEYS, GRID_VALUES, max_size=2),
+       grid=st.dictionaries(GRID_KEYS, st.lists(GRID_VALUES, max_size=3), max_size=2))
+def test_grid_files(tmp_path_factory, base, grid):
+    """Any values in a grid file: the rule effects, or one line naming the problem (no finite shoe of many
+    decks is solved: those are bounded, refused, or the infinite deck)."""
+    def solvable(value) -> bool:  # a number of decks that would be solved (slowly) rather than refused
+        return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 10**6
+
+    if solvable(base.get("decks")) or any(solvable(v) for v in grid.get("decks", [])):
+        base.pop("decks", None)
+        grid.pop("decks", None)
+    tmp = tmp_path_factory.mktemp("grid")
+    lines = ["[base]", 'decks = "inf"' if "decks" not in base and "shoe" not in base else "", "split_hands = 1"]
+    lines += [f"{key} = {_toml(value)}" for key, value in base.items()]
+    lines += ["[grid]"] + [f"{key} = {_toml(values)}" for key, values in grid.items()]
+    (tmp / "grid.toml").write_text("\n".join(lines) + "\n")
+    status, out, err = run("sweep", str(tmp / "grid.toml"), "--serial", "--quiet", "--effects-only")
+    assert_clean(status, out, err)
