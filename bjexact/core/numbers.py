@@ -14,6 +14,8 @@ from typing import Any
 
 from gmpy2 import mpq
 
+from ..errors import BjexactError
+
 __all__ = ["mpq", "RATIONALS", "as_rational", "fraction_string", "parse_fraction", "short", "check_number_text"]
 
 
@@ -89,8 +91,6 @@ def check_number_text(text: str, what: str, *, digits: int = 40) -> str:
     """``text`` if it is short enough to be a number people type: a 5,000-digit value, or an
     exponent beyond 100 (``1e999999999`` would take hours to make exact), is refused before
     any conversion, naming ``what`` (``--bj-pays``, a grid file's ``bj_pays``)."""
-    from ..errors import BjexactError
-
     if len(text.strip()) > digits:
         raise BjexactError(f"{what}: {short(text.strip())} is too long (at most {digits} characters)")
     exponent = re.search(r"[eE]\s*([+-]?\d+)\s*$", text)
