@@ -74,9 +74,10 @@ from ..core.cards import (
 )
 from ..core.display import Displayable
 from ..core.frames import data_frame
-from ..core.hand import hand_value, natural_partner, player_hand
+from ..core.hand import hand_value, is_natural, natural_partner, player_hand
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
+from ..core.settlement import stand_result
 from ..dealer.batch import OUTCOMES, DealerOracle, from_residues, moduli_above
 from ..dealer.distributions import dealer_distributions
 from ..errors import BjexactError
@@ -223,17 +224,12 @@ def _over_common_denominator(values: list[mpq]) -> tuple[tuple[int, ...], int]:
 
 
 def _stand_weights(total: int, natural_loses: bool) -> tuple[int, ...]:
-    """The payoff of standing on ``total`` against each dealer outcome (:data:`OUTCOMES`)."""
-    weights = []
-    for outcome in OUTCOMES:
-        if outcome == "bust":
-            weights.append(1)
-        elif outcome == "blackjack":
-            weights.append(-1 if natural_loses else 0)
-        else:
-            dealer = int(outcome)
-            weights.append(1 if total > dealer else 0 if total == dealer else -1)
-    return tuple(weights)
+    """The payoff of standing on ``total`` against each dealer outcome (:data:`OUTCOMES`), settled by
+    :func:`~bjexact.core.settlement.stand_result` (a dealer natural left out: 0)."""
+    return tuple(_STAND_PAYOFF[stand_result(total, outcome, blackjack_loses=natural_loses)] for outcome in OUTCOMES)
+
+
+_STAND_PAYOFF = {"win": 1, "push": 0, "loss": -1, None: 0}
 
 
 # --- the solver ----------------------------------------------------------------
@@ -374,15 +370,9 @@ class _Solver:
         one_card = self._hit(hand, upcard, gone, lambda new: self.stand(new, upcard, gone))
         return None if one_card is None else 2 * one_card
 
-    def may_double(self, hand: Counts) -> bool:
-        value = counts_value(hand)
-        if value.soft and not self.rules.double_soft:
-            return False
-        if self.rules.double == "9-11":
-            return 9 <= value.total <= 11
-        if self.rules.double == "10-11":
-            return 10 <= value.total <= 11
-        return True
+    def may_double(self, hand: Counts, split_pair: int | None = None) -> bool:
+        """Whether two cards ``hand`` may double (a split hand of ``split_pair``): the rules say."""
+        return self.rules.may_double(counts_value(hand), split_pair=split_pair)
 
     def moves(self, cards: tuple[int, int], upcard: int) -> MoveValues:
         """The W of every allowed move of an unsplit two-card hand."""
@@ -395,7 +385,7 @@ class _Solver:
             value = self.double(hand, upcard)
             if value is not None:
                 moves["double"] = value
-        if cards[0] == cards[1] and self.rules.split_hands >= 2:
+        if self.rules.may_split(cards):
             moves["split"] = self.split(cards[0], upcard)
         if self.rules.surrender != "none":
             early = self.rules.surrender == "early"
@@ -408,7 +398,7 @@ class _Solver:
 
     def split_limit(self, pair: int) -> int:
         """The most hands splitting ``pair`` can make (aces are resplit only with RSA)."""
-        return self.rules.split_hands if pair != ACE or self.rules.rsa else min(self.rules.split_hands, 2)
+        return self.rules.split_limit(pair)
 
     def strategy_pairs(self, hands: int) -> int:
         """How many pair cards besides its own a split hand's strategy takes as gone, the hand
@@ -504,14 +494,14 @@ class _Solver:
         return self._split_move(hand, upcard, pair, self.strategy_pairs(hands))
 
     def _split_move(self, hand: Counts, upcard: int, pair: int, strategy: int) -> str:
-        if counts_value(hand).total == 21 or (pair == ACE and not self.rules.hit_split_aces):
+        if counts_value(hand).total == 21 or not self.rules.may_hit_split(pair):
             return "stand"
         gone = _pairs_gone(pair, strategy)
         stand, hit = self.post_split_continuation(hand, upcard, pair, strategy)
         options = {"stand": stand}
         if hit is not None:
             options["hit"] = hit
-        if self.rules.das and self.may_double(hand):
+        if self.may_double(hand, pair):
             double = self.double(hand, upcard, gone)
             if double is not None:
                 options["double"] = double
@@ -607,7 +597,7 @@ class _Solver:
         cards and, for a pair that may be split, every hand a split hand can become."""
         if self.cards.infinite:
             return
-        pair = len(cards) == 2 and cards[0] == cards[1] and self.rules.split_hands >= 2
+        pair = self.rules.may_split(cards)
         hands = hands_up_to_21(self.cards.counts, upcard, start=cards[:1] if pair else cards)
         self.cards.prefetch([(hand, None) for hand in hands], upcard)
         if pair:
@@ -1364,7 +1354,7 @@ def _solve(solver: _Solver, *, with_distribution: bool, progress: bool | None,
             value = _ZERO
             for cards, chance in _deal_chances(shoe, upcard):
                 dealt: Dist | None
-                if hand_value(cards).total == 21:  # a natural: paid at once, or a push
+                if is_natural(cards):  # a natural: paid at once, or a push
                     p_nat = solver.cards.natural_chance(counts_of(cards), upcard)
                     value += chance * (1 - p_nat) * rules.bj_pays
                     dealt = {rules.bj_pays: 1 - p_nat, _ZERO: p_nat}
@@ -1407,7 +1397,7 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
     'surrender'
     """
     ranks, up = player_hand(cards, upcard)
-    if len(ranks) == 2 and hand_value(ranks).total == 21:
+    if is_natural(ranks):
         raise BjexactError("the hand is a natural: it is paid at once, with nothing to decide")
     solver = _Solver(rules)
     hand = counts_of(ranks)

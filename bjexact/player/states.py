@@ -40,7 +40,7 @@ def player_states() -> tuple[HandValue, ...]:
     return tuple(HandValue(t, False) for t in _HARD_TOTALS) + tuple(HandValue(t, True) for t in _SOFT_TOTALS)
 
 
-def _hard_sum(hand: HandValue) -> int:
+def hard_sum(hand: HandValue) -> int:
     return hand.total - (10 if hand.soft else 0)
 
 
