@@ -33,9 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from ..chain.solve import Chain, absorption, compile_chain
 from ..core.cards import RANKS, Counts, FiniteShoe, Shoe, add_counts, counts_of, rank_symbol
@@ -44,6 +42,9 @@ from ..core.numbers import RATIONALS, mpq
 from ..core.rules import Rules
 from ..core.settlement import BLACKJACK, BUST, EXHAUSTED  # the dealer's outcomes, named where hands are settled
 from ..errors import BjexactError
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["FINAL_TOTALS", "BLACKJACK", "BUST", "EXHAUSTED", "DealerGraph", "ShoeDraws", "dealer_graph", "graph_for"]
 
@@ -143,6 +144,8 @@ class DealerGraph:
             upcards = [u for u in RANKS if getattr(draws, "shoe", Shoe.infinite()).has(u)]
         pending = [chain.index[self.start(u)] for u in upcards]
         seen = set(pending)
+        import networkx as nx  # here: the exact engine's paths never build a graph
+
         graph = nx.DiGraph(**self.graph.graph)
         while pending:
             i = pending.pop()
@@ -295,6 +298,8 @@ def dealer_graph(h17: bool = False, naturals: str = "as21", finite: bool = True)
     (34, 270)
     """
     rules = Rules(decks=1, h17=h17, naturals=naturals)  # validates; decks is irrelevant here
+    import networkx as nx  # here: the exact engine's paths never build a graph
+
     graph = nx.DiGraph(h17=h17, naturals=naturals, finite=finite)
     for outcome in absorbing_outcomes(naturals, finite):
         graph.add_node(outcome, kind="absorbing")
