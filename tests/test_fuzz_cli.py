@@ -680,6 +680,8 @@ def test_verify_reads_published_layouts(tmp_path):
 # --- every option of every command, from the parsers themselves ----------------------------------------------
 
 DATA = Path(__file__).parent / "data"
+HALF_DECK = "2,2,2,2,2,2,2,2,2,8"
+FAST_GRID = '[base]\ndecks = "inf"\nsplit_hands = 1\n[grid]\nh17 = [false, true]\n'
 BASES = {  # fast settings that the fuzzed options are added to
     "dealer": ["--decks", "inf"],
     "matrix": ["--decks", "inf", "--upcard", "6"],
@@ -693,19 +695,26 @@ BASES = {  # fast settings that the fuzzed options are added to
     "edge": ["--decks", "inf", "--split-hands", "2"],
     "hand": ["T", "6", "--upcard", "T", "--decks", "inf"],
     "chart": ["--decks", "inf", "--split-hands", "2"],
+    # the newer commands; {tmp}: a directory of the test's own (files in it: _command_files)
+    "sweep": ["{tmp}/grid.toml", "--serial", "--rows", "{tmp}/rows.csv", "--store", "{tmp}/store"],
+    "count": ["--shoe", HALF_DECK, "--split-hands", "1", "--shoes", "1", "--serial", "--store", "{tmp}/store"],
+    "verify --kind chart": [str(DATA / "chart_inf_s17_das_ls.txt"), "--decks", "inf", "--surrender", "late"],
+    "verify --kind edge": ["{tmp}/edge.txt", "--decks", "inf", "--split-hands", "1"],
 }
 SLOW_OR_ELSEWHERE = {"--decks", "--shoe", "--output", "-o", "--reference", "--game", "--rounds", "--episodes",
                      "--timeout", "--call-timeout", "--full", "--plot", "--file", "--help", "-h", "--symbolic",
                      "--ten-density", "--gym", "--identify", "--kind", "--by", "--view", "--depth", "--digits",
                      "--heatmap",
-                     "--log", "--replay"}  # play's files: test_play_log_and_replay_files
+                     "--log", "--replay",  # play's files: test_play_log_and_replay_files
+                     "--rows", "--store", "--scheduler", "--workers",  # sweep, count: elsewhere in this file
+                     "--shoes"}  # count: the number of shoes is the counting tests' (its bound too)
 
 
 def _options(command: str):
     from bjexact.cli import build_parser
     from bjexact.cli.safety import subparser
 
-    parser = subparser(build_parser(), command)
+    parser = subparser(build_parser(), command.split()[0])
     for action in parser._actions:
         names = [o for o in action.option_strings if o not in SLOW_OR_ELSEWHERE]
         if not action.option_strings or len(names) < len(action.option_strings):
@@ -732,13 +741,25 @@ def command_lines(draw, command):
     return argv
 
 
+def _command_files(tmp: Path) -> None:
+    """The files the newer commands' fuzzed command lines read: a grid, a printed edge."""
+    (tmp / "grid.toml").write_text(FAST_GRID)
+    (tmp / "edge.txt").write_text("-1.09%\n")
+
+
+SLOW_EXAMPLES = ("boundaries", "check-sim", "edge", "hand", "chart", "player", "sweep", "verify --kind chart",
+                 "verify --kind edge")
+
+
 @pytest.mark.parametrize("command", sorted(BASES))
-def test_every_option(command):
-    examples = EXAMPLES or (10 if command in ("boundaries", "check-sim", "edge", "hand", "chart", "player") else 40)
+def test_every_option(tmp_path, command):
+    _command_files(tmp_path)
+    name, *kind = command.split()
+    examples = EXAMPLES or (5 if name == "count" else 10 if command in SLOW_EXAMPLES else 40)
     @settings(max_examples=examples, deadline=None, derandomize=EXAMPLES is None)
     @given(argv=command_lines(command))
     def check(argv):
-        status, out, err = run(command, *argv, stdin="5\ns\nq\n")
+        status, out, err = run(name, *kind, *(a.replace("{tmp}", str(tmp_path)) for a in argv), stdin="5\ns\nq\n")
         assert_clean(status, out, err)
 
     check()
@@ -872,3 +893,351 @@ def test_a_latex_error_keeps_only_its_log(tmp_path, monkeypatch):
     assert_clean(status, out, err)
     assert status == 2 and f"(log: {tmp_path / 'out' / 'report.log'})" in err, err
     assert files_in(tmp_path) == {"out", "out/report.log"}
+
+
+# --- round two: the newer commands (edge, hand, chart, play, sweep, count, verify --kind chart|edge) ---------
+
+DROP_OVERRIDE = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+
+
+def count_argv(store: Path) -> list[str]:
+    """A small, fast ``count`` (half a deck, no splitting, one shoe, this process only)."""
+    return ["count", "--shoe", HALF_DECK, "--split-hands", "1", "--shoes", "1", "--serial", "--quiet",
+            "--store", str(store)]
+
+
+def run_without_override(*argv: str, seconds: float = CASE_SECONDS):
+    """``python -m bjexact ARGV`` as a process that file permissions bind, as they bind another user
+    (root without CAP_DAC_OVERRIDE: a read-only file or directory stays read-only)."""
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        if not Path("/usr/bin/setpriv").exists():
+            pytest.skip("running as root without setpriv to drop the permission override")
+        prefix = DROP_OVERRIDE
+    done = subprocess.run([*prefix, sys.executable, "-m", "bjexact", *argv], capture_output=True, text=True,
+                          timeout=seconds)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_verify_reads_a_house_edge_from_standard_input():
+    """'-' is standard input for --kind edge too, not a printed edge "-"."""
+    status, out, err = run("verify", "-", "--kind", "edge", "--decks", "inf", stdin="-0.51%\n")
+    assert_clean(status, out, err)
+    assert status == 0 and out.startswith("-0.51% against infinite deck"), (out, err)
+
+
+@pytest.mark.parametrize("argv", [
+    ["edge", "--decks", "inf", "--split-hands", "2", "--quiet", "--plot", "{out}/p.svg", "-o", "{ro}/e.txt"],
+    ["chart", "--decks", "inf", "--split-hands", "2", "--quiet", "--heatmap", "{out}/h.svg", "-o", "{ro}/c.txt"],
+    [*count_argv(Path("{store}")), "-o", "{out}/c.txt", "--plot", "{ro}/p.svg"],
+    ["dealer", "--ten-density", "t", "--plot", "{out}/p.svg", "-o", "{ro}/x.txt"],
+    ["dealer", "--ten-density", "t", "--full", "{out}/f.txt", "-o", "{ro}/x.txt"],
+    ["dealer", "--decks", "inf", "--plot", "{out}/p.svg", "-o", "{ro}/x.txt"],
+    ["sweep", "{grid}", "--serial", "--quiet", "--rows", "{out}/r.csv", "-o", "{ro}/s.txt"],
+], ids=lambda argv: " ".join(a for a in argv if a.startswith("-") and a not in ("--quiet", "--serial")))
+def test_a_read_only_directory_leaves_no_other_output(tmp_path, argv):
+    """Every output is checked before any work: one that cannot be written leaves the others unwritten."""
+    out, ro = tmp_path / "out", tmp_path / "ro"
+    out.mkdir()
+    ro.mkdir(mode=0o555)
+    ro.chmod(0o555)
+    (tmp_path / "grid.toml").write_text(FAST_GRID)
+    names = {"out": out, "ro": ro, "store": tmp_path / "store", "grid": tmp_path / "grid.toml"}
+    status, stdout, err = run_without_override(*(a.format(**names) for a in argv))
+    assert_clean(status, stdout, err)
+    assert status == 2 and "Permission denied" in err and str(ro) in err, err
+    assert files_in(out) == set() and files_in(ro) == set()
+
+
+@pytest.mark.parametrize("situation", ["read-only file", "read-only directory"])
+def test_a_file_this_user_may_not_write_is_refused(tmp_path, situation):
+    """Another user's read-only file in a directory anyone may write is not replaced by renaming over it."""
+    theirs = tmp_path / "theirs.svg"
+    theirs.write_text("theirs")
+    if situation == "read-only file":
+        tmp_path.chmod(0o777)
+        theirs.chmod(0o444)
+        with contextlib.suppress(PermissionError):
+            os.chown(theirs, 65534, 65534)
+    else:
+        tmp_path.chmod(0o555)
+    for argv in (["dealer", "--decks", "inf", "-o"], ["edge", "--decks", "inf", "--split-hands", "1", "--plot"]):
+        status, out, err = run_without_override(*argv, str(theirs))
+        assert_clean(status, out, err)
+        assert status == 2 and "Permission denied" in err, err
+        assert theirs.read_text() == "theirs"
+    tmp_path.chmod(0o755)
+    assert files_in(tmp_path) == {"theirs.svg"}
+
+
+def test_outputs_are_moved_into_place_only_when_all_are_written(tmp_path, monkeypatch):
+    """The disk fills while the second of two outputs is written: neither is left (not the figure alone)."""
+    import bjexact.files
+
+    real_fdopen = os.fdopen
+    opened = []
+
+    def fdopen(fd, *args, **kwargs):
+        opened.append(fd)
+        if len(opened) < 2:
+            return real_fdopen(fd, *args, **kwargs)
+        real_fdopen(fd, "wb").close()
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(bjexact.files.os, "fdopen", fdopen)
+    status, out, err = run("edge", "--decks", "inf", "--split-hands", "1", "--quiet", "--plot",
+                           str(tmp_path / "p.svg"), "-o", str(tmp_path / "e.txt"))
+    assert_clean(status, out, err)
+    assert status == 2 and "No space left" in err, err
+    assert files_in(tmp_path) == set()
+
+
+@pytest.mark.parametrize("argv", [
+    ["edge", "--decks", "inf", "--split-hands", "1", "--quiet", "--plot", "{d}/same.svg", "-o", "{d}/same.svg"],
+    ["edge", "--decks", "inf", "--split-hands", "1", "--quiet", "--plot", "{d}/same.svg", "-o", "{d}/./same.svg"],
+    ["dealer", "--decks", "inf", "--plot", "{d}/same.svg", "-o", "{d}/same.svg"],
+    ["dealer", "--ten-density", "t", "--full", "{d}/same.txt", "-o", "{d}/same.txt"],
+    ["chart", "--decks", "inf", "--split-hands", "1", "--quiet", "--heatmap", "{d}/link.svg", "-o", "{d}/same.svg"],
+    [*count_argv(Path("{d}/store")), "--plot", "{d}/same.svg", "-o", "{d}/same.svg"],
+    ["sweep", "{d}/grid.toml", "--serial", "--quiet", "--rows", "{d}/same.csv", "-o", "{d}/same.csv"],
+], ids=lambda argv: argv[0])
+def test_two_outputs_naming_one_file_are_refused(tmp_path, argv):
+    (tmp_path / "grid.toml").write_text(FAST_GRID)
+    (tmp_path / "link.svg").symlink_to("same.svg")
+    before = files_in(tmp_path)
+    started = time.monotonic()
+    status, out, err = run(*(a.format(d=tmp_path) for a in argv))
+    assert_clean(status, out, err)
+    assert status == 2 and "name the same file" in err, err
+    assert files_in(tmp_path) == before
+    assert time.monotonic() - started < 10  # refused before any work
+
+
+def _children(pid: int) -> list[int]:
+    """The process ids of ``pid``'s children, started by any of its threads (Linux /proc)."""
+    children = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            children += [int(c) for c in (task / "children").read_text().split()]
+    return children
+
+
+def _wait_for_bjexact(pid: int, seconds: float = CASE_SECONDS) -> None:
+    """Until the process ``pid`` has loaded bjexact's exact numbers (gmpy2): past Python's own start-up,
+    whose Ctrl-C is Python's (a loaded machine can take seconds to get there)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if "gmpy2" in Path(f"/proc/{pid}/maps").read_text():
+                return
+        except OSError:
+            return
+        time.sleep(0.1)
+
+
+def _group_gone(group: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the workers through /proc")
+@pytest.mark.parametrize("command", ["sweep", "count"])
+def test_ctrl_c_to_the_process_group_stops_the_workers_quietly(tmp_path, command):
+    """A terminal sends Ctrl-C to every process of the group, the Dask workers too: one line, all gone."""
+    (tmp_path / "grid.toml").write_text("[base]\ndecks = 6\nsplit_hands = 2\n[grid]\nh17 = [false, true]\n"
+                                        "das = [true, false]\n")
+    argv = {"sweep": ["sweep", str(tmp_path / "grid.toml")],
+            "count": ["count", "--decks", "1", "--split-hands", "1", "--shoes", "3", "--store",
+                      str(tmp_path / "store")]}[command]
+    process = subprocess.Popen([sys.executable, "-m", "bjexact", *argv, "--workers", "2", "--quiet"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_children(process.pid)) < 2 and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(1)  # the workers start: import bjexact, begin solving
+        assert process.poll() is None, process.communicate()
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            if not _group_gone(process.pid, 20):
+                os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130 and err == "bjexact: interrupted\n", err
+    assert _group_gone(process.pid, 20), "worker processes outlived the command"
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="waits for bjexact through /proc")
+@pytest.mark.parametrize("argv", [
+    ["edge", "--decks", "6"],
+    ["hand", "T", "6", "--upcard", "T", "--decks", "6"],
+    ["chart", "--decks", "6"],
+    ["play", "--decks", "6"],
+    ["sweep", "{tmp}/grid.toml", "--serial", "--rows", "{tmp}/rows.csv", "--store", "{tmp}/store"],
+    ["count", "--decks", "1", "--shoes", "1", "--serial", "--store", "{tmp}/store"],
+    ["verify", "{tmp}/edge.txt", "--kind", "edge", "--decks", "6"],
+    ["verify", str(DATA / "chart_inf_s17_das_ls.txt"), "--kind", "chart", "--decks", "6", "--surrender", "late"],
+], ids=lambda argv: " ".join(argv[:3] if argv[0] == "verify" else argv[:1]))
+def test_ctrl_c_to_the_process_group_is_one_line(tmp_path, argv):
+    """Ctrl-C as a terminal sends it (to the process group) while the newer commands work or wait."""
+    _command_files(tmp_path)
+    (tmp_path / "grid.toml").write_text("[base]\ndecks = 6\n[grid]\nh17 = [false, true]\n")
+    process = subprocess.Popen([sys.executable, "-m", "bjexact", *(a.replace("{tmp}", str(tmp_path)) for a in argv)],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    _wait_for_bjexact(process.pid)
+    time.sleep(1)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=CASE_SECONDS)
+    assert "Traceback" not in err, err
+    lines = [line for line in err.replace("\r", "\n").splitlines() if line.strip() and "[" not in line]  # no bars
+    assert process.returncode in (0, 130) and len(lines) <= 1, (process.returncode, err)
+    assert process.returncode == 0 or lines == ["bjexact: interrupted"], err
+    assert _group_gone(process.pid, 10)
+
+
+@pytest.mark.parametrize("command", ["sweep", "count"])
+@pytest.mark.parametrize("address", ["garbage", "", "http://localhost:8786", "tcp://host:99999", "tcp://a b:1"])
+def test_scheduler_addresses_are_checked(tmp_path, command, address):
+    (tmp_path / "grid.toml").write_text(FAST_GRID)
+    argv = {"sweep": ["sweep", str(tmp_path / "grid.toml"), "--quiet"], "count": count_argv(tmp_path / "store")}
+    argv = [a for a in argv[command] if a != "--serial"]
+    started = time.monotonic()
+    status, out, err = run(*argv, "--scheduler", address)
+    assert_clean(status, out, err)
+    assert status == 2 and "--scheduler" in err and "tcp://HOST:PORT" in err, err
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize("base, words", [
+    ("decks = 1000000000000000000", "too large: at most 1,000,000"),
+    ("decks = 1000001", "too large: at most 1,000,000"),
+    ("shoe = [4, 4, 4, 4, 4, 4, 4, 4, 4, 99999999999999999999]", "too large"),
+    ('decks = "inf"\nbj_pays = "1e300"', "bj_pays must be a fraction such as 3/2, not '1e300'"),
+    ('decks = "inf"\nbj_pays = "' + "9" * 5000 + '"', "bj_pays must be a fraction"),
+])
+def test_grid_values_are_bounded_as_options_are(tmp_path, base, words):
+    (tmp_path / "grid.toml").write_text(f"[base]\n{base}\nsplit_hands = 1\n")
+    status, out, err = run("sweep", str(tmp_path / "grid.toml"), "--serial", "--quiet")
+    assert_clean(status, out, err)
+    assert status == 2 and words in err, err
+    if "bj_pays" in base:  # the option says the same of the same value
+        value = base.split('"')[-2]
+        status, out, option_err = run("edge", "--decks", "inf", "--bj-pays", value, "--quiet")
+        assert status == 2 and option_err.split(" must be ")[-1] == err.split(" must be ")[-1], (option_err, err)
+
+
+def test_play_with_standard_output_closed():
+    done = subprocess.run(f"printf '5\\ns\\nq\\n' | '{sys.executable}' -m bjexact play --seed 1 >&-", shell=True,
+                          capture_output=True, text=True, timeout=CASE_SECONDS)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "closed" in done.stderr, done.stderr
+
+
+def test_play_in_an_ascii_locale():
+    """LC_ALL=C: the table is shown in ASCII (suits by their initials), not an internal error."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "PYTHONIOENCODING"))}
+    done = subprocess.run([sys.executable, "-m", "bjexact", "play", "--seed", "1"], input=b"5\ns\nq\n",
+                          capture_output=True, env=env | {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0"},
+                          timeout=CASE_SECONDS)
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    assert b"--- Hand 1 - balance 100" in done.stdout and done.stdout.isascii()
+
+
+@pytest.mark.parametrize("argv", [
+    ["sweep", "/dev/zero", "--serial"],
+    ["count", "--system", "/dev/zero", "--decks", "1", "--serial"],
+    ["play", "--replay", "/dev/zero"],
+    ["replay", "--file", "/dev/zero"],
+    ["verify", "/dev/zero", "--kind", "edge"],
+])
+def test_input_files_are_read_with_a_bound(argv):
+    """/dev/zero never ends: each command reads a bounded amount and says the file is too large."""
+    import resource
+
+    def limit_memory():
+        resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))
+
+    started = time.monotonic()
+    status, out, err = run_process(*argv, preexec_fn=limit_memory)
+    assert_clean(status, out, err)
+    assert status == 2 and "larger than" in err, err
+    assert time.monotonic() - started < 20
+
+
+def test_rows_into_a_directory_is_refused_before_solving(tmp_path):
+    (tmp_path / "grid.toml").write_text('[base]\ndecks = 6\n')
+    (tmp_path / "rows").mkdir()
+    started = time.monotonic()
+    status, out, err = run("sweep", str(tmp_path / "grid.toml"), "--serial", "--quiet", "--rows",
+                           str(tmp_path / "rows"))
+    assert_clean(status, out, err)
+    assert status == 2 and "is a directory" in err and ".tmp" not in err, err
+    assert time.monotonic() - started < 10 and files_in(tmp_path) == {"grid.toml", "rows"}
+
+
+@pytest.mark.parametrize("command", [["edge", "--quiet"], ["chart", "--quiet"], ["hand", "T", "6", "--upcard", "T"],
+                                     ["play"]])
+@pytest.mark.parametrize("option", [["--rsa"], ["--hit-split-aces"], ["--split-strategy", "cdp1"],
+                                    ["--split-strategy", "cdp"]])
+def test_split_rules_without_splitting_are_refused_alike(command, option):
+    status, out, err = run(*command, "--decks", "inf" if command[0] != "play" else "1", "--split-hands", "1",
+                           *option, stdin="q\n")
+    assert_clean(status, out, err)
+    assert status == 2 and option[0] in err and "--split-hands" in err, err
+
+
+def test_grid_split_rules_without_splitting_are_refused_alike(tmp_path):
+    for rule in ("rsa = true", "hit_split_aces = true"):
+        (tmp_path / "grid.toml").write_text(f'[base]\ndecks = "inf"\nsplit_hands = 1\n{rule}\n')
+        status, out, err = run("sweep", str(tmp_path / "grid.toml"), "--serial", "--quiet")
+        assert_clean(status, out, err)
+        assert status == 2 and "--split-hands" in err, err
+
+
+GRID_VALUES = st.one_of(
+    st.sampled_from([10**18, 10**6 + 1, "1e300", "9" * 5000, [4] * 9 + [10**20]]),
+    st.integers(-3, 5), st.integers(-10**30, 10**30), st.booleans(), st.floats(allow_nan=True),
+    NUMBERS, st.lists(st.integers(-2, 10**20), max_size=11),
+)
+GRID_KEYS = st.sampled_from(["decks", "shoe", "h17", "bj_pays", "double", "double_soft", "das", "rsa",
+                             "hit_split_aces", "surrender", "hole_card", "obo", "split_strategy", "frobnicate",
+                             "bj-pays"])
+
+
+def _toml(value) -> str:
+    """A value in TOML (strings escaped as JSON strings, which TOML reads alike)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return "nan" if value != value else ("inf" if value == float("inf") else "-inf" if value == float("-inf")
+                                              else repr(value))
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_toml, value)) + "]"
+    return json.dumps(value) if isinstance(value, str) else str(value)
+
+
+@FUZZ
+@given(base=st.dictionaries(GRID_KEYS, GRID_VALUES, max_size=2),
+       grid=st.dictionaries(GRID_KEYS, st.lists(GRID_VALUES, max_size=3), max_size=2))
+def test_grid_files(tmp_path_factory, base, grid):
+    """Any values in a grid file: the rule effects, or one line naming the problem (no finite shoe of many
+    decks is solved: those are bounded, refused, or the infinite deck)."""
+    def solvable(value) -> bool:  # a number of decks that would be solved (slowly) rather than refused
+        return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 10**6
+
+    if solvable(base.get("decks")) or any(solvable(v) for v in grid.get("decks", [])):
+        base.pop("decks", None)
+        grid.pop("decks", None)
+    tmp = tmp_path_factory.mktemp("grid")
+    lines = ["[base]", 'decks = "inf"' if "decks" not in base and "shoe" not in base else "", "split_hands = 1"]
+    lines += [f"{key} = {_toml(value)}" for key, value in base.items()]
+    lines += ["[grid]"] + [f"{key} = {_toml(values)}" for key, values in grid.items()]
+    (tmp / "grid.toml").write_text("\n".join(lines) + "\n")
+    status, out, err = run("sweep", str(tmp / "grid.toml"), "--serial", "--quiet", "--effects-only")
+    assert_clean(status, out, err)

@@ -31,9 +31,9 @@ rounds simulated; only the correlation (a square root) is a float.
 
 from __future__ import annotations
 
+import io
 import json
 import random
-import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -46,9 +46,10 @@ from ..core.hand import hand_value, is_natural
 from ..core.numbers import fraction_string, mpq, parse_fraction
 from ..core.rules import GameRules
 from ..errors import BjexactError
+from ..files import write_atomically
 from ..player.game import solve_game
 from ..player.policy import ChartPolicy, ChartStrategy, solve_game_and_chart
-from .sweep import rules_from_json
+from .sweep import read_toml, rules_from_json
 
 __all__ = ["SYSTEMS", "CountSystem", "load_system", "basic_chart", "chart_to_json", "chart_from_json", "deal_shoe",
            "play_round", "Round", "round_tasks", "round_task", "DECISIONS", "CountAnalysis", "analyse"]
@@ -111,10 +112,7 @@ def load_system(name: str) -> CountSystem:
     path = Path(name)
     if not path.exists():
         raise BjexactError(f"unknown count system {name!r}: {', '.join(SYSTEMS)} or a TOML file with tags")
-    try:
-        document = tomllib.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise BjexactError(f"{path}: cannot read the count system: {exc}") from None
+    document = read_toml(path, "count system")
     tags = document.get("tags")
     if not isinstance(tags, list) or len(tags) != 10 or not all(type(t) is int for t in tags):
         raise BjexactError(f"{path}: tags must be a list of ten whole numbers (A, 2, ..., 9, T)")
@@ -513,6 +511,11 @@ def plot_by_true_count(analysis: CountAnalysis, path: str | Path) -> None:
 
     The format follows the file's suffix (.svg, .pdf, .png); needs matplotlib (``bjexact[plot]``).
     """
+    write_atomically(Path(path), count_plot(analysis, Path(path)))
+
+
+def count_plot(analysis: CountAnalysis, path: str | Path) -> bytes:
+    """The bytes of :func:`plot_by_true_count`'s figure for the file ``path`` (its suffix: the format)."""
     path = Path(path)
     if path.suffix not in (".svg", ".pdf", ".png"):
         raise BjexactError(f"a plot file must end in .svg, .pdf or .png, not {str(path)!r}")
@@ -536,12 +539,12 @@ def plot_by_true_count(analysis: CountAnalysis, path: str | Path) -> None:
     bottom.set_xlabel("true count (floored)" if analysis.by == "true"
                       else f"running count (from {analysis.initial_running_count:+d})")
     figure.tight_layout()
+    buffer = io.BytesIO()
     try:
-        figure.savefig(path)
-    except OSError as exc:
-        raise BjexactError(f"cannot write {path}: {exc}") from None
+        figure.savefig(buffer, format=path.suffix[1:])
     finally:
         plt.close(figure)
+    return buffer.getvalue()
 
 
 # --- the classic betting correlation: tags against effects of removal ---------------------------

@@ -12,22 +12,26 @@ Aggregation (rule effects) subtracts exact fractions; only the report rounds.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
 import os
+import re
 import tempfile
 import time
 import tomllib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..core.numbers import fraction_string, mpq, parse_fraction
-from ..core.rules import GameRules
+from ..core.cards import Shoe
+from ..core.numbers import fraction_string, mpq, parse_fraction, short
+from ..core.rules import GameRules, parse_bj_pays, refuse_split_rules_without_splitting
 from ..errors import BjexactError
+from ..files import read_bounded, write_atomically
 from ..player.game import solve_game
 from ..progress import Progress
 from ..render.tables import NumberStyle
@@ -50,22 +54,34 @@ RANK_SYMBOLS = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 
 
 def _normal_value(key: str, value: Any, where: str) -> Any:
     """A TOML value for a rule, in the form ``GameRules.to_json`` uses."""
-    if key == "bj_pays":
+    if key == "bj_pays":  # read as --bj-pays reads it
         if isinstance(value, bool) or not isinstance(value, int | str):
-            raise BjexactError(f"{where}: bj_pays must be a fraction such as \"3/2\", not {value!r}")
-        try:
-            return fraction_string(parse_fraction(str(value)))
-        except ValueError:
-            raise BjexactError(f"{where}: bj_pays must be a fraction such as \"3/2\", not {value!r}") from None
-    if key == "decks":
-        if value in ("inf", "infinite") or (isinstance(value, int) and not isinstance(value, bool)):
-            return "inf" if value == "infinite" else value
-        raise BjexactError(f"{where}: decks must be a whole number or \"inf\", not {value!r}")
-    if key == "shoe":
+            raise BjexactError(f"{where}: bj_pays must be a fraction such as \"3/2\", not {_shown(value)}")
+        return fraction_string(parse_bj_pays(str(value), where))
+    if key == "decks":  # bounded as --decks is
+        if value in ("inf", "infinite"):
+            return "inf"
+        if isinstance(value, int) and not isinstance(value, bool):
+            try:
+                Shoe.of_decks(value)
+            except BjexactError as exc:
+                raise BjexactError(f"{where}: {exc}") from None
+            return value
+        raise BjexactError(f"{where}: decks must be a whole number or \"inf\", not {_shown(value)}")
+    if key == "shoe":  # bounded as --shoe is
         if not isinstance(value, list) or len(value) != 10 or not all(isinstance(c, int) for c in value):
-            raise BjexactError(f"{where}: shoe must be a list of ten counts (A,2,...,9,T), not {value!r}")
+            raise BjexactError(f"{where}: shoe must be a list of ten counts (A,2,...,9,T), not {_shown(value)}")
+        try:
+            Shoe.of_counts(value)
+        except BjexactError as exc:
+            raise BjexactError(f"{where}: {exc}") from None
         return list(value)
     return value
+
+
+def _shown(value: Any) -> str:
+    """A grid file's value for a message, cut short (a list of 5,000 numbers is not repeated)."""
+    return short(repr(value), 60)
 
 
 def rules_from_json(rules: Mapping[str, Any]):
@@ -76,7 +92,7 @@ def rules_from_json(rules: Mapping[str, Any]):
 
 def canonical_rules(rules: Mapping[str, Any]) -> dict[str, Any]:
     """The complete, validated form of a rule set: ``GameRules.to_json`` of it."""
-    return rules_from_json(rules).to_json()
+    return refuse_split_rules_without_splitting(rules_from_json(rules)).to_json()
 
 
 @dataclass(frozen=True)
@@ -155,17 +171,25 @@ def grid_from_mapping(document: Mapping[str, Any], where: str = "grid") -> RuleG
     return grid
 
 
-def load_grid(path: str | Path) -> RuleGrid:
-    path = Path(path)
+# A grid file is a few lines of TOML: a larger file is refused after reading this much.
+MAX_TOML_BYTES = 2**20
+
+
+def read_toml(path: str | Path, what: str) -> dict[str, Any]:
+    """A small TOML file (a grid, a count system), read with a bound: ``/dev/zero`` or a file of
+    gigabytes is refused in one line, as is a file that is not TOML."""
+    if not os.path.lexists(path):
+        raise BjexactError(f"{path}: no such file")
+    text = read_bounded(str(path), limit=MAX_TOML_BYTES, what=what)
     try:
-        document = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise BjexactError(f"{path}: no such file") from None
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise BjexactError(f"{path}: not valid TOML: {exc}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BjexactError(f"{path}: cannot read it: {exc}") from None
-    return grid_from_mapping(document, str(path))
+
+
+def load_grid(path: str | Path) -> RuleGrid:
+    path = Path(path)
+    return grid_from_mapping(read_toml(path, "grid of rule sets"), str(path))
 
 
 def _show(value: Any) -> str:
@@ -242,17 +266,9 @@ class ResultStore:
 
 
 def write_whole(path: Path, text: str) -> None:
-    """Write a file under a temporary name, then rename it: never half-written."""
-    if not path.parent.is_dir():
-        raise BjexactError(f"cannot write {path}: the directory {path.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write a file under a temporary name, then rename it: never half-written
+    (:func:`bjexact.files.write_atomically`)."""
+    write_atomically(path, text.encode())
 
 
 # --- execution ----------------------------------------------------------------------------------
@@ -370,16 +386,49 @@ def _run_on_dask(client, todo, tasks, function, finish, bar, on_result, stats) -
             on_result(stats.computed, client)
 
 
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+_ADDRESS = re.compile(r"(?:(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://)?"
+                      r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?)"
+                      r":(?P<port>[0-9]{1,5})")
+
+
+def scheduler_address(text: str) -> str:
+    """A Dask scheduler's address, ``[tcp://]HOST:PORT``, checked for its form (not that a
+    scheduler answers there): one line naming the problem for anything else (``garbage``, an
+    empty address, ``http://...``), before any work."""
+    shown = short(repr(text), 60)
+    hint = "give tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786"
+    match = _ADDRESS.fullmatch(text.strip())
+    if match is None:
+        raise BjexactError(f"--scheduler {shown} is not a Dask scheduler address: {hint}")
+    scheme = (match.group("scheme") or "tcp").lower()
+    if scheme not in SCHEDULER_SCHEMES:
+        raise BjexactError(f"--scheduler {shown}: {scheme}:// is not a Dask protocol "
+                           f"({', '.join(SCHEDULER_SCHEMES)}): {hint}")
+    if not 1 <= int(match.group("port")) <= 65535:
+        raise BjexactError(f"--scheduler {shown}: the port must be from 1 to 65535: {hint}")
+    return f"{scheme}://{match.group('host')}:{int(match.group('port'))}"
+
+
 class _dask_client:
     """A context manager for a Dask client: the caller's, one connected to ``scheduler``, or a local cluster."""
 
     def __init__(self, client, scheduler, workers):
         self.given, self.scheduler, self.workers = client, scheduler, workers
         self.own: list[Any] = []
+        self.launcher = contextlib.ExitStack()
 
     def __enter__(self):
         if self.given is not None:
             return self.given
+        try:
+            return self._connect()
+        except BaseException as exc:  # a failed or interrupted start leaves no cluster running
+            self.__exit__(type(exc), exc, exc.__traceback__)
+            _close_half_started_clusters()
+            raise
+
+    def _connect(self):
         try:
             import logging
 
@@ -387,13 +436,16 @@ class _dask_client:
         except ImportError:
             raise BjexactError("Dask is needed: pip install 'bjexact[dask]' (or use --serial)") from None
         if self.scheduler is not None:
+            address = scheduler_address(self.scheduler)
             try:
-                client = Client(self.scheduler, timeout="20s")
-            except (OSError, TimeoutError) as exc:
-                raise BjexactError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
+                client = Client(address, timeout="20s")
+            except Exception as exc:  # noqa: BLE001 - refused, unreachable, a TLS address without certificates
+                raise BjexactError(f"cannot reach the Dask scheduler at {address}: {type(exc).__name__}: "
+                                   f"{exc}") from None
             self.own.append(client)
             return client
         workers = self.workers or os.cpu_count() or 1
+        self.launcher.enter_context(workers_ignoring_sigint())
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                                silence_logs=logging.ERROR)
         self.own.append(cluster)
@@ -402,8 +454,66 @@ class _dask_client:
         return client
 
     def __exit__(self, *exc: object) -> None:
-        for thing in reversed(self.own):
-            thing.close()
+        if exc and exc[0] is not None:  # stopping the workers of a failed or interrupted run is no news
+            import logging
+
+            for name in ("distributed", "asyncio"):  # its one line says what happened, nothing more
+                logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+        try:
+            for thing in reversed(self.own):
+                thing.close()
+        finally:
+            self.launcher.close()
+
+
+def _close_half_started_clusters() -> None:
+    """Close, quietly, a local cluster whose start was interrupted (Ctrl-C while its workers
+    start): Dask's own closing at exit would fail on the workers not yet started, with a traceback."""
+    import atexit
+
+    try:
+        from distributed.deploy import spec
+    except ImportError:
+        return
+    for cluster in list(getattr(spec.SpecCluster, "_instances", ())):
+        with contextlib.suppress(Exception):
+            cluster.close(timeout=5)
+    atexit.unregister(spec.close_clusters)
+
+
+@contextlib.contextmanager
+def workers_ignoring_sigint() -> Iterator[None]:
+    """Worker processes started inside (spawned by multiprocessing, as Dask's nanny starts them)
+    ignore Ctrl-C (SIGINT) from their first instruction.
+
+    A terminal sends Ctrl-C to every process of its group, the workers too: each would print a
+    traceback. Spawned through a two-line launcher (``trap '' INT``, then ``exec`` Python; an
+    ignored signal stays ignored through ``exec``), the workers leave Ctrl-C to this process,
+    which stops them quietly; this process keeps its own Ctrl-C all along. Where no launcher
+    can run (not POSIX, a temporary directory mounted noexec), workers start as before.
+    """
+    import multiprocessing.spawn as spawn
+    import shlex
+    import subprocess
+
+    previous = spawn.get_executable()
+    if os.name != "posix" or previous is None:
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="bjexact-workers-") as folder:
+        launcher = Path(folder) / "python"
+        launcher.write_text(f"#!/bin/sh\ntrap '' INT\nexec {shlex.quote(os.fsdecode(previous))} \"$@\"\n")
+        launcher.chmod(0o700)
+        try:
+            subprocess.run([str(launcher), "-c", "pass"], check=True, timeout=60, capture_output=True)
+        except (OSError, subprocess.SubprocessError):
+            yield
+            return
+        spawn.set_executable(str(launcher))
+        try:
+            yield
+        finally:
+            spawn.set_executable(os.fsdecode(previous))
 
 
 # --- reports ------------------------------------------------------------------------------------

@@ -103,13 +103,11 @@ def _main(argv: Sequence[str] | None) -> int:
     for action in sub._actions:  # "--decks=--": argparse drops the "--" and leaves an empty list
         if action.option_strings and action.nargs is None and isinstance(getattr(args, action.dest, None), list):
             sub.error(f"argument {action.option_strings[-1]}: expected one value, not '--'")
-    output = getattr(args, "output", None)
-    if args.command != "report" and output is not None:  # refuse an unwritable -o before any work
-        from ..files import check_writable
-        from .common import is_stdout, output_path
+    if args.command != "report":  # refuse unwritable output files before any work (report -o is a directory)
+        from .common import OUTPUT_OPTIONS, check_output_files
 
-        if not is_stdout(output):
-            check_writable(output_path(output))
+        check_output_files([(option, getattr(args, dest, None))
+                            for dest, option in getattr(args, "output_options", OUTPUT_OPTIONS)])
     status = int(args.run(args) or 0)
     safety.flush_stdout()
     return status

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from ..errors import BjexactError
 from ..render.svg import FIGURE_FORMATS
-from .common import is_stdout, write_output
+from .common import is_stdout, write_outputs
 from .figures import FIGURE_HELP
 from .game_options import GAME_RULES_HELP, add_game_rule_options, game_rules_from_args
 
@@ -62,7 +61,7 @@ def register(subparsers) -> None:
                         help=f"also draw each cell's value as a heat map to FILE {FIGURE_HELP}")
     parser.add_argument("--move", choices=HEATMAP_MOVES, default=None,
                         help="with --heatmap: the move whose value is drawn (default: best, each cell's best move)")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, output_options=(("output", "-o"), ("heatmap", "--heatmap")))
 
 
 def _output_ending(args: argparse.Namespace) -> str:
@@ -81,10 +80,11 @@ def chart_format(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..files import write_files
     from ..player.game import solve_game
     from ..render.game import chart_json, chart_tables
     from ..render.tables import NumberStyle, render
-    from .figures import check_output, figure_file, write_figures
+    from .figures import figure_file, rendered
 
     fmt = chart_format(args)
     if args.move is not None and args.heatmap is None:
@@ -102,9 +102,6 @@ def run(args: argparse.Namespace) -> int:
         raise BjexactError(f"--format {fmt} and -o {args.output[:40]} disagree: a .{named_ending} file is a figure "
                            f"(leave out --format, or name the file for {fmt})")
     heatmap = figure_file(args.heatmap, "--heatmap") if args.heatmap is not None else None
-    if heatmap is not None and args.output is not None and not is_stdout(args.output) \
-            and heatmap.path.resolve() == Path(args.output).resolve():
-        raise BjexactError(f"-o and --heatmap name the same file {args.output[:40]}: give each figure its own")
     rules = game_rules_from_args(args)
     if args.move == "surrender" and rules.surrender == "none":
         raise BjexactError("--move surrender: these rules allow no surrender (add --surrender late or early)")
@@ -122,14 +119,11 @@ def run(args: argparse.Namespace) -> int:
 
         drawing = strategy_chart_figure(solution, chart)
         if chart_figure is None:  # svg to standard output
-            write_figures(figures)
-            write_output(drawing.svg(), args.output)
+            write_outputs(drawing.svg(), args.output, rendered(figures))
             return 0
         figures.append((chart_figure, drawing))
-        write_figures(figures)
+        write_files(rendered(figures))
         return 0
     text = render(chart_tables(solution, by_hand=args.by == "hand"), fmt, NumberStyle(), chart_json(solution))
-    check_output(args.output)
-    write_figures(figures)
-    write_output(text, args.output)
+    write_outputs(text, args.output, rendered(figures))
     return 0

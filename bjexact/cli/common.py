@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import re
+from collections.abc import Sequence
 from pathlib import Path
 
+from ..core.cards import MAX_DECKS, MAX_RANK_COUNT
+from ..core.numbers import short
 from ..errors import BjexactError
-from ..files import write_atomically, write_stdout
+from ..files import check_distinct, check_writable, staged_files, write_files, write_stdout
 
 RULES_HELP = """\
 rules (defaults: 2 decks, dealer stands on soft 17, naturals as21):
@@ -43,15 +45,6 @@ def add_bj_pays_option(parser: argparse.ArgumentParser) -> None:
                         help="what a player's natural pays with --naturals separate or peek (default: 3/2)")
 
 
-# The largest number of decks or of cards of one rank: beyond it the exact numbers only grow, slowly.
-MAX_DECKS = 10**6
-
-
-def short(text: str, limit: int = 24) -> str:
-    """``text`` for a message: cut to ``limit`` characters, saying how long it was."""
-    return text if len(text) <= limit else f"{text[:limit - 8]}... ({len(text):,} characters)"
-
-
 def whole_number(text: str, what: str, *, maximum: int) -> int:
     """A whole number written with ASCII digits (not '²', not 5,000 digits), from 0 to ``maximum``."""
     text = text.strip()
@@ -71,7 +64,7 @@ def parse_shoe(text: str) -> tuple[int, ...]:
             raise BjexactError(f"--shoe: count {position + 1} of {text!r} is empty: give 10 counts A,2,...,9,T")
     counts = []
     for symbol, part in zip("A23456789T", parts):
-        counts.append(whole_number(part, f"--shoe: the count of {symbol}", maximum=16 * MAX_DECKS))
+        counts.append(whole_number(part, f"--shoe: the count of {symbol}", maximum=MAX_RANK_COUNT))
     if len(parts) != 10:
         raise BjexactError(f"--shoe needs 10 counts (A,2,3,4,5,6,7,8,9,T), got {len(parts)}")
     return tuple(counts)
@@ -79,18 +72,14 @@ def parse_shoe(text: str) -> tuple[int, ...]:
 
 def rules_from_args(args: argparse.Namespace):
     """The :class:`bjexact.Rules` that the rule options describe."""
-    from ..core.numbers import parse_fraction
-    from ..core.rules import Rules
+    from ..core.rules import Rules, parse_bj_pays
 
     if args.shoe is not None and args.decks is not None:
         raise BjexactError("--decks and --shoe conflict: give one of them")
     options = dict(h17=args.h17, naturals=args.naturals)
     bj_pays = getattr(args, "bj_pays", None)
     if bj_pays is not None:
-        try:
-            options["bj_pays"] = parse_fraction(check_number_text(bj_pays, "--bj-pays"))
-        except ValueError:
-            raise BjexactError(f"--bj-pays must be a fraction such as 3/2, not {short(bj_pays)!r}") from None
+        options["bj_pays"] = parse_bj_pays(bj_pays)
     if args.shoe is not None:
         return Rules(shoe=parse_shoe(args.shoe), **options)
     return Rules(decks=parse_decks(args.decks) if args.decks is not None else 2, **options)
@@ -118,16 +107,6 @@ def parse_decks(text: str) -> int | str:
     if decks < 1:
         raise BjexactError(f"--decks must be a whole number >= 1 or 'inf', not {text!r}")
     return decks
-
-
-def check_number_text(text: str, what: str, *, digits: int = 40) -> str:
-    """``text`` if it is short enough to be a number: a 5,000-digit value is refused before any conversion."""
-    if len(text.strip()) > digits:
-        raise BjexactError(f"{what}: {short(text.strip())} is too long (at most {digits} characters)")
-    exponent = re.search(r"[eE]\s*([+-]?\d+)\s*$", text)
-    if exponent and abs(int(exponent.group(1))) > 100:  # 1e999999999 would take hours to make exact
-        raise BjexactError(f"{what}: {text.strip()} is out of range (exponents from -100 to 100)")
-    return text
 
 
 def bounded_int(low: int, high: int, *, signed: bool = False):
@@ -177,10 +156,43 @@ def number_style(args: argparse.Namespace, percent: bool = True):
 
 def write_output(text: str, output: str | None) -> None:
     """Print ``text``, or write it to ``output`` atomically (never half-written)."""
-    if output is None or is_stdout(output):
-        write_stdout(text)
+    write_outputs(text, output)
+
+
+def write_outputs(text: str, output: str | None, files: Sequence[tuple[Path, bytes]] = ()) -> None:
+    """A command's results, all written or none: ``text`` to ``-o FILE`` (or standard output) and
+    each (path, data) of ``files`` (figures, ``--full``, ``--rows``).
+
+    Every file is first written under a temporary name beside it; only when all are written
+    (and the text printed) are they moved into place. A reader that leaves early (``| head``)
+    does not undo the files.
+    """
+    if not is_stdout(output):
+        assert output is not None
+        write_files([*files, (output_path(output), text.encode())])
         return
-    write_atomically(output_path(output), text.encode())
+    broken: BrokenPipeError | None = None
+    with staged_files(files):
+        try:
+            write_stdout(text)
+        except BrokenPipeError as exc:
+            broken = exc
+    if broken is not None:
+        raise broken
+
+
+# The output options of a command: (the dest of its argparse value, the option), for
+# ``parser.set_defaults(output_options=...)``; a command that writes one file has -o alone.
+OUTPUT_OPTIONS: tuple[tuple[str, str], ...] = (("output", "-o"),)
+
+
+def check_output_files(named: Sequence[tuple[str, str | None]]) -> None:
+    """Refuse now, before any work, an output file that cannot be written, or that another output
+    names too; ``named``: (the option, its value), None or standard output for no file."""
+    files = [(option, output_path(value)) for option, value in named if value is not None and not is_stdout(value)]
+    for _, path in files:
+        check_writable(path)
+    check_distinct(files)
 
 
 STDOUT_NAMES = ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")

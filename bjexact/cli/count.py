@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import BjexactError
-from .common import add_output_options, bounded_int, number_style, write_output
+from .common import add_output_options, bounded_int, number_style, write_outputs
 from .game_options import GAME_RULES_HELP, add_game_rule_options, game_rules_from_args
 
 EXAMPLES = """\
@@ -71,7 +71,7 @@ def register(subparsers) -> None:
                         help="also draw EV by true count with the share of rounds at each (needs matplotlib)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_output_options(parser, formats=("text", "md", "json"))
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, output_options=(("output", "-o"), ("plot", "--plot")))
     from . import count_exact
 
     count_exact.register(parser.add_subparsers(dest="count_command", metavar="indices|betting",
@@ -95,18 +95,20 @@ def run(args: argparse.Namespace) -> int:
         ROUND_KIND,
         analyse,
         check_work,
+        count_plot,
         deal_shoe,
         load_system,
-        plot_by_true_count,
         round_task,
         round_tasks,
     )
-    from ..apps.sweep import ResultStore, RunStats, run_tasks
+    from ..apps.sweep import ResultStore, RunStats, run_tasks, scheduler_address
     from ..core.numbers import mpq, parse_fraction
     from ..render.tables import NumberStyle, Table, render
     from .count_exact import check_workers
 
     check_workers(args)
+    if args.scheduler is not None:
+        args.scheduler = scheduler_address(args.scheduler)
     try:
         penetration = parse_fraction(args.penetration)
     except ValueError:
@@ -169,9 +171,7 @@ def run(args: argparse.Namespace) -> int:
     )
     document = analysis.to_json() | ({"effects_of_removal": eor_json} if eor_json is not None else {})
     text = render([by_count, indices], args.format, signed, document)
-    write_output(text, args.output)
-    if args.plot:
-        plot_by_true_count(analysis, args.plot)
+    write_outputs(text, args.output, [(Path(args.plot), count_plot(analysis, args.plot))] if args.plot else [])
     return 0
 
 

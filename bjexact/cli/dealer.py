@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import RULES_HELP, add_output_options, add_rule_options, number_style, rules_from_args, write_output
+from .common import RULES_HELP, add_output_options, add_rule_options, number_style, rules_from_args, write_outputs
 
 EXAMPLES = """\
 examples:
@@ -37,7 +37,7 @@ def register(subparsers) -> None:
     parser.add_argument("--rows", choices=("cards", "ranks"), default="cards",
                         help="'ranks': one row per printed rank 2..10, J, Q, K, A (default: cards)")
     add_dealer_options(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, output_options=(("output", "-o"), ("plot", "--plot"), ("full", "--full")))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,11 +57,11 @@ def run(args: argparse.Namespace) -> int:
         figure = figure_file(args.plot, "--plot")
     table = dealer_table(rules)
     text = render(dealer_tables(table, style, rank_rows=args.rows == "ranks"), args.format, style, table.to_json())
+    figures = []
     if figure is not None:
         from ..render.figures import dealer_outcome_figure
-        from .figures import check_output, write_figures
+        from .figures import rendered
 
-        check_output(args.output)
-        write_figures([(figure, dealer_outcome_figure(table))])
-    write_output(text, args.output)
+        figures = rendered([(figure, dealer_outcome_figure(table))])
+    write_outputs(text, args.output, figures)
     return 0

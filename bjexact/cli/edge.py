@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_output_options, number_style, write_output
-from .figures import FIGURE_HELP, check_output, figure_file, write_figures
+from .common import add_output_options, number_style, write_outputs
+from .figures import FIGURE_HELP, figure_file, rendered
 from .game_options import GAME_RULES_HELP, add_game_rule_options, game_rules_from_args
 
 EXAMPLES = """\
@@ -50,7 +50,7 @@ def register(subparsers) -> None:
     parser.add_argument("--plot", default=None, metavar="FILE",
                         help=f"also draw the distribution of the round's net result to FILE {FIGURE_HELP}; "
                              "implies --distribution")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, output_options=(("output", "-o"), ("plot", "--plot")))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,10 +66,10 @@ def run(args: argparse.Namespace) -> int:
     text = render(edge_tables(solution, style), args.format, style, edge_json(solution))
     if args.format in ("text", "md"):
         text = "\n".join(edge_headline(solution)) + "\n\n" + text
+    figures = []
     if figure is not None:
         from ..render.figures import result_distribution_figure
 
-        check_output(args.output)
-        write_figures([(figure, result_distribution_figure(solution))])
-    write_output(text, args.output)
+        figures.append((figure, result_distribution_figure(solution)))
+    write_outputs(text, args.output, rendered(figures))
     return 0

@@ -1,7 +1,8 @@
 """Figure files on the command line: ``dealer --plot``, ``chart -o FILE.svg`` / ``--heatmap``, ``edge --plot``.
 
 A figure's file is checked before any work (its ending, the place it goes, matplotlib
-for .png and .pdf), and written with the command's other output all or none.
+for .png and .pdf), and written with the command's other output all or none
+(:func:`bjexact.cli.common.write_outputs`).
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import BjexactError
-from ..files import check_writable, write_atomically
-from .common import is_stdout, output_path
+from ..files import check_writable
+from .common import output_path
 
 if TYPE_CHECKING:
     from ..render.svg import Drawing
@@ -49,15 +50,6 @@ def figure_file(name: str, option: str) -> FigureFile:
     return FigureFile(path, fmt)
 
 
-def write_figures(figures: Sequence[tuple[FigureFile, Drawing]]) -> None:
-    """Render every (file, drawing) first, then write them: a failure leaves no file behind."""
-    rendered = [(target.path, drawing.render(target.fmt)) for target, drawing in figures]
-    for path, data in rendered:
-        write_atomically(path, data)
-
-
-def check_output(output: str | None) -> None:
-    """Refuse now an ``-o FILE`` that cannot be written, before any figure is: all files or none."""
-    if not is_stdout(output):
-        assert output is not None
-        check_writable(output_path(output))
+def rendered(figures: Sequence[tuple[FigureFile, Drawing]]) -> list[tuple[Path, bytes]]:
+    """Each (file, drawing) as (path, the file's bytes), to be written with the command's other outputs."""
+    return [(target.path, drawing.render(target.fmt)) for target, drawing in figures]

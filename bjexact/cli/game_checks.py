@@ -91,7 +91,7 @@ def run_verify_game(args: argparse.Namespace, text_of_file) -> int:
     if args.kind == "edge":
         printed = args.file
         scale = "fraction" if args.scale == "probability" else "auto"
-        if not _is_edge(printed):
+        if args.file == "-" or not _is_edge(printed):  # '-' is standard input, as for every FILE
             printed = text_of_file(args.file).strip()
             if not _is_edge(printed):  # a file of lines 'RULES  EDGE'
                 if args.identify:

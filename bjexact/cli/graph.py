@@ -58,8 +58,9 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..core.cards import parse_rank
     from ..errors import BjexactError
+    from ..files import write_atomically
     from ..render.diagrams import dealer_diagram, diagram_format, player_diagram, render
-    from .common import is_stdout, output_path, write_atomically, write_output
+    from .common import is_stdout, output_path, write_output
 
     rules = rules_from_args(args)
     fmt = "dot" if is_stdout(args.output) else diagram_format(str(output_path(args.output)))

@@ -79,9 +79,10 @@ _HEATMAP_NAMES = {"T": "T: P(next state | state) among the drawing states",
 def run_heatmap(args: argparse.Namespace, title: str, rows, columns, grid) -> int:
     """Write the heatmap of one matrix to ``args.output``."""
     from ..errors import BjexactError
+    from ..files import write_atomically
     from ..render.diagrams import diagram_format, render
     from ..render.heatmaps import heatmap
-    from .common import is_stdout, output_path, write_atomically, write_output
+    from .common import is_stdout, output_path, write_output
 
     if args.output is None:
         raise BjexactError("--heatmap needs -o FILE (.svg, .png, .pdf, or .dot; '-' for DOT on standard output)")

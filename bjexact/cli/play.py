@@ -32,10 +32,13 @@ cards, answers and values as p/q, the end); --replay shows such a log again.
 """
 
 
+# A play log takes a few kilobytes a hand: this is thousands of hands, and far from /dev/zero.
+MAX_LOG_BYTES = 100 * 2**20
+
+
 def _penetration(text: str):
-    from ..core.numbers import parse_fraction
+    from ..core.numbers import check_number_text, parse_fraction
     from ..errors import BjexactError
-    from .common import check_number_text
 
     try:
         value = parse_fraction(check_number_text(text, "--penetration"))
@@ -153,12 +156,14 @@ def run(args: argparse.Namespace) -> int:
 
     from ..apps.table import Game, GameConfig, first_differing_hand, read_log, replay_reader
     from ..errors import BjexactError
-    from ..files import os_error_message
+    from ..files import read_bounded, write_stdout
     from .game_options import game_rules_from_args
 
     def write(line: str) -> None:
-        print(line, flush=True)
+        write_stdout(line + "\n")
 
+    if sys.stdout is None:
+        raise BjexactError("standard output is closed: play shows the table there")
     colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     if args.replay is not None:
         if args.log is not None:
@@ -166,13 +171,8 @@ def run(args: argparse.Namespace) -> int:
         given = [option for option, (dest, default) in args.table_and_rules.items() if getattr(args, dest) != default]
         if given:
             raise BjexactError(f"--replay plays the table and rules of the log: {', '.join(given)} cannot change them")
-        try:
-            with open(args.replay, encoding="utf-8") as handle:
-                lines = handle.readlines()
-        except OSError as exc:
-            raise BjexactError(f"cannot read the log {args.replay}: {os_error_message(exc)}") from None
-        except UnicodeDecodeError:
-            raise BjexactError(f"{args.replay} is not a play log (not UTF-8 text)") from None
+        lines = read_bounded(args.replay, limit=MAX_LOG_BYTES, what="play log",
+                             name=f"the log {args.replay}").splitlines(keepends=True)
         config, shoes, answers, how = read_log(lines, args.replay)
         write(f"Replaying {args.replay}.")
         replayed: list = []

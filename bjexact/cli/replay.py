@@ -28,6 +28,10 @@ JSON: one object per deck per line,
 """
 
 
+# One deck a line: this is hundreds of thousands of decks, and far from /dev/zero.
+MAX_DECKS_BYTES = 100 * 2**20
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "replay", help="stacked deck: can the player win, and by taking how many cards?",
@@ -72,13 +76,9 @@ def run(args: argparse.Namespace) -> int:
             raise BjexactError("standard input is closed: give the decks with --file FILE")
         results = replay_lines(sys.stdin, source="stdin", h17=args.h17, ties=args.ties)
     else:
-        try:
-            with open(args.file, encoding="utf-8") as handle:
-                lines = handle.read().splitlines()
-        except OSError as exc:
-            raise BjexactError(f"cannot read {args.file}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise BjexactError(f"cannot read {args.file}: not UTF-8 text") from None
+        from ..files import read_bounded
+
+        lines = read_bounded(args.file, limit=MAX_DECKS_BYTES, what="file of decks").splitlines()
         results = replay_lines(lines, source=args.file, h17=args.h17, ties=args.ties)
     if args.file is not None and not results:
         raise BjexactError(f"{'standard input' if args.file == '-' else args.file} holds no deck: "

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import BjexactError
-from .common import add_output_options, bounded_int, number_style, write_output
+from .common import add_output_options, bounded_int, check_output_files, number_style, write_outputs
 
 EXAMPLES = """\
 grid file (TOML): [base] holds the rules every rule set shares, [grid] one list per rule
@@ -75,16 +75,18 @@ def run(args: argparse.Namespace) -> int:
         result_rows,
         rules_from_json,
         run_tasks,
+        scheduler_address,
         task_key,
     )
     from ..core.numbers import fraction_string
     from ..core.rules import GameRules
     from ..render.tables import NumberStyle, Table, render
 
-    if args.serial and (args.scheduler or args.workers):
+    if args.serial and (args.scheduler is not None or args.workers):
         raise BjexactError("--serial runs without Dask: it takes neither --scheduler nor --workers")
-    if args.scheduler and args.workers:
+    if args.scheduler is not None and args.workers:
         raise BjexactError("--workers sizes the local cluster: an existing cluster (--scheduler) has its own")
+    scheduler = scheduler_address(args.scheduler) if args.scheduler is not None else None
     grid_path = Path(args.grid)
     grid = load_grid(grid_path)
     refused: list = []
@@ -94,8 +96,7 @@ def run(args: argparse.Namespace) -> int:
         points, refused = grid.points()
         points += [p for p in grid.effect_points(strict=False) if p not in points]
     rows_path = Path(args.rows) if args.rows else grid_path.with_suffix(".csv")
-    if not rows_path.parent.is_dir():  # found out before hours of solving, not after
-        raise BjexactError(f"cannot write {rows_path}: the directory {rows_path.parent} does not exist")
+    check_output_files([("-o", args.output), ("--rows", str(rows_path))])  # before hours of solving, not after
     if rows_path.suffix == ".parquet":
         try:
             import pyarrow  # noqa: F401
@@ -104,11 +105,10 @@ def run(args: argparse.Namespace) -> int:
     store = ResultStore(args.store if args.store else grid_path.with_suffix(".store"))
     stats = RunStats()
     results = run_tasks(points, store=store, executor="serial" if args.serial else "dask",
-                        scheduler=args.scheduler, workers=args.workers, progress=False if args.quiet else None,
+                        scheduler=scheduler, workers=args.workers, progress=False if args.quiet else None,
                         stats=stats)
     by_key = {task_key(p): r for p, r in zip(points, results)}
-
-    _write_rows(rows_path, result_rows(points, results))
+    rows_file = _rows_file(rows_path, result_rows(points, results))
 
     base_edge, rows = effects(grid, by_key)
     base_rules = rules_from_json(grid.base_point())
@@ -134,15 +134,14 @@ def run(args: argparse.Namespace) -> int:
         "rule_sets": len(points), "computed": stats.computed, "stored": stats.stored,
         "refused": [{"rules": r, "reason": why} for r, why in refused],
     }
-    write_output(render([table], args.format, signed, document), args.output)
+    write_outputs(render([table], args.format, signed, document), args.output, [rows_file])
     return 0
 
 
-def _write_rows(path: Path, rows: list[dict]) -> None:
+def _rows_file(path: Path, rows: list[dict]) -> tuple[Path, bytes]:
+    """(path, the bytes of the rows file): Parquet for a .parquet path, else CSV."""
     import csv
     import io
-
-    from ..apps.sweep import write_whole
 
     if path.suffix == ".parquet":
         try:
@@ -150,13 +149,11 @@ def _write_rows(path: Path, rows: list[dict]) -> None:
             import pyarrow.parquet as pq
         except ImportError:
             raise BjexactError("writing Parquet needs pyarrow: pip install 'bjexact[parquet]'") from None
-        try:
-            pq.write_table(pa.Table.from_pylist(rows), str(path))
-        except OSError as exc:
-            raise BjexactError(f"cannot write {path}: {exc}") from None
-        return
+        sink = pa.BufferOutputStream()
+        pq.write_table(pa.Table.from_pylist(rows), sink)
+        return path, sink.getvalue().to_pybytes()
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["key"], lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
-    write_whole(path, buffer.getvalue())
+    return path, buffer.getvalue().encode()

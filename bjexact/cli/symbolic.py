@@ -14,11 +14,12 @@ from ..errors import BjexactError
 from .common import (
     RULES_HELP,
     add_rule_options,
+    check_output_files,
     is_stdout,
     output_path,
     rules_from_args,
-    write_atomically,
     write_output,
+    write_outputs,
 )
 
 DEALER_SYMBOLIC_HELP = """\
@@ -114,6 +115,7 @@ def run_dealer(args: argparse.Namespace) -> int:
     from .common import number_style
 
     rules = _infinite_rules(args)
+    check_output_files([("-o", args.output), ("--plot", args.plot), ("--full", full_path(args.output, args.full))])
     if args.rows != "cards":
         raise BjexactError("--rows ranks is for numeric tables: symbolic rows are the ten ranks")
     if args.max_terms < 1:
@@ -128,16 +130,12 @@ def run_dealer(args: argparse.Namespace) -> int:
     full_name = full_path(args.output, args.full)
     text, full = render_symbolic(table, args.format, number_style(args), max_terms=args.max_terms,
                                  full_name=full_name)
-    from ..files import check_writable
-
-    for name in (args.plot, full_name if full is not None else None):  # all or none of the files
-        if name is not None:
-            check_writable(output_path(name))
+    files = []
     if args.plot is not None:
-        write_atomically(output_path(args.plot), outcome_plot(table, fmt))
+        files.append((output_path(args.plot), outcome_plot(table, fmt)))
     if full is not None and full_name is not None:
-        write_atomically(output_path(full_name), full.encode())
-    write_output(text, args.output)
+        files.append((output_path(full_name), full.encode()))
+    write_outputs(text, args.output, files)
     return 0
 
 

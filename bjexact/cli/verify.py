@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from .common import (
     RULES_HELP,
@@ -105,28 +104,10 @@ MAX_LINE_CHARS = 10_000
 def read_input(path: str) -> str:
     """The text of ``path`` ('-': standard input), at most :data:`MAX_INPUT_BYTES` of UTF-8."""
     from ..errors import BjexactError
+    from ..files import read_bounded
 
     name = "standard input" if path == "-" else path
-    try:
-        if path == "-":
-            if sys.stdin is None:
-                raise BjexactError("standard input is closed: give a FILE")
-            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1) if hasattr(sys.stdin, "buffer") else None
-            if data is None:
-                text = sys.stdin.read(MAX_INPUT_BYTES + 1)
-                data = text.encode("utf-8", "surrogateescape")
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read(MAX_INPUT_BYTES + 1)
-    except OSError as exc:
-        raise BjexactError(f"cannot read {name}: {exc.strerror or exc}") from None
-    if len(data) > MAX_INPUT_BYTES:
-        raise BjexactError(f"cannot read {name}: larger than {MAX_INPUT_BYTES // 2**20} MB, "
-                           "far more than any table (give the table alone)")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise BjexactError(f"cannot read {name}: not UTF-8 text") from None
+    text = read_bounded(path, limit=MAX_INPUT_BYTES, what="table")
     for number, line in enumerate(text.splitlines(), start=1):
         if len(line) > MAX_LINE_CHARS:
             raise BjexactError(f"{name} line {number}: {len(line):,} characters, more than any table's line "

@@ -18,13 +18,15 @@ from operator import add
 from typing import Any, Generic, TypeVar
 
 from ..errors import BjexactError
-from .numbers import mpq
+from .numbers import mpq, short
 
 __all__ = [
     "ACE",
     "TEN",
     "RANKS",
     "RANK_SYMBOLS",
+    "MAX_DECKS",
+    "MAX_RANK_COUNT",
     "STANDARD_PROBABILITIES",
     "STANDARD_PROPORTIONS",
     "UPCARD_ORDER",
@@ -48,6 +50,11 @@ ACE = 1
 TEN = 10
 RANKS: tuple[int, ...] = tuple(range(1, 11))
 RANK_SYMBOLS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+
+# The most decks in a shoe, and cards of one rank (ten-valued cards of that many decks): beyond
+# them the exact numbers only grow, slowly, and Python ints overflow C longs on the way.
+MAX_DECKS = 10**6
+MAX_RANK_COUNT = 16 * MAX_DECKS
 Counts = tuple[int, ...]
 
 _NO_CARDS: Counts = (0,) * 10
@@ -259,7 +266,9 @@ class Shoe:
     def of_decks(decks: int) -> FiniteShoe:
         """``decks`` standard 52-card decks (4 of each rank, 16 ten-valued cards per deck)."""
         if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
-            raise BjexactError(f"the number of decks must be a whole number >= 1, not {decks!r}")
+            raise BjexactError(f"the number of decks must be a whole number >= 1, not {short(repr(decks))}")
+        if decks > MAX_DECKS:
+            raise BjexactError(f"the number of decks is too large: at most {MAX_DECKS:,}, not {short(str(decks))}")
         return FiniteShoe(tuple(decks * c for c in _ONE_DECK))
 
     @staticmethod
@@ -275,6 +284,9 @@ class Shoe:
                 raise BjexactError(f"the count of {symbol} must be a whole number, not {count!r}")
             if count < 0:
                 raise BjexactError(f"the count of {symbol} is negative ({count})")
+            if count > MAX_RANK_COUNT:
+                raise BjexactError(f"the count of {symbol} is too large: at most {MAX_RANK_COUNT:,}, "
+                                   f"not {short(str(count))}")
         if sum(counts) == 0:
             raise BjexactError("the shoe is empty")
         return FiniteShoe(counts)

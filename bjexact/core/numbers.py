@@ -14,7 +14,9 @@ from typing import Any
 
 from gmpy2 import mpq
 
-__all__ = ["mpq", "RATIONALS", "as_rational", "fraction_string", "parse_fraction"]
+from ..errors import BjexactError
+
+__all__ = ["mpq", "RATIONALS", "as_rational", "fraction_string", "parse_fraction", "short", "check_number_text"]
 
 
 class _Rationals:
@@ -74,3 +76,24 @@ def parse_fraction(text: str) -> mpq:
         return mpq(Fraction(text.strip()))
     except (ValueError, ZeroDivisionError) as exc:
         raise ValueError(f"not an exact fraction: {text!r}") from exc
+
+
+def short(text: str, limit: int = 24) -> str:
+    """``text`` for a message: cut to ``limit`` characters, saying how long it was.
+
+    >>> short("9" * 5000)
+    '9999999999999999... (5,000 characters)'
+    """
+    return text if len(text) <= limit else f"{text[:limit - 8]}... ({len(text):,} characters)"
+
+
+def check_number_text(text: str, what: str, *, digits: int = 40) -> str:
+    """``text`` if it is short enough to be a number people type: a 5,000-digit value, or an
+    exponent beyond 100 (``1e999999999`` would take hours to make exact), is refused before
+    any conversion, naming ``what`` (``--bj-pays``, a grid file's ``bj_pays``)."""
+    if len(text.strip()) > digits:
+        raise BjexactError(f"{what}: {short(text.strip())} is too long (at most {digits} characters)")
+    exponent = re.search(r"[eE]\s*([+-]?\d+)\s*$", text)
+    if exponent and abs(int(exponent.group(1))) > 100:
+        raise BjexactError(f"{what}: {text.strip()} is out of range (exponents from -100 to 100)")
+    return text

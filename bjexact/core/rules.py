@@ -23,13 +23,14 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from ..errors import BjexactError
-from .cards import ACE, Counts, FiniteShoe, InfiniteShoe, Shoe
+from .cards import ACE, MAX_DECKS, Counts, FiniteShoe, InfiniteShoe, Shoe
 from .hand import HandValue, hand_value, is_natural
-from .numbers import as_rational, fraction_string, mpq
+from .numbers import as_rational, check_number_text, fraction_string, mpq, parse_fraction, short
 from .settlement import hand_result, payout
 
 __all__ = ["Rules", "Naturals", "NATURALS", "INFINITE", "GameRules", "DOUBLE_RULES", "SURRENDER_RULES",
-           "HOLE_CARD_RULES", "SPLIT_STRATEGIES", "dealer_stands"]
+           "HOLE_CARD_RULES", "SPLIT_STRATEGIES", "dealer_stands", "parse_bj_pays",
+           "refuse_split_rules_without_splitting"]
 
 
 class Naturals(StrEnum):
@@ -78,7 +79,9 @@ def _parse_decks(decks: Any) -> int | float | None:
     if decks == INFINITE:
         return INFINITE
     if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
-        raise BjexactError(f"the number of decks must be a whole number >= 1 or inf, not {decks!r}")
+        raise BjexactError(f"the number of decks must be a whole number >= 1 or inf, not {short(repr(decks))}")
+    if decks > MAX_DECKS:
+        raise BjexactError(f"the number of decks is too large: at most {MAX_DECKS:,}, not {short(str(decks))}")
     return decks
 
 
@@ -113,6 +116,32 @@ def dealer_stands(h17: bool, hand: HandValue) -> bool:
     if hand.total > 17:
         return True
     return hand.total == 17 and not (h17 and hand.soft)
+
+
+def parse_bj_pays(text: str, what: str = "--bj-pays") -> mpq:
+    """What a player's natural pays, as people type it (``--bj-pays``, a grid file's ``bj_pays``):
+    a short fraction or decimal such as ``3/2`` or ``1.2``, refused in one line naming ``what``
+    when it is too long, out of range, or no number."""
+    try:
+        return parse_fraction(check_number_text(text, what))
+    except ValueError:
+        raise BjexactError(f"{what} must be a fraction such as 3/2, not {short(text)!r}") from None
+
+
+def refuse_split_rules_without_splitting(rules: GameRules) -> GameRules:
+    """``rules``, unless a rule of split hands is set where nothing is split (``split_hands`` 1):
+    ``hit_split_aces``, or a ``split_strategy`` other than cdz, is refused as ``rsa`` is.
+
+    For rule sets people give (options, grid files). The engine itself takes them: a hand that
+    is already split plays on under ``split_hands`` 1 (no further split) with its rules.
+    """
+    if rules.split_hands == 1:
+        if rules.hit_split_aces:
+            raise BjexactError("--hit-split-aces (drawing to split aces) needs splitting: --split-hands 2, 3 or 4")
+        if rules.split_strategy != "cdz":
+            raise BjexactError(f"--split-strategy {rules.split_strategy} (how split hands are played) needs "
+                               "splitting: --split-hands 2, 3 or 4")
+    return rules
 
 
 def _payout(value: Any) -> mpq:
