@@ -243,7 +243,7 @@ def test_full_game_html_has_the_house_edge_every_upcard_and_the_chart():
     html = game._repr_html_()
     parsed = cells(html)
     by_upcard = parsed.tables[0]
-    assert [c[0] for c in by_upcard[0]] == ["up-card", "chance", "expected result"]
+    assert [c[0] for c in by_upcard[0]] == ["up-card", "chance (%)", "expected result (% of bet)"]
     for row, (upcard, value) in zip(by_upcard[1:], game.by_upcard.items(), strict=True):
         assert row[0][0] == bjexact.rank_symbol(upcard)
         assert Fraction(row[2][1]) == Fraction(fraction_string(value))
@@ -297,7 +297,9 @@ def test_decision_and_moves_html_show_each_value_and_the_best_move():
     for move, value in moves.values.items():
         assert Fraction(rows[move][1][1]) == Fraction(fraction_string(value))
     assert rows["split"][2][0] == "best"
-    assert "| split | -0.364252 | best |" in moves._repr_markdown_()
+    # one convention with the command line: % of the initial bet, the header says so
+    assert "| split | -36.4252 | best |" in moves._repr_markdown_()
+    assert "| move | value (% of bet) | cost (% of bet) |" in moves._repr_markdown_()
 
 
 def test_matrices_html_have_every_cell():

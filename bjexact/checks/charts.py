@@ -37,6 +37,7 @@ from typing import Any
 from ..core.cards import ACE, parse_rank, rank_symbol
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
+from ..core.text import untidy_csv
 from ..errors import BjexactError
 from ..player.game import ChartCell, GameSolution, solve_game
 from ..player.policy import ChartPolicy
@@ -216,6 +217,7 @@ def read_chart(text: str, *, source: str = "<chart>") -> PrintedChart:
     cells: list[PrintedChartCell] = []
     notes: list[str] = []
     seen: dict[tuple[str, str, int], PrintedChartCell] = {}
+    text = untidy_csv(text)  # bjexact's own CSV: one table, a section column
     for number, line in enumerate(text.splitlines(), start=1):
         if _skippable(line):
             continue

@@ -94,15 +94,21 @@ class ChartPolicy:
         chart = solution.chart(das_codes=True)
         codes = {(section, row, upcard): cell.code for section, rows in chart.items()
                  for row, cells in rows.items() for upcard, cell in cells.items()}
-        # hard totals no two different cards make (4 and 20, reached by three cards or a split
-        # hand) take the code of the nearest row: hit 4 like 5, stand on 20 like 19
-        hard = sorted(int(row) for row in chart["hard"])
+        return cls(codes).with_every_hard_row()
+
+    def with_every_hard_row(self) -> ChartPolicy:
+        """The chart with the hard totals from 4 to 20 it has no row for (4 and 20 no two different
+        cards make, reached by three cards or a split hand; a printed chart may stop at 17) taking
+        the code of the nearest hard row: hit 4 like 5, stand on 20 like 19."""
+        codes = dict(self.codes)
+        hard = sorted({int(row) for section, row, _ in codes if section == "hard"})
         for total in range(4, 21):
-            if str(total) not in chart["hard"] and hard:
-                nearest = min(hard, key=lambda t: (abs(t - total), t))
-                for upcard, cell in chart["hard"][str(nearest)].items():
-                    codes[("hard", str(total), upcard)] = cell.code
-        return cls(codes)
+            if hard and total not in hard:
+                nearest = str(min(hard, key=lambda t: (abs(t - total), t)))
+                for (section, row, upcard), code in self.codes.items():
+                    if section == "hard" and row == nearest:
+                        codes[("hard", str(total), upcard)] = code
+        return ChartPolicy(codes)
 
     def _code(self, section: str, row: str, upcard: int) -> str | None:
         return self.codes.get((section, row, upcard))
