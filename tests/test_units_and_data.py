@@ -75,3 +75,23 @@ def test_edge_of_the_basic_strategy_chart(capsys, tmp_path):
     assert status == 0 and printed["chart"].endswith("chart.txt") and printed["ev"] == printed["optimal_ev"]
     status, _, err = run(capsys, "edge", *INF, "--chart", str(tmp_path / "chart.txt"), "--strategy", "optimal")
     assert status == 2 and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["edg"], "unknown command 'edg' (did you mean 'edge'?)"),
+    (["edge", "--H17"], "unrecognized arguments: --H17 (did you mean '--h17'?)"),
+    (["chart", "--surender", "late"], "(did you mean '--surrender'?)"),
+])
+def test_typos_are_answered_with_the_closest_name(capsys, argv, words):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == "" and words in err and err.count("\n") == 1
+
+
+def test_play_and_bj_pays_odds_as_every_command(capsys):
+    from bjexact.cli import build_parser
+    from bjexact.cli.game_options import game_rules_from_args
+
+    edge = game_rules_from_args(build_parser().parse_args(["edge"]))
+    assert build_parser().parse_args(["play"]).decks == edge.decks == 2
+    status, out, _ = run(capsys, "hand", "T", "6", "--upcard", "T", "--decks", "inf", "--bj-pays", "6:5")
+    assert status == 0 and "blackjack pays 6/5" in out

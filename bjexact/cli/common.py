@@ -88,9 +88,9 @@ def rules_from_args(args: argparse.Namespace):
     bj_pays = getattr(args, "bj_pays", None)
     if bj_pays is not None:
         try:
-            options["bj_pays"] = parse_fraction(check_number_text(bj_pays, "--bj-pays"))
+            options["bj_pays"] = parse_fraction(check_number_text(bj_pays, "--bj-pays").replace(":", "/", 1))
         except ValueError:
-            raise BjexactError(f"--bj-pays must be a fraction such as 3/2, not {short(bj_pays)!r}") from None
+            raise BjexactError(f"--bj-pays must be a fraction such as 3/2 or 6:5, not {short(bj_pays)!r}") from None
     if args.shoe is not None:
         return Rules(shoe=parse_shoe(args.shoe), **options)
     return Rules(decks=parse_decks(args.decks) if args.decks is not None else 2, **options)

@@ -69,9 +69,9 @@ def game_rules_from_args(args: argparse.Namespace, *, split_hands: int = 4):
     if args.shoe is not None and args.decks is not None:
         raise BjexactError("--decks and --shoe conflict: give one of them")
     try:
-        bj_pays = parse_fraction(check_number_text(args.bj_pays, "--bj-pays"))
+        bj_pays = parse_fraction(check_number_text(args.bj_pays, "--bj-pays").replace(":", "/", 1))
     except ValueError:
-        raise BjexactError(f"--bj-pays must be a fraction such as 3/2, not {args.bj_pays!r}") from None
+        raise BjexactError(f"--bj-pays must be a fraction such as 3/2 or 6:5, not {args.bj_pays!r}") from None
     options = dict(
         h17=args.h17, bj_pays=bj_pays, double=args.double, double_soft=args.double_soft, das=args.das,
         split_hands=split_hands if args.split_hands is None else args.split_hands, rsa=args.rsa,

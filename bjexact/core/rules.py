@@ -100,13 +100,18 @@ def _shoe_words(rules: Any) -> str:
 
 
 def _payout(value: Any) -> mpq:
-    """The blackjack payout as an exact non-negative fraction (``--bj-pays``)."""
+    """The blackjack payout as an exact non-negative fraction: ``3/2`` as ``mpq(3, 2)``,
+    ``Fraction(3, 2)``, ``"3/2"`` or ``"3:2"`` (a float is refused: it is not exact)."""
+    if isinstance(value, str) and value.count(":") == 1:
+        value = value.replace(":", "/")
     try:
         bj_pays = as_rational(value)
     except (ValueError, TypeError, ZeroDivisionError):
-        raise BjexactError(f"--bj-pays must be an exact fraction such as 3/2, not {value!r}") from None
+        hint = " (a float is not exact)" if isinstance(value, float) else ""
+        raise BjexactError(f"bj_pays must be an exact fraction such as \"3/2\", \"6:5\" or Fraction(6, 5), "
+                           f"not {value!r}{hint}") from None
     if bj_pays < 0:
-        raise BjexactError(f"--bj-pays must not be negative ({value})")
+        raise BjexactError(f"bj_pays must not be negative ({value})")
     return bj_pays
 
 
