@@ -59,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     from ..render.report import REFERENCE_SETS, build_report, write_reference, write_report
 
     progress = False if args.quiet else None
-    named = args.reference if args.reference is not None else args.output or DEFAULT_DIRECTORY
+    named = args.reference if args.reference is not None else args.output if args.output is not None \
+        else DEFAULT_DIRECTORY
     if not named.strip():
         raise BjexactError("no report directory named: give one after -o")
     target = Path(named)

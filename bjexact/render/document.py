@@ -472,9 +472,12 @@ def _height(block: Block) -> float:
 
 
 def _keep(blocks: Sequence[Block], start: int) -> float:
-    """The space to ask for before ``blocks[start]``: it, and a short paragraph's next block, whole."""
+    """The space to ask for before ``blocks[start]``: it, and a short paragraph's next block, whole.
+    A :class:`Marker` ends the look ahead: the text outside a marked section does not depend on it."""
     total = 0.0
     for block in blocks[start:]:
+        if isinstance(block, Marker) and total:
+            break
         if isinstance(block, (Marker, PageBreak)):
             continue
         total += _height(block)

@@ -36,6 +36,7 @@ from ..errors import BjexactError
 from ..files import write_atomically
 from ..player.game import GameSolution, solve_game
 from ..player.outcomes import RESULTS
+from ..player.policy import ChartPolicy, evaluate_chart
 from ..player.solver import solve
 from .diagrams import dealer_diagram, have_dot, player_diagram
 from .diagrams import render as render_diagram
@@ -57,7 +58,7 @@ from .document import (
     to_latex,
     to_markdown,
 )
-from .figures import CHART_COLOURS
+from .figures import CHART_COLOURS, ev_heatmap_figure, result_distribution_figure
 from .game import CHART_LEGEND, chart_tables
 from .symbolic import report_blocks, report_title
 from .tables import NumberStyle, Table, dealer_tables, decimal_string, player_tables
@@ -155,8 +156,6 @@ def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
     solution = solve(rules, objective, progress=progress) if player else None
     game, chart_game, game_error = None, None, ""
     if player:
-        from ..player.policy import ChartPolicy, evaluate_chart
-
         try:
             # the report asks for the distribution on the infinite deck only: on a finite shoe the split
             # hands' lines would have to be followed (split_lines), beyond the work limit with resplits
@@ -183,8 +182,6 @@ def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
                               "states where hitting is best.", player_diagram(rules, 6, objective=objective)))
     game_figures = []
     if game is not None:
-        from .figures import ev_heatmap_figure, result_distribution_figure
-
         game_figures.append(Figure("ev-heatmap", "The value of the best move of each chart cell, per unit initial "
                                    "bet (its two-card hands weighted by their chances).", ev_heatmap_figure(game)))
         if game.distribution is not None:
