@@ -1,6 +1,7 @@
-"""Card counting on Dask: exact rounds per second on 1 and 2 workers.
+"""Card counting on Dask: exact rounds per second, or the solves of an index chart, on 1 and 2 workers.
 
 Run:  python benchmarks/count.py [--quick] [--decks N] [--split-hands N] [--shoes N]
+      python benchmarks/count.py --indices [--decks N] [--span N] [--split-hands N]
 
 The rounds of simulated shoes (seed 1, penetration 0.75, dealt by the full shoe's basic
 strategy) are solved on a fresh local cluster of 1, then 2 worker processes (one thread
@@ -12,6 +13,12 @@ the results of the two runs must be equal exactly. The processor time the tasks 
 in their workers is reported too: on a shared machine, 2 workers gain only what idle
 cores there are. Defaults: 1 deck, S17, DAS, split
 once, 3:2, peek, 1 shoe; ``--quick``: the first 4 rounds only.
+
+``--indices``: the shoes of ``count indices`` for the true counts -span .. +span (Hi-Lo,
+half the shoe left; default span 3) instead, one exact solve each, timed the same way, with
+an estimate for a full chart (true counts -10 .. +10, 21 solves) on 64 idle workers: the
+solves are independent, so 21 of them on 64 workers take about one solve's processor time
+plus the cluster's start.
 """
 
 from __future__ import annotations
@@ -21,29 +28,31 @@ import json
 import os
 import tempfile
 import time
+from functools import partial
 
-from bjexact.apps.counting import ROUND_KIND, basic_chart, deal_shoe, round_task, round_tasks
+from bjexact.apps.counting import ROUND_KIND, basic_chart, deal_shoe, load_system, round_task, round_tasks
+from bjexact.apps.indices import INDEX_KIND, count_shoes, index_task, shoe_tasks
 from bjexact.apps.sweep import ResultStore, run_tasks
 from bjexact.core.numbers import mpq
 from bjexact.core.rules import GameRules
 
 
-def cpu_timed(task):
-    """The round task, and the processor time it took in its worker."""
+def cpu_timed(function, task):
+    """The task's result, and the processor time it took in its worker."""
     start = time.process_time()
-    result = round_task(task)
+    result = function(task)
     return result | {"cpu_seconds": time.process_time() - start}
 
 
-def timed_run(tasks, workers):
+def timed_run(tasks, workers, function=round_task, kind=ROUND_KIND):
     from distributed import Client, LocalCluster
 
     with tempfile.TemporaryDirectory() as tmp, \
             LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
             Client(cluster) as client:
         start = time.perf_counter()
-        results = run_tasks(tasks, client=client, store=ResultStore(tmp, kind=ROUND_KIND), kind=ROUND_KIND,
-                            function=cpu_timed, progress=False)
+        results = run_tasks(tasks, client=client, store=ResultStore(tmp, kind=kind), kind=kind,
+                            function=partial(cpu_timed, function), progress=False)
         elapsed = time.perf_counter() - start
     distinct = {id(r): r for r in results}.values()  # a composition dealt twice is solved once
     cpu = sum(r["cpu_seconds"] for r in distinct)
@@ -56,7 +65,12 @@ def main() -> None:
     parser.add_argument("--decks", type=int, default=1)
     parser.add_argument("--split-hands", type=int, default=2)
     parser.add_argument("--shoes", type=int, default=1)
+    parser.add_argument("--indices", action="store_true")
+    parser.add_argument("--span", type=int, default=3)
     args = parser.parse_args()
+    if args.indices:
+        indices(args)
+        return
     rules = GameRules(decks=args.decks, split_hands=args.split_hands)
     full = rules.make_shoe().counts
     start = time.perf_counter()
@@ -76,6 +90,23 @@ def main() -> None:
           f"{cpu_one / len(tasks):.1f} s of processor time)")
     print(f"2 workers: {two:.1f} s, {len(tasks) / two:.3f} rounds/s ({cpu_two / len(tasks):.1f} s of processor "
           f"time a round); speed-up {one / two:.2f}x")
+
+
+def indices(args: argparse.Namespace) -> None:
+    rules = GameRules(decks=args.decks, split_hands=args.split_hands)
+    shoes = count_shoes(load_system("hi-lo"), rules.make_shoe().counts, args.span)
+    tasks = shoe_tasks(rules, shoes)
+    print(f"{rules.describe()}: Hi-Lo, {len(tasks)} shoes (true counts -{args.span} .. +{args.span})")
+    print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} (2 workers need 2 idle cores)")
+    one, results_one, cpu_one = timed_run(tasks, 1, index_task, INDEX_KIND)
+    two, results_two, cpu_two = timed_run(tasks, 2, index_task, INDEX_KIND)
+    assert json.dumps(results_one) == json.dumps(results_two), "1 and 2 workers disagree"
+    mean = cpu_one / len(tasks)
+    print(f"1 worker:  {one:.1f} s ({one / len(tasks):.1f} s a solve; processor time {mean:.1f} s a solve)")
+    print(f"2 workers: {two:.1f} s; speed-up {one / two:.2f}x")
+    print(f"full chart (21 solves) on 64 idle workers: about {mean:.0f} s of solving (one round of solves) plus "
+          f"the cluster's start; on 1 idle worker about {21 * mean:.0f} s")
+    print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

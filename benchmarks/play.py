@@ -19,7 +19,7 @@ import argparse
 import random
 import time
 
-from bjexact.apps.game import DealingShoe, insurance_advice, move_advice
+from bjexact.apps.table import DealingShoe, insurance_advice, move_advice
 from bjexact.core.cards import counts_of
 from bjexact.core.rules import GameRules
 

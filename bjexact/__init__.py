@@ -11,11 +11,7 @@ The names below are imported lazily, so ``import bjexact`` is cheap.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
-import importlib.util
 import os
-import sys
-from types import ModuleType
 from typing import Any
 
 from .core.display import present_with
@@ -92,57 +88,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return __all__
-
-
-# Modules that moved into the layers, under their former names: ``import bjexact.rules`` gives
-# ``bjexact.core.rules`` itself (the same module object). New code imports the new homes.
-_FORMER_NAMES = {
-    "exact": "core.numbers",
-    "cards": "core.cards",
-    "hand": "core.hand",
-    "rules": "core.rules",
-    "solve": "chain.solve",
-    "matrices": "dealer.matrices",
-    "tables": "render.tables",
-    "diagrams": "render.diagrams",
-    "plots": "render.plots",
-    "report": "render.report",
-    "eor": "symbolic.removal",
-    "replay": "apps.replay",
-    "game": "apps.game",
-}
-
-
-class _FormerNames(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds ``bjexact.<former name>`` and loads it as the module that now holds its code."""
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        package, _, name = fullname.rpartition(".")
-        if package != __name__ or name not in _FORMER_NAMES:
-            return None
-        return importlib.util.spec_from_loader(fullname, self)
-
-    def create_module(self, spec: Any) -> ModuleType:
-        module = importlib.import_module(f"{__name__}.{_FORMER_NAMES[spec.name.rpartition('.')[2]]}")
-        spec.loader_state = module.__spec__  # the import system gives the module this spec: put back its own
-        return module
-
-    def exec_module(self, module: ModuleType) -> None:
-        spec = module.__spec__
-        if spec is not None:  # already loaded under its new name: nothing to run
-            module.__spec__ = spec.loader_state
-
-
-class _Package(ModuleType):
-    """The package's module: a former module name that is also the name of a function
-    (``solve``, once ``bjexact.chain.solve``) keeps naming the function after
-    ``import bjexact.solve``, which imports the module (``from bjexact.solve import ...`` still works)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, ModuleType) and name in _EXPORTS and name in _FORMER_NAMES:
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
-sys.meta_path.insert(0, _FormerNames())  # before any finder of files that once had these names

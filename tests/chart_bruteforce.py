@@ -13,7 +13,8 @@ reads its pair row; every other decision its hard/soft total row (a two-card pai
 not be split reads its pair row when its total has no row). After the first decision only
 stand and hit are allowed, except a split hand's two-card decision, where double is allowed
 with DAS. A pair card dealt to a split hand is split again while the rules allow more hands.
-Split aces get one card each unless ``hit_split_aces``. Totals of 21 stand.
+Split aces get one card each unless ``hit_split_aces``, and double only with ``double_split_aces``.
+Totals of 21 stand.
 
 Rules covered: peek (a dealer natural with a T or A up ends the round first, taking the
 original bet; a player natural pushes it) or ENHC (a dealer natural takes every stake), S17
@@ -39,6 +40,7 @@ class ChartRules:
     split_hands: int = 2
     rsa: bool = False
     hit_split_aces: bool = False
+    double_split_aces: bool = False  # a split ace may double (with hit_split_aces and das)
     surrender: bool = False
     hole_card: str = "peek"  # "peek" | "enhc"
 
@@ -199,7 +201,8 @@ def _play(stock, up, hole, done, current, waiting, hands, pair, frozen, rules):
         if pair == 1 and not rules.hit_split_aces:
             move = "stand"
         else:
-            allowed = {"stand", "hit"} | ({"double"} if rules.das else set())
+            doubles = rules.das and (pair != 1 or rules.double_split_aces)
+            allowed = {"stand", "hit"} | ({"double"} if doubles else set())
             move = decide(codes, current, up, allowed, rules.das, first=False)
     else:
         move = decide(codes, current, up, {"stand", "hit"}, rules.das, first=False)

@@ -78,6 +78,7 @@ class BFRules:
     hole_card: str = "peek"  # "peek" | "enhc"
     obo: bool = False
     split_strategy: str = "cdz"  # "cdz" | "cdp1" | "cdp"
+    double_split_aces: bool = False  # a split ace may double (with hit_split_aces and das)
 
 
 @dataclass(frozen=True)
@@ -284,7 +285,7 @@ def _decide(g, cards, up, pair, nhands):
     if (pair == 1 and not rules.hit_split_aces) or cards == (1, 10):
         return "stand"
     moves = ("stand", "hit")
-    if len(cards) == 2 and rules.das and _can_double(rules, cards):
+    if len(cards) == 2 and rules.das and (pair != 1 or rules.double_split_aces) and _can_double(rules, cards):
         moves += ("double",)
     gone = {"cdz": 0, "cdp1": 1, "cdp": nhands - 1}[rules.split_strategy]
     return _best(_Game(_remove(g.shoe, (pair,) * gone), rules), cards, up, moves)

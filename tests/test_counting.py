@@ -41,7 +41,8 @@ RULES = GameRules(shoe=HALF_DECK, split_hands=1)
 def test_systems():
     assert load_system("hi-lo").balanced and load_system("hi-opt-2").balanced
     assert not load_system("ko").balanced
-    assert set(SYSTEMS) == {"hi-lo", "ko", "hi-opt-2"}
+    assert set(SYSTEMS) == {"hi-lo", "ko", "hi-opt-1", "hi-opt-2", "omega-2", "zen"}
+    assert all(load_system(name).balanced for name in SYSTEMS if name != "ko")
     hi_lo = load_system("hi-lo")
     assert hi_lo.running((4, 4, 4, 4, 4, 4, 4, 4, 4, 16)) == 0
     assert true_count(hi_lo, (8,) * 9 + (32,), (8, 7, 7, 7, 7, 7, 8, 8, 8, 32)) == mpq(5 * 52, 99)
@@ -232,3 +233,25 @@ def test_betting_correlation_from_effects_of_removal(tmp_path, capsys):
     assert parse_fraction(document["eor"]["A"]) == less_ace - full
     eors = {r: parse_fraction(document["eor"][s]) for r, s in zip((1, 6, 7, 8, 9, 10), "A6789T")}
     assert document["betting_correlation"] == pytest.approx(eor_betting_correlation(load_system("hi-lo"), eors))
+
+
+def test_with_no_round_favouring_a_deviation_the_index_names_the_runner_up_not_stand():
+    # 11 v A: double on every round, hit second, standing far behind; no round favours a deviation
+    values = {"stand": "-1/2", "hit": "1/10", "double": "1/5"}
+    result = {"ev": "0", "ev_basic": "0", "insurance": None,
+              "decisions": {"11 v A": {"weight": "1/100", "basic": "double", "values": values}}}
+    full = (4,) * 9 + (16,)
+    rounds = [Round(0, i, (4, 4 - i) + (4,) * 7 + (16,)) for i in range(3)]
+    (index,) = analyse(load_system("hi-lo"), full, rounds, [result] * 3).indices
+    assert (index.decision, index.basic, index.move, index.threshold) == ("11 v A", "double", "hit", None)
+    assert index.agreement == 1 and index.gain == 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--shoes", "1000000", "--decks", "6"], "--shoes 1,000,000: about 47,000,000 rounds to solve exactly"),
+    (["--shoes", "5000", "--decks", "8", "--penetration", "1"], "more than the bound of 200,000 rounds"),
+    (["--workers", "1000000"], "--workers 1,000,000: a local cluster here has at most"),
+])
+def test_count_refuses_what_cannot_finish_before_starting(capsys, args, message):
+    status, out, err = run(capsys, "count", *args)
+    assert status == 2 and message in err and err.count("\n") == 1 and out == ""

@@ -89,3 +89,13 @@ def test_rule_descriptions():
     assert unread == ["wonky"]
     with pytest.raises(BjexactError, match="line 1: no house edge"):
         check_edge_file("6 decks, S17\n")
+
+
+def test_doubling_split_aces_is_read_and_kept_only_with_das():
+    rules, unread = rules_of_text("6 decks, H17, DAS, RSA, DSA")
+    assert rules.double_split_aces and rules.hit_split_aces and not unread
+    assert rules_of_text("6 decks, hit split aces")[0].double_split_aces is False
+    assert rules_of_text("6 decks, no DAS, DSA")[0].double_split_aces is False
+    base = GameRules(split_hands=2, hit_split_aces=True, double_split_aces=True)
+    candidates = chart_rule_sets(base, decks=["inf"], hole_card=["peek"])
+    assert {(c.das, c.double_split_aces) for c in candidates} == {(True, True), (False, False)}

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from fractions import Fraction
 from itertools import combinations_with_replacement
@@ -463,3 +464,78 @@ def test_split_once_cdp_is_cdp1_and_never_worth_less_than_cdz(shoe):
     infinite = [solve_game(GameRules(decks="inf", split_hands=2, split_strategy=s), with_distribution=False).ev
                 for s in ("cdz", "cdp1")]
     assert infinite[0] == infinite[1]
+
+
+# --- doubling split aces: a rule of its own --------------------------------------------------------
+
+DOUBLE_ACES_SHOE = (2, 0, 0, 2, 0, 2, 0, 3, 0, 8)  # 17 cards: two aces, 4s, 6s, 8s, tens
+
+
+@pytest.mark.parametrize("upcard, without, with_", [
+    (6, Fraction(4897, 3003), Fraction(6290, 3003)),
+    (4, Fraction(4733, 3003), Fraction(5770, 3003)),
+    (10, Fraction(1019, 1365), Fraction(1019, 1365)),
+])
+def test_split_aces_double_only_with_double_split_aces(upcard, without, with_):
+    """A,A on a tiny shoe, split once, split aces hit: by default a split ace may not double (A,4
+    v 6 would), with ``double_split_aces`` it may; both equal the brute force."""
+    for allowed, value in ((False, without), (True, with_)):
+        rules = GameRules(shoe=DOUBLE_ACES_SHOE, split_hands=2, hit_split_aces=True, double_split_aces=allowed)
+        split = fraction(hand_moves(rules, ["A", "A"], upcard).values["split"])
+        reference = bf.BFRules(split_hands=2, hit_split_aces=True, double_split_aces=allowed)
+        assert split == value == bf.move_values(DOUBLE_ACES_SHOE, (1, 1), upcard, reference)["split"]
+
+
+def test_double_split_aces_is_off_by_default_and_needs_hit_split_aces_and_das():
+    from bjexact.core.hand import hand_value
+
+    soft_15 = hand_value([1, 4])
+    assert not GameRules(hit_split_aces=True).may_double(soft_15, split_pair=1)
+    assert GameRules(hit_split_aces=True).may_double(soft_15, split_pair=4)
+    assert GameRules(hit_split_aces=True, double_split_aces=True).may_double(soft_15, split_pair=1)
+    assert not GameRules(das=False).may_double(soft_15, split_pair=4) and GameRules(das=False).may_double(soft_15)
+    for options in (dict(), dict(hit_split_aces=True, das=False)):
+        with pytest.raises(BjexactError, match="--double-split-aces needs --hit-split-aces"):
+            GameRules(double_split_aces=True, **options)
+    assert "double_split_aces" not in GameRules().to_json()  # the JSON of earlier rule sets is unchanged
+    rules = GameRules(hit_split_aces=True, double_split_aces=True)
+    assert rules.to_json()["double_split_aces"] is True and GameRules.from_json(rules.to_json()) == rules
+    assert "double split aces" in rules.describe()
+
+
+def test_double_split_aces_on_the_command_line(capsys):
+    from bjexact.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["edge", "--help"])
+    assert "--double-split-aces" in capsys.readouterr().out
+    assert main(["edge", "--decks", "1", "--double-split-aces"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--hit-split-aces" in err
+    argv = ["hand", "A", "A", "--upcard", "6", "--shoe", ",".join(map(str, DOUBLE_ACES_SHOE)), "--split-hands", "2",
+            "--hit-split-aces", "--format", "json"]
+    values = []
+    for extra in ([], ["--double-split-aces"]):
+        assert main(argv + extra) == 0
+        document = json.loads(capsys.readouterr().out)
+        values.append(document["moves"]["split"])
+    assert values == ["4897/3003", "6290/3003"]
+
+
+# --- the hit/stand game is a rule set of the full game ---------------------------------------------
+
+
+@pytest.mark.parametrize("decks", ["inf", 1])
+def test_no_doubling_and_no_splitting_is_the_hit_stand_game(decks):
+    """``double="none"``, ``split_hands=1``: the full game's value from the deal is the hit/stand
+    game's, under peek (naturals ``peek``) and under ENHC (naturals ``separate``)."""
+    from bjexact import Rules, solve
+
+    for hole_card, naturals in (("peek", "peek"), ("enhc", "separate")):
+        rules = GameRules(decks=decks, double="none", split_hands=1, hole_card=hole_card)
+        assert Rules(decks=decks, naturals=naturals).game_rules() == rules
+        game = solve_game(rules, with_distribution=False, progress=False)
+        assert game.ev == solve(Rules(decks=decks, naturals=naturals)).game.value
+        assert all(set(h.values) <= {"stand", "hit"} for h in game.hands.values())
+    with pytest.raises(BjexactError, match="as21"):
+        Rules(decks=decks).game_rules()

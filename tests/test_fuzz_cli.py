@@ -640,7 +640,7 @@ BASES = {  # fast settings that the fuzzed options are added to
     "graph": ["--decks", "inf", "--upcard", "5", "-o", "-"],
     "replay": ["Q", "6", "4", "9", "10"],
     "verify": [str(DATA / "inf_s17_probabilities.tsv"), "--decks", "inf"],
-    "check-sim": ["bjexact.simcheck:exact_dealer_simulator", "--factory", "--decks", "inf", "--rounds", "2000"],
+    "check-sim": ["bjexact.checks.simcheck:exact_dealer_simulator", "--factory", "--decks", "inf", "--rounds", "2000"],
     "boundaries": ["--decks", "inf", "--upcard", "T", "--total", "16"],
     "play": ["--seed", "1"],
     "edge": ["--decks", "inf", "--split-hands", "2"],

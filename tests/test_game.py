@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import pytest
 
-from bjexact.apps.game import (
+from bjexact.apps.table import (
     SUITS,
     Advice,
     DealingShoe,
@@ -791,3 +791,14 @@ def test_exact_advice_late_in_a_deck_matches_brute_force(seed, bf):
 def test_advice_best_and_cost():
     advice = Advice({"stand": mpq(-1, 3), "hit": mpq(1, 7), "double": mpq(1, 7)})
     assert advice.best == "hit" and advice.cost("double") == 0 and advice.cost("stand") == mpq(10, 21)
+
+
+def test_split_aces_that_may_be_hit_double_only_with_double_split_aces():
+    # A,A v 6 split; hand 1 gets a 4 (soft 15): stand or hit, and double only with double_split_aces
+    faces = ("A", "6", "A", "10", "4", "9")
+    _, log = play(["10", "p", "s", "s", "q"], shoe=stacked(*faces), rules=rules(hit_split_aces=True))
+    after = log.split("You split")[1]
+    assert "Stand or hit? [s/h, q to quit]: s" in after and "double" not in after
+    _, log = play(["10", "p", "s", "s", "q"], shoe=stacked(*faces),
+                  rules=rules(hit_split_aces=True, double_split_aces=True))
+    assert "Stand, hit or double? [s/h/d, q to quit]: s" in log.split("You split")[1]

@@ -99,7 +99,7 @@ def test_check_sim_game_with_a_chart(capsys, tmp_path):
                           (["--chart", str(tmp_path / "nope.txt")], "no chart file")]:
         status, _, err = run(capsys, *base, *argv)
         assert status == 2 and message in err and len(err.strip().splitlines()) == 1
-    status, _, err = run(capsys, "check-sim", "bjexact.simcheck:exact_dealer_simulator", "--chart", str(chart))
+    status, _, err = run(capsys, "check-sim", "bjexact.checks.simcheck:exact_dealer_simulator", "--chart", str(chart))
     assert status == 2 and "go with --game" in err
 
 

@@ -93,15 +93,6 @@ def test_every_package_name_the_readme_mentions_exists():
             target = getattr(target, name)
 
 
-def test_solve_stays_the_function_after_its_former_module_name_is_imported():
-    import importlib
-
-    importlib.import_module("bjexact.solve")  # the former name of bjexact.chain.solve
-    from bjexact.player.solver import solve
-
-    assert bjexact.solve is solve
-
-
 def test_every_exported_name_resolves():
     for name in bjexact.__all__:
         assert getattr(bjexact, name) is not None, name

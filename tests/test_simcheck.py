@@ -10,9 +10,7 @@ from fractions import Fraction
 import pytest
 
 from bjexact import BjexactError, Rules, dealer_table
-from bjexact.cli import main
-from bjexact.core.numbers import mpq
-from bjexact.simcheck import (
+from bjexact.checks.simcheck import (
     DEFAULT_ROUNDS,
     check_dealer_simulator,
     chi2_sf,
@@ -27,7 +25,9 @@ from bjexact.simcheck import (
     rounds_to_detect_shift,
     slipped_dealer_simulator,
 )
-from bjexact.verify import KNOWN_SLIPS, slipped_dealer_table
+from bjexact.checks.verify import KNOWN_SLIPS, slipped_dealer_table
+from bjexact.cli import main
+from bjexact.core.numbers import mpq
 
 INF = Rules(decks="inf")
 SIX = Rules(decks=6)
@@ -290,7 +290,7 @@ gym_blackjack = pytest.importorskip("gymnasium.envs.toy_text.blackjack")
 
 from functools import cache  # noqa: E402
 
-from bjexact.simcheck import (  # noqa: E402
+from bjexact.checks.simcheck import (  # noqa: E402
     GYM_RULES,
     check_gym_blackjack,
     format_gym_check,

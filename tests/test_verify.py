@@ -10,11 +10,7 @@ from pathlib import Path
 import pytest
 
 from bjexact import BjexactError, Rules, dealer_table
-from bjexact.cli import main
-from bjexact.core.hand import HandValue
-from bjexact.core.numbers import mpq
-from bjexact.render.tables import NumberStyle, dealer_tables, render
-from bjexact.verify import (
+from bjexact.checks.verify import (
     KNOWN_SLIPS,
     TOTAL,
     Tolerance,
@@ -29,6 +25,10 @@ from bjexact.verify import (
     slipped_dealer_table,
     soft_ace_becomes_hard,
 )
+from bjexact.cli import main
+from bjexact.core.hand import HandValue
+from bjexact.core.numbers import mpq
+from bjexact.render.tables import NumberStyle, dealer_tables, render
 
 DATA = Path(__file__).parent / "data"
 INF = Rules(decks="inf")

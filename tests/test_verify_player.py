@@ -10,10 +10,10 @@ from functools import cache
 import pytest
 
 from bjexact import BjexactError, Rules
+from bjexact.checks.verify import check_player_table, format_player_check, read_player_table
 from bjexact.cli import main
 from bjexact.player import solve_infinite
 from bjexact.render.tables import NumberStyle, player_tables, render
-from bjexact.verify import check_player_table, format_player_check, read_player_table
 
 INF = Rules(decks="inf")
 UPCARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)

@@ -1,20 +1,20 @@
-"""bjexact.testing: assertion helpers that pass on exact values and point at offending cells."""
+"""bjexact.checks.testing: assertion helpers that pass on exact values and point at offending cells."""
 
 from __future__ import annotations
 
 import pytest
 
 from bjexact import Rules, dealer_table
-from bjexact.player import solve_infinite
-from bjexact.render.tables import NumberStyle, dealer_tables, render
-from bjexact.simcheck import exact_dealer_simulator, slipped_dealer_simulator
-from bjexact.testing import (
+from bjexact.checks.simcheck import exact_dealer_simulator, slipped_dealer_simulator
+from bjexact.checks.testing import (
     assert_dealer_table_matches,
     assert_gym_blackjack_matches,
     assert_policy_matches,
     assert_simulator_matches,
     assert_values_match,
 )
+from bjexact.player import solve_infinite
+from bjexact.render.tables import NumberStyle, dealer_tables, render
 
 SIX = Rules(decks=6)
 INF = Rules(decks="inf")

@@ -41,8 +41,8 @@ from math import floor, sqrt
 from pathlib import Path
 from typing import Any
 
-from ..core.cards import ACE, counts_of
-from ..core.hand import hand_value
+from ..core.cards import counts_of
+from ..core.hand import hand_value, is_natural
 from ..core.numbers import fraction_string, mpq, parse_fraction
 from ..core.rules import GameRules
 from ..errors import BjexactError
@@ -60,7 +60,10 @@ SYMBOLS = "A23456789T"
 SYSTEMS: dict[str, tuple[int, ...]] = {
     "hi-lo": (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1),
     "ko": (-1, 1, 1, 1, 1, 1, 1, 0, 0, -1),
+    "hi-opt-1": (0, 0, 1, 1, 1, 1, 0, 0, 0, -1),
     "hi-opt-2": (0, 1, 1, 2, 2, 1, 1, 0, 0, -2),
+    "omega-2": (0, 1, 1, 2, 2, 2, 1, 0, -1, -2),
+    "zen": (-1, 1, 1, 2, 2, 2, 1, 0, 0, -2),
 }
 
 # name -> (player's cards, up-card); moves compared are the hand's own
@@ -101,7 +104,8 @@ class CountSystem:
 
 
 def load_system(name: str) -> CountSystem:
-    """A built-in system (hi-lo, ko, hi-opt-2) or a TOML file: ``name = "..."``, ``tags = [A, 2, ..., 9, T]``."""
+    """A built-in system (hi-lo, ko, hi-opt-1, hi-opt-2, omega-2, zen) or a TOML file:
+    ``name = "..."``, ``tags = [A, 2, ..., 9, T]``."""
     if name in SYSTEMS:
         return CountSystem(name, SYSTEMS[name])
     path = Path(name)
@@ -150,12 +154,11 @@ def play_round(draw: Callable[[], int], strategy: ChartStrategy, rules: GameRule
     peek = rules.hole_card == "peek"
     first, up, second = draw(), draw(), draw()
     hole = draw() if peek else None
-    player_natural = {first, second} == {ACE, 10}
-    if player_natural or (peek and {up, hole} == {ACE, 10}):
+    if is_natural((first, second)) or (peek and hole is not None and is_natural((up, hole))):
         if hole is None:
             draw()
         return
-    pair = first if first == second and rules.split_hands >= 2 else None
+    pair = first if rules.may_split((first, second)) else None
     move = strategy.first_move((min(first, second), max(first, second)), up)
     standing = 0  # hands the dealer plays against
     if move == "split" and pair is not None:
@@ -163,7 +166,7 @@ def play_round(draw: Callable[[], int], strategy: ChartStrategy, rules: GameRule
         i = 0
         while i < len(hands):
             card = draw()
-            if card == pair and len(hands) < strategy.split_limit(pair):
+            if card == pair and rules.may_split((pair, card), len(hands)):
                 hands.append([pair])
                 continue
             cards = hands[i] + [card]
@@ -182,7 +185,7 @@ def play_round(draw: Callable[[], int], strategy: ChartStrategy, rules: GameRule
             cards.append(draw())
         standing += _hard(cards) <= 21
     dealer = [up, hole if hole is not None else draw()]
-    while standing and (_hard(dealer) < 17 or (rules.h17 and _hard(dealer) == 17 and hand_value(dealer).soft)):
+    while standing and not rules.dealer_stands(hand_value(dealer)):
         dealer.append(draw())
 
 
@@ -220,6 +223,26 @@ def deal_shoe(full: Sequence[int], index: int, seed: int, penetration: mpq,
             unseen[rank - 1] -= 1
         position += len(taken)
     return rounds
+
+
+# the most rounds one run of simulated shoes may ask for: each is two exact solves of seconds
+MAX_ROUNDS = 200_000
+# a heads-up round takes about 5.4 cards; 5 overestimates the rounds a little
+CARDS_PER_ROUND = 5
+
+
+def estimated_rounds(shoes: int, cards: int, penetration: mpq) -> int:
+    """About how many rounds ``shoes`` shoes of ``cards`` cards dealt to ``penetration`` hold (a
+    little more than they do: :data:`CARDS_PER_ROUND`), known before any is dealt."""
+    return shoes * (int(floor(cards * penetration)) // CARDS_PER_ROUND + 1)
+
+
+def check_work(shoes: int, cards: int, penetration: mpq) -> None:
+    """Refuse, before dealing, a run of more than :data:`MAX_ROUNDS` rounds, naming the bound."""
+    rounds = estimated_rounds(shoes, cards, penetration)
+    if rounds > MAX_ROUNDS:
+        raise BjexactError(f"--shoes {shoes:,}: about {rounds:,} rounds to solve exactly (two solves each), more "
+                           f"than the bound of {MAX_ROUNDS:,} rounds a run: fewer --shoes")
 
 
 def true_count(system: CountSystem, full: Sequence[int], unseen: Sequence[int]) -> mpq:
@@ -446,10 +469,9 @@ def _index(name: str, counts: Sequence[mpq], results: Sequence[Mapping[str, Any]
         best = _best(values)
         if best != basic:
             alternatives[best] = alternatives.get(best, 0) + 1
-    move = max(alternatives, key=lambda m: alternatives[m]) if alternatives else None
+    move = max(alternatives, key=lambda m: alternatives[m]) if alternatives else _runner_up(basic, seen)
     if move is None:
-        fallback = [m for m in seen[0][1]["values"] if m != basic]
-        move = "stand" if "stand" in fallback and basic != "stand" else (fallback[0] if fallback else basic)
+        return None
     gains, best_alt = [], []
     for _, d in seen:
         values = {m: parse_fraction(v) for m, v in d["values"].items()}
@@ -459,6 +481,21 @@ def _index(name: str, counts: Sequence[mpq], results: Sequence[Mapping[str, Any]
     counts_seen = [tc for tc, _ in seen]
     t, direction, gain, agreement = _threshold(counts_seen, gains, best_alt)
     return Index(name, basic, move, t, direction, len(seen), gain / len(counts), agreement)
+
+
+def _runner_up(basic: str, seen: Sequence[tuple[mpq, Mapping[str, Any]]]) -> str | None:
+    """The move other than ``basic`` that comes closest to it, summed over the rounds meeting the
+    decision with their weights (exact); ``None`` when the hand has no other move.
+
+    Used when no round favours a deviation: the index is then "none" for the true runner-up
+    (11 v A: double, else hit), never an invented move such as standing."""
+    totals: dict[str, mpq] = {}
+    for _, d in seen:
+        weight = parse_fraction(d["weight"])
+        for m, v in d["values"].items():
+            if m != basic:
+                totals[m] = totals.get(m, mpq(0)) + weight * parse_fraction(v)
+    return _best(totals) if totals else None
 
 
 def _insurance_index(counts: Sequence[mpq], results: Sequence[Mapping[str, Any]]) -> Index | None:

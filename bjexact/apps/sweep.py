@@ -69,16 +69,9 @@ def _normal_value(key: str, value: Any, where: str) -> Any:
 
 
 def rules_from_json(rules: Mapping[str, Any]):
-    """The :class:`~bjexact.core.rules.GameRules` of a plain mapping (``GameRules.to_json`` or a grid point)."""
-    options = {k: v for k, v in rules.items() if v is not None}
-    if "shoe" in options:
-        options["shoe"] = tuple(options["shoe"])
-    if "bj_pays" in options:
-        options["bj_pays"] = parse_fraction(str(options["bj_pays"]))
-    try:
-        return GameRules(**options)
-    except TypeError as exc:
-        raise BjexactError(f"unknown rule in {dict(rules)!r}: {exc}") from None
+    """The :class:`~bjexact.core.rules.GameRules` of a plain mapping (``GameRules.to_json`` or a grid
+    point): :meth:`GameRules.from_json <bjexact.core.rules.GameRules.from_json>`."""
+    return GameRules.from_json(rules)
 
 
 def canonical_rules(rules: Mapping[str, Any]) -> dict[str, Any]:

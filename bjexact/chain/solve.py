@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
+
 
 __all__ = ["Chain", "compile_chain", "absorption"]
 
@@ -66,6 +68,8 @@ def compile_chain(graph: nx.DiGraph, absorbing: Sequence[Hashable]) -> Chain:
     """
     absorbing = tuple(absorbing)
     absorbing_set = set(absorbing)
+    import networkx as nx  # here: imported by the programs that build graphs only
+
     transient = tuple(n for n in nx.topological_sort(graph) if n not in absorbing_set)
     index = {node: i for i, node in enumerate(transient)}
     index.update({node: len(transient) + k for k, node in enumerate(absorbing)})

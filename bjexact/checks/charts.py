@@ -41,8 +41,8 @@ from ..core.text import untidy_csv
 from ..errors import BjexactError
 from ..player.game import ChartCell, GameSolution, solve_game
 from ..player.policy import ChartPolicy
-from .player_tables import _upcard_of_header
-from .printed import _layout_of, _skippable, _split, _strip_markup
+from .player_tables import upcard_of_header
+from .printed import layout_of, skippable, split_cells, strip_markup
 
 __all__ = [
     "PrintedChartCell", "PrintedChart", "read_chart", "parse_code", "ChartCellCheck", "ChartCheck",
@@ -67,7 +67,7 @@ _SECTION_WORDS = (("pairs", re.compile(r"\bpairs?\b|\bsplitting\b|\bsplits\b")),
 
 def parse_code(text: str) -> str | None:
     """The canonical code (:data:`CODES`) of a printed cell, or ``None`` when it is not one."""
-    raw = _strip_markup(text).strip("*†‡ ").lower()
+    raw = strip_markup(text).strip("*†‡ ").lower()
     if not raw:
         return None
     parts = [p for p in re.split(r"[\s/\\,\-()]+|\belse\b|\botherwise\b|\bor\b", raw) if p]
@@ -135,7 +135,7 @@ def row_keys(label: str, section: str | None) -> tuple[str, list[str]] | None:
     """(section, chart row keys) of a row label, ``None`` when it is not one.
 
     ``section``: the section the label appears in (decides bare numbers)."""
-    text = _strip_markup(label).lower().rstrip(":").strip()
+    text = strip_markup(label).lower().rstrip(":").strip()
     text = re.sub(r"\s+", " ", text)
     if not text:
         return None
@@ -194,7 +194,7 @@ def _header(cells: list[str]) -> tuple[list[int], str] | None:
     """The up-cards of a header row (its trailing cells) and its leading text."""
     run: list[int] = []
     for cell in reversed(cells):
-        up = _upcard_of_header(cell)
+        up = upcard_of_header(cell)
         if up is None:
             break
         run.append(up)
@@ -202,7 +202,7 @@ def _header(cells: list[str]) -> tuple[list[int], str] | None:
     if len(run) < 2 or len(set(run)) != len(run):
         return None
     lead = cells[: len(cells) - len(run)]
-    if any(_upcard_of_header(c) is not None for c in lead[-1:]) and len(run) < 10:
+    if any(upcard_of_header(c) is not None for c in lead[-1:]) and len(run) < 10:
         return None
     return run, " ".join(lead)
 
@@ -219,9 +219,9 @@ def read_chart(text: str, *, source: str = "<chart>") -> PrintedChart:
     seen: dict[tuple[str, str, int], PrintedChartCell] = {}
     text = untidy_csv(text)  # bjexact's own CSV: one table, a section column
     for number, line in enumerate(text.splitlines(), start=1):
-        if _skippable(line):
+        if skippable(line):
             continue
-        parts = _split(line, _layout_of(line))
+        parts = split_cells(line, layout_of(line))
         if columns is not None and len(parts) < len(columns) + 1 and len(line.split()) >= len(columns) + 1:
             parts = line.split()  # aligned text with commas in its labels (A,7  S Ds ...)
         if not any(p.strip() for p in parts):
@@ -253,7 +253,7 @@ def read_chart(text: str, *, source: str = "<chart>") -> PrintedChart:
         row_section, rows = keys
         for up, cell_text, code in zip(columns, printed, codes):
             if code is None:
-                if _strip_markup(cell_text).strip() in ("", "-", "\u2013", "\u2014"):
+                if strip_markup(cell_text).strip() in ("", "-", "\u2013", "\u2014"):
                     continue
                 raise BjexactError(f"{source} line {number}: {cell_text.strip()!r} is not a strategy code "
                                    "(H, S, D, Dh, Ds, P, Ph, Pd, R, Rh, Rs, Rp, or Hit, Stand, Dbl, SP, Sur ...)")
@@ -508,7 +508,7 @@ def chart_rule_sets(base: GameRules | None = None, *, decks: Sequence[Any] | Non
     for d, h, a, s, hole in itertools.product(decks or IDENTIFY_DECKS, h17, das, surrender, hole_card):
         if hole == "enhc" and s == "late":
             s = "early"
-        choices: dict[str, Any] = dict(surrender=s, hole_card=hole)
+        choices: dict[str, Any] = dict(surrender=s, hole_card=hole, double_split_aces=base.double_split_aces and a)
         rules = GameRules(decks=d, h17=h, das=a, bj_pays=base.bj_pays, **choices, **options)
         if rules not in found:
             found.append(rules)

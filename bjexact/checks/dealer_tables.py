@@ -88,7 +88,7 @@ class CellCheck:
     def exact_decimal(self) -> str:
         """The exact value in the printed units, to three more places than printed."""
         places = (self.printed.decimals if self.printed.decimals is not None else 14) + 3
-        return _decimal_text(self.scaled_exact, places)
+        return decimal_text(self.scaled_exact, places)
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -106,7 +106,7 @@ class CellCheck:
         return data
 
 
-def _decimal_text(value: mpq, places: int) -> str:
+def decimal_text(value: mpq, places: int) -> str:
     return NumberStyle(decimals=places, percent=False).plain(value)
 
 
@@ -200,7 +200,7 @@ def _badness(cell: CellCheck) -> float:
     return float(error / cell.allowed)
 
 
-def _exact_table(rules_or_table: Any):
+def exact_dealer_table(rules_or_table: Any):
     if isinstance(rules_or_table, DealerTable):
         return rules_or_table
     if isinstance(rules_or_table, Rules):
@@ -266,7 +266,7 @@ def check_dealer_table(
     >>> [(cell.column, cell.printed.text, f"{float(cell.exact):.5f}") for _, cell in check.inconsistent_cells]
     [('18', '.1073', '0.10627')]
     """
-    exact_table = _exact_table(rules)
+    exact_table = exact_dealer_table(rules)
     rows = []
     for row in table.rows:
         cells = []

@@ -155,6 +155,7 @@ _RULE_WORDS: list[tuple[str, dict[str, Any]]] = [
     (r"obo", {"obo": True}),
     (r"peek|ahc|hole card", {"hole_card": "peek"}),
     (r"rsa|resplit aces", {"rsa": True}),
+    (r"dsa|double split aces", {"hit_split_aces": True, "double_split_aces": True}),
     (r"hsa|hit split aces", {"hit_split_aces": True}),
     (r"no split(?:ting)?|nsp", {"split_hands": 1}),
     (r"split once|no resplits?|spl?2|split to 2(?: hands)?", {"split_hands": 2}),
@@ -195,6 +196,8 @@ def rules_of_text(text: str, base: GameRules | None = None) -> tuple[GameRules, 
         options["split_hands"] = 4
     if options.get("surrender") == "late" and options.get("hole_card") == "enhc":
         options["surrender"] = "early"
+    if not options.get("das"):  # a split ace doubles only where split hands do
+        options["double_split_aces"] = False
     unread = [w for w in re.split(r"[\s,;:|()/]+", rest) if w and w.lower() not in _FILLER]
     return GameRules(**options), unread
 

@@ -10,15 +10,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..core.hand import HandValue, add_card, hand_value
+from ..core.hand import HandValue, add_card, hand_value, natural_partner
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
 from ..dealer.distributions import dealer_table
 from ..errors import BjexactError
 from ..player.outcomes import stand_results
 from ..player.solver import solve_infinite
-from .simulators import DEFAULT_ALPHA, MIN_EXPECTED, _holm_tested, goodness_of_fit, rounds_for_a_test
-from .stats import _normal_quantile, chi2_sf
+from .simulators import DEFAULT_ALPHA, MIN_EXPECTED, goodness_of_fit, holm_tested, rounds_for_a_test
+from .stats import chi2_sf, normal_quantile
 
 __all__ = [
     "GYM_RULES", "stick_on_20", "optimal_gym_policy", "gym_observations", "gym_results", "gym_start_results",
@@ -34,7 +34,8 @@ __all__ = [
 # once, ties push. Observations are (player sum, dealer up-card 1..10, usable ace 0/1); action 1
 # hits, 0 sticks. Options: natural=True pays 1.5 when a starting natural wins (it pushes against
 # any dealer 21); sab=True (Sutton and Barto) makes a starting natural win 1 unless the dealer
-# also has a natural, which pushes.
+# also has a natural, which pushes. These are gymnasium's rules, not a GameRules game (a natural pushes
+# against any 21), so they are settled here; the natural and the dealer's play are bjexact's own.
 
 GYM_RULES = Rules(decks="inf", h17=False, naturals="as21")
 GYM_RESULTS = ("natural", "win", "push", "loss")
@@ -122,7 +123,8 @@ def gym_start_results(
         if policy(key) == 1 or not (natural or sab):
             continue  # hitting a natural forfeits the bonus: the state plays as in play
         if sab:
-            dealer_natural = {1: p[9], 10: p[0]}.get(upcard, mpq(0))
+            partner = natural_partner(upcard)
+            dealer_natural = p[partner - 1] if partner else mpq(0)
             start[key] = {"win": 1 - dealer_natural, "push": dealer_natural, "loss": mpq(0)}
         else:
             twenty_one = rows[upcard]["21"]
@@ -320,7 +322,7 @@ def check_gym_blackjack(
         by_state.setdefault(observation, Counter())[result] += 1
     total_return = sum(GYM_REWARDS[r] for _, r in played)
     mean = total_return / episodes
-    z_crit = _normal_quantile(1 - alpha / 2)
+    z_crit = normal_quantile(1 - alpha / 2)
     half = z_crit * math.sqrt(variance / episodes)
     z = (mean - float(game)) / math.sqrt(variance / episodes) if variance > 0 else 0.0
     mean_p = math.erfc(abs(z) / math.sqrt(2))
@@ -339,7 +341,7 @@ def check_gym_blackjack(
         raw.append(GymStateTest(observation, n, dict(counts), probabilities, state_mean, value,
                                 (state_mean - width, state_mean + width), p, p, tested,
                                 rounds_for_a_test(probabilities) or 0))
-    states = _holm_tested(raw, lambda t, a: replace(t, adjusted_p=a))
+    states = holm_tested(raw, lambda t, a: replace(t, adjusted_p=a))
     return GymCheck(natural, sab, episodes, seed, alpha, game, mean, (mean - half, mean + half), mean_p, states)
 
 

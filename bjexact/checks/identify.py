@@ -10,7 +10,7 @@ from typing import Any
 from ..core.cards import rank_symbol
 from ..core.numbers import mpq
 from ..core.rules import Rules
-from .dealer_tables import DealerCheck, Tolerance, _decimal_text, _exact_table, check_dealer_table, exact_cell
+from .dealer_tables import DealerCheck, Tolerance, check_dealer_table, decimal_text, exact_cell, exact_dealer_table
 from .printed import TOTAL, PrintedNumber, PrintedTable
 from .slips import KNOWN_SLIPS, slipped_dealer_table
 
@@ -44,7 +44,7 @@ def conventions(
     return tuple(chosen)
 
 
-def _describe_conventions(rules: Sequence[Rules]) -> str:
+def describe_conventions(rules: Sequence[Rules]) -> str:
     """``decks inf/1/2, S17/H17, naturals as21/peek`` for a set of conventions."""
     shoes = dict.fromkeys("shoe " + ",".join(map(str, r.shoe)) if r.shoe is not None
                           else "inf" if r.infinite else str(r.decks) for r in rules)
@@ -139,7 +139,7 @@ def _row_sum_notes(table: PrintedTable) -> list[str]:
         total = sum((c.value for c in cells), mpq(0))
         slack = sum((c.unit / 2 if c.kind == "rounded" else abs(c.value) / 10**6 for c in cells), mpq(0))
         if abs(total - table.factor) > slack:
-            short.append(f"{row.label} ({_decimal_text(total, 6).rstrip('0').rstrip('.')})")
+            short.append(f"{row.label} ({decimal_text(total, 6).rstrip('0').rstrip('.')})")
     if short:
         unit = "100" if table.factor == 100 else "1"
         notes.append(
@@ -186,7 +186,7 @@ def _permutation_notes(table: PrintedTable, checks: Sequence[DealerCheck], toler
     """Columns (or rows) whose printed values match another column (row) of the exact table."""
     notes: list[str] = []
     for check in checks:
-        exact = _exact_table(check.rules)
+        exact = exact_dealer_table(check.rules)
         columns = list(table.columns)
         # column c printed matches exact column d in every row?
         fits = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..core.numbers import fraction_string, mpq
 from .dealer_tables import CellCheck, DealerCheck, RowCheck
-from .identify import Identification, _describe_conventions
+from .identify import Identification, describe_conventions
 from .printed import PrintedTable
 
 __all__ = ["format_cell", "format_check", "format_identification"]
@@ -18,7 +18,7 @@ def _units(table: PrintedTable) -> str:
     return "percentage points" if table.scale == "percent" else "probability"
 
 
-def _short(value: mpq, digits: int = 3) -> str:
+def short_text(value: mpq, digits: int = 3) -> str:
     """A signed decimal with ``digits`` significant digits, for errors."""
     x = float(value)
     return "0" if x == 0 else f"{x:+.{digits}g}"
@@ -33,7 +33,7 @@ def format_cell(row: RowCheck, cell: CellCheck) -> str:
     times = " x 100" if cell.scaled_exact != cell.exact else ""
     return (f"line {row.row.line}, row {row.row.label}, column {cell.column}: printed {cell.printed.text}, "
             f"exact {cell.exact_decimal()}... (= {fraction_string(cell.exact)}{times}), "
-            f"error {_short(cell.error)}{extra}, {allowed}")
+            f"error {short_text(cell.error)}{extra}, {allowed}")
 
 
 def format_check(check: DealerCheck, *, show_all: bool = False, suggest_identify: bool = True) -> str:
@@ -93,7 +93,7 @@ def format_identification(identification: Identification, *, limit: int = 5) -> 
             lines.append("Nearest of the others:")
             lines += [f"  {c.rules.describe()}: {len(c.inconsistent_cells)} cells disagree" for c in others]
         return "\n".join(lines) + "\n"
-    tried = _describe_conventions([c.rules for c in identification.checks])
+    tried = describe_conventions([c.rules for c in identification.checks])
     lines.append(f"{source}: no convention tried ({len(identification.checks)}: {tried}) fits. Nearest first:")
     for check in identification.checks[:limit]:
         lines.append(f"  {check.rules.describe()}: {len(check.inconsistent_cells)} of {len(check.cells)} "

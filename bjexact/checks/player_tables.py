@@ -16,9 +16,9 @@ from ..core.text import untidy_csv
 from ..errors import BjexactError
 from ..player.solver import majority_move, solve_finite, solve_infinite
 from ..player.states import PlayerState
-from .dealer_tables import Tolerance, _decimal_text
-from .messages import _short
-from .printed import _DASHES, PrintedNumber, _layout_of, _skippable, _split, _strip_markup, parse_number
+from .dealer_tables import Tolerance, decimal_text
+from .messages import short_text
+from .printed import DASHES, PrintedNumber, layout_of, parse_number, skippable, split_cells, strip_markup
 
 __all__ = [
     "PLAYER_KINDS", "VALUE_BLOCKS", "PlayerCell", "PrintedPlayerTable", "PlayerCellCheck", "PlayerCheck",
@@ -30,7 +30,7 @@ __all__ = [
 
 PLAYER_KINDS = ("policy", "values")
 VALUE_BLOCKS = ("stand", "hit", "value")
-_MOVES = {"h": "hit", "hit": "hit", "s": "stand", "stand": "stand", "stay": "stand", "st": "stand"}
+MOVES = {"h": "hit", "hit": "hit", "s": "stand", "stand": "stand", "stay": "stand", "st": "stand"}
 _HAND_LABEL = re.compile(
     r"^(?:(?P<kind>hard|soft|h|s)\s*(?P<total>\d{1,2})"
     r"|(?P<plain>\d{1,2})"
@@ -68,7 +68,7 @@ class PrintedPlayerTable:
 
 def _hand_of_label(cell: str, soft_block: bool) -> tuple[int, bool] | None:
     """(total, soft) of a row label: ``hard 12``, ``soft 18``, ``S18``, ``12`` (the block decides), ``A,7``."""
-    text = _strip_markup(cell).lower().rstrip(":").strip()
+    text = strip_markup(cell).lower().rstrip(":").strip()
     match = _HAND_LABEL.match(text)
     if not match:
         return None
@@ -86,8 +86,8 @@ def _hand_of_label(cell: str, soft_block: bool) -> tuple[int, bool] | None:
     return total, soft
 
 
-def _upcard_of_header(cell: str) -> int | None:
-    text = _strip_markup(cell)
+def upcard_of_header(cell: str) -> int | None:
+    text = strip_markup(cell)
     if not text:
         return None
     try:
@@ -138,13 +138,13 @@ def read_player_table(
     context = ""
     header: dict[str, Any] | None = None
     for number, line in enumerate(text.splitlines(), start=1):
-        if _skippable(line):
+        if skippable(line):
             continue
-        layout = _layout_of(line)
-        parts = _split(line, layout)
-        first_cell = parts[0] if parts and _upcard_of_header(parts[0]) is None else None
+        layout = layout_of(line)
+        parts = split_cells(line, layout)
+        first_cell = parts[0] if parts and upcard_of_header(parts[0]) is None else None
         header_cells = parts[1:] if first_cell is not None else parts
-        upcards = [_upcard_of_header(c) for c in header_cells]
+        upcards = [upcard_of_header(c) for c in header_cells]
         if len(upcards) >= 2 and all(u is not None for u in upcards) and len(set(upcards)) == len(upcards) \
                 and (first_cell is not None or len(upcards) >= 8):
             soft, block = _block_words(first_cell or "")
@@ -152,7 +152,7 @@ def read_player_table(
             title_soft, title_block = _block_words(re.sub(r"soft\s*17", "", context, flags=re.IGNORECASE))
             soft = title_soft if soft is None else soft
             block = title_block if block is None else block
-            names = [_strip_markup(c) for c in header_cells]
+            names = [strip_markup(c) for c in header_cells]
             header = {"layout": layout, "names": names, "upcards": upcards, "soft": bool(soft),
                       "block": block, "line": number, "content": None}
             context = ""
@@ -160,7 +160,7 @@ def read_player_table(
         if header is None:
             context = line  # a title before the first header
             continue
-        parts = _split(line, header["layout"])
+        parts = split_cells(line, header["layout"])
         n = len(header["upcards"])
         if header["layout"] == "whitespace":
             label = " ".join(parts[:-n]) if len(parts) > n else (parts[0] if parts else "")
@@ -197,11 +197,11 @@ def read_player_table(
                 raise BjexactError(f"{source} line {number}: row {label!r}, up-card {name}: "
                                    f"{value!r} is not {expected}")
             if kind == "policy":
-                cells.append(PlayerCell(number, _strip_markup(label), name, *hand, upcard, block, move=parsed))
+                cells.append(PlayerCell(number, strip_markup(label), name, *hand, upcard, block, move=parsed))
             else:
                 if scale == "percent" and not parsed.percent:
                     parsed = PrintedNumber(parsed.text, parsed.value, parsed.unit, parsed.kind, True)
-                cells.append(PlayerCell(number, _strip_markup(label), name, *hand, upcard, block, number=parsed))
+                cells.append(PlayerCell(number, strip_markup(label), name, *hand, upcard, block, number=parsed))
     if not cells:
         raise BjexactError(f"{source}: no {kind} grid found (a header row of up-cards 2..9, T, A, then rows "
                            "such as 'hard 12' or 'soft 18')")
@@ -210,12 +210,12 @@ def read_player_table(
 
 def _player_value(text: str, kind: str):
     if kind == "policy":
-        return _MOVES.get(_strip_markup(text).lower())
-    stripped = _strip_markup(text)
+        return MOVES.get(strip_markup(text).lower())
+    stripped = strip_markup(text)
     sign = -1 if stripped[:1] in ("-", "\u2212") and len(stripped) > 1 else 1
     body = stripped[1:] if sign == -1 else stripped.lstrip("+")
     number = parse_number(body)
-    if number is None or number.kind == "fraction" and body in _DASHES:
+    if number is None or number.kind == "fraction" and body in DASHES:
         return None
     return PrintedNumber(text.strip(), sign * number.value, number.unit, number.kind, number.percent)
 
@@ -382,15 +382,15 @@ def format_player_check(check: PlayerCheck, *, show_all: bool = False) -> str:
             if c.stand is None:
                 detail = f" ({c.note})" if c.note else " (majority of the hands of this total)"
             else:
-                hit = "-" if c.hit is None else _decimal_text(c.hit, 6)
-                detail = f" (stand {_decimal_text(c.stand, 6)}, hit {hit})"
+                hit = "-" if c.hit is None else decimal_text(c.hit, 6)
+                detail = f" (stand {decimal_text(c.stand, 6)}, hit {hit})"
             best = {"hit": "H", "stand": "S", None: "-"}[c.exact_move]
             lines.append(f"  {where}: printed {'H' if cell.move == 'hit' else 'S'}, best {best}{detail}"
                          + ("" if c.consistent else "  <-- inconsistent"))
         else:
             assert cell.number is not None and c.exact is not None and c.error is not None  # a value cell
             lines.append(f"  {where} ({cell.block}): printed {cell.number.text}, exact "
-                         f"{_decimal_text(c.exact, 8)}... (= {fraction_string(c.exact)}), error {_short(c.error)}"
+                         f"{decimal_text(c.exact, 8)}... (= {fraction_string(c.exact)}), error {short_text(c.error)}"
                          + ("" if c.consistent else "  <-- inconsistent"))
     bad = len(check.inconsistent_cells)
     lines += ["", f"Summary: {len(check.cells) - bad} of {len(check.cells)} cells consistent"

@@ -62,7 +62,7 @@ MAX_NUMBER_CHARS = 100  # longer "numbers" in a table cell are refused before an
 MAX_EXPONENT = 300  # and so are numbers beyond 10^+-300 (floats overflow there)
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _FRACTION = re.compile(r"[+-]?\d+\s*/\s*\d+")
-_DASHES = {"-", "\u2013", "\u2014", "\u2212"}
+DASHES = {"-", "\u2013", "\u2014", "\u2212"}
 
 
 def parse_number(text: str, *, decimal_comma: bool = False) -> PrintedNumber | None:
@@ -83,11 +83,11 @@ def parse_number(text: str, *, decimal_comma: bool = False) -> PrintedNumber | N
     True
     """
     raw = text
-    text = _strip_markup(text)
+    text = strip_markup(text)
     percent = text.endswith("%")
     if percent:
         text = text[:-1].strip()
-    if text in _DASHES:
+    if text in DASHES:
         return PrintedNumber(raw.strip(), mpq(0), mpq(0), "fraction", percent)
     if decimal_comma and text.count(",") == 1 and "." not in text:
         text = text.replace(",", ".")
@@ -115,7 +115,7 @@ def parse_number(text: str, *, decimal_comma: bool = False) -> PrintedNumber | N
     return PrintedNumber(raw.strip(), value, unit, kind, percent)
 
 
-def _strip_markup(text: str) -> str:
+def strip_markup(text: str) -> str:
     return text.strip().strip("*_`").strip()
 
 
@@ -141,7 +141,7 @@ _LABEL_PREFIX = re.compile(r"^(?:dealer|up-?card|up card|up|card|shows?)\s*:?\s*
 
 
 def _outcome_name(cell: str) -> str | None:
-    text = _strip_markup(cell).lower()
+    text = strip_markup(cell).lower()
     text = re.sub(r"\(\s*%\s*\)|%", "", text).strip()
     inner = re.fullmatch(r"p\s*\((.*)\)", text)
     if inner:
@@ -151,7 +151,7 @@ def _outcome_name(cell: str) -> str | None:
 
 def _row_upcard(cell: str) -> int | None:
     """The up-card a row label names (``TOTAL`` for the weighted average), or ``None``."""
-    text = _strip_markup(cell).lower().rstrip(":").strip()
+    text = strip_markup(cell).lower().rstrip(":").strip()
     if not text:
         return None
     if text in _TOTAL_LABELS:
@@ -192,7 +192,7 @@ class PrintedTable:
         return 100 if self.scale == "percent" else 1
 
 
-def _layout_of(line: str) -> str:
+def layout_of(line: str) -> str:
     if "|" in line:
         return "pipe"
     if "\t" in line:
@@ -204,7 +204,7 @@ def _layout_of(line: str) -> str:
     return "whitespace"
 
 
-def _split(line: str, layout: str) -> list[str]:
+def split_cells(line: str, layout: str) -> list[str]:
     if layout == "pipe":
         cells = [c.strip() for c in line.strip().split("|")]
         if cells and cells[0] == "":
@@ -212,7 +212,7 @@ def _split(line: str, layout: str) -> list[str]:
         if cells and cells[-1] == "":
             cells = cells[:-1]
         # "Up-Card  | 17     18 ...": a '|' after the first column only, the rest aligned with spaces
-        return [part for c in cells for part in (_split(c, "whitespace") if "  " in c else [c])]
+        return [part for c in cells for part in (split_cells(c, "whitespace") if "  " in c else [c])]
     if layout in ("csv", "semicolon", "tsv"):
         delimiter = {"csv": ",", "semicolon": ";", "tsv": "\t"}[layout]
         return [c.strip() for c in next(csv.reader([line], delimiter=delimiter))]
@@ -236,10 +236,10 @@ def read_dealer_table(text: str, *, source: str = "<table>", scale: str = "auto"
     lines = text.splitlines()
     header = None
     for number, line in enumerate(lines, start=1):
-        if _skippable(line):
+        if skippable(line):
             continue
-        layout = _layout_of(line)
-        cells = _split(line, layout)
+        layout = layout_of(line)
+        cells = split_cells(line, layout)
         if sum(_outcome_name(c) is not None for c in cells) >= 3:
             header = (number, layout, cells)
             break
@@ -252,7 +252,7 @@ def read_dealer_table(text: str, *, source: str = "<table>", scale: str = "auto"
     decimal_comma = layout != "csv"
     rows, keys = [], set()
     for number, line in enumerate(lines[header_line:], start=header_line + 1):
-        if _skippable(line):
+        if skippable(line):
             continue
         row = _read_row(line, number, layout, columns, decimal_comma, source)
         if row is not None:
@@ -278,7 +278,7 @@ def _row_key(row: PrintedRow) -> tuple[int, str]:
     rows may all be printed, as ``bjexact dealer --rows ranks`` does)."""
     if row.upcard != TEN:
         return row.upcard, ""
-    text = _LABEL_PREFIX.sub("", _strip_markup(row.label).lower().rstrip(":").strip())
+    text = _LABEL_PREFIX.sub("", strip_markup(row.label).lower().rstrip(":").strip())
     return TEN, _TEN_NAMES.get(text, text)
 
 
@@ -310,7 +310,7 @@ def _read_json_table(text: str, source: str, scale: str) -> PrintedTable:
     return PrintedTable(printed.columns, printed.rows, printed.scale, "json", source)
 
 
-def _skippable(line: str) -> bool:
+def skippable(line: str) -> bool:
     stripped = line.strip()
     return not stripped or stripped.startswith(("#", "//")) or bool(_RULE_LINE.match(stripped))
 
@@ -334,7 +334,7 @@ def _header_columns(cells: list[str], line: int, source: str) -> list[str]:
 def _read_row(line: str, number: int, layout: str, columns: list[str], decimal_comma: bool,
               source: str) -> PrintedRow | None:
     """A data row, ``None`` for a prose line (a note), or an error naming the line."""
-    cells = _split(line, layout)
+    cells = split_cells(line, layout)
     n = len(columns)
     if layout == "whitespace":
         label_cells, value_cells = cells[:-n], cells[-n:]
@@ -363,7 +363,7 @@ def _read_row(line: str, number: int, layout: str, columns: list[str], decimal_c
             raise BjexactError(f"{where}: {reason}")
         if value.value < 0:
             raise BjexactError(f"{where}: negative value {cell!r}")
-    return PrintedRow(_strip_markup(label), upcard, number, tuple(n for n in numbers if n is not None))
+    return PrintedRow(strip_markup(label), upcard, number, tuple(n for n in numbers if n is not None))
 
 
 def _resolve_scale(rows: Sequence[PrintedRow], scale: str) -> str:

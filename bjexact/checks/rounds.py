@@ -11,7 +11,7 @@ The test
     The results are counted per outcome and compared with the exact distribution of the
     round's net result (:func:`bjexact.player.game.solve_game`; under a chart,
     :func:`bjexact.player.policy.evaluate_chart`) by Pearson's chi-square (outcomes
-    with expected counts below 5 pooled, as in :mod:`bjexact.simcheck`), and the sample
+    with expected counts below 5 pooled, as in :mod:`bjexact.checks.simcheck`), and the sample
     mean with the exact mean by a z test with the exact variance. The two p-values are
     Holm-corrected. A result the rules cannot produce (1.2 from a 6:5 payout under 3:2)
     fails at once. When every expected count is below 5 nothing is tested: the verdict is
@@ -36,7 +36,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.cards import ACE, TEN
+from ..core.cards import TEN
+from ..core.hand import hand_value, is_natural
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError
@@ -248,13 +249,6 @@ def format_round_check(check: RoundCheck) -> str:
 # --- a reference simulator ---------------------------------------------------------------------------------
 
 
-def _total(cards: list[int]) -> tuple[int, bool]:
-    hard = sum(cards)
-    if ACE in cards and hard + 10 <= 21:
-        return hard + 10, True
-    return hard, False
-
-
 def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, split_bug: bool = False,
                     strategy: ChartPolicy | None = None) -> Callable[[random.Random], float]:
     """A simulator of whole rounds on the infinite deck playing bjexact's optimal strategy, or the
@@ -282,7 +276,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
     ranks = list(range(1, 11))
     weights = [4 if r == TEN else 1 for r in ranks]
     peek = rules.hole_card == "peek"
-    limit_of = {pair: solver.split_limit(pair) for pair in ranks}
+    limit_of = {pair: rules.split_limit(pair) for pair in ranks}
 
     def counts(cards: list[int]) -> tuple[int, ...]:
         out = [0] * 10
@@ -296,15 +290,15 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
 
         a, b, up = draw(), draw(), draw()
         hole = draw() if peek else None
-        player_natural = {a, b} == {ACE, TEN}
-        if peek and {up, hole} == {ACE, TEN}:
+        player_natural = is_natural((a, b))
+        if hole is not None and is_natural((up, hole)):
             if player_natural:
                 return 0.0
             return -0.5 if rules.surrender == "early" and first_move(a, b, up) == "surrender" else -1.0
         if player_natural:
             if hole is None:
                 hole = draw()
-            return 0.0 if {up, hole} == {ACE, TEN} else pays
+            return 0.0 if is_natural((up, hole)) else pays
         best = first_move(a, b, up)
         if best == "surrender":
             return -0.5
@@ -333,7 +327,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
                     continue
                 if move == "hit":
                     cards = cards + [draw()]
-                    while _total(cards)[0] < 21 and solver.split_hits(counts(cards), up, pair, table):
+                    while hand_value(cards).total < 21 and solver.split_hits(counts(cards), up, pair, table):
                         cards.append(draw())
                 hands.append((cards, 1))
         elif best == "double":
@@ -342,29 +336,16 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
             cards = [a, b]
             if best == "hit":
                 cards.append(draw())
-                while _total(cards)[0] < 21 and solver.continues_hitting(counts(cards), up):
+                while hand_value(cards).total < 21 and solver.continues_hitting(counts(cards), up):
                     cards.append(draw())
             hands.append((cards, 1))
         dealer = [up, hole if hole is not None else draw()]
-        if {dealer[0], dealer[1]} == {ACE, TEN}:  # no hole card: a dealer natural takes the bets
-            return -1.0 if rules.obo else -float(sum(stake for _, stake in hands))
-        while True:
-            total, soft = _total(dealer)
-            if total < 17 or (total == 17 and soft and rules.h17):
-                dealer.append(draw())
-            else:
-                break
-        dealer_total = _total(dealer)[0]
-        net = 0.0
-        for cards, stake in hands:
-            total = _total(cards)[0]
-            if total > 21:
-                net -= stake
-            elif dealer_total > 21 or total > dealer_total:
-                net += stake
-            elif total < dealer_total:
-                net -= stake
-        return net
+        if is_natural(dealer):  # no hole card: a dealer natural takes the bets (OBO: the original one)
+            return float(rules.dealer_natural_loss([stake for _, stake in hands]))
+        while not rules.dealer_stands(hand_value(dealer)):
+            dealer.append(draw())
+        split_hands = best == "split"
+        return float(sum(rules.settle(cards, dealer, stake, split=split_hands) for cards, stake in hands))
 
     return play_round
 

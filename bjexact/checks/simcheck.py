@@ -40,7 +40,7 @@ Power
 
 Layout: :mod:`~bjexact.checks.stats` (the statistics), :mod:`~bjexact.checks.simulators` (the
 check, its power, reference simulators) and :mod:`~bjexact.checks.gym` (gymnasium); their names
-are re-exported here. ``bjexact.simcheck`` is this module.
+are re-exported here.
 """
 
 from .gym import *  # noqa: F403

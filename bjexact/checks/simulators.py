@@ -19,7 +19,7 @@ from ..core.rules import Rules
 from ..errors import BjexactError
 from .dealer_tables import cached_dealer_table
 from .slips import KNOWN_SLIPS
-from .stats import _normal_quantile, _wilson, chi2_isf, chi2_sf, holm, noncentral_chi2_sf
+from .stats import chi2_isf, chi2_sf, holm, noncentral_chi2_sf, normal_quantile, wilson
 
 __all__ = [
     "DEFAULT_ROUNDS", "DEFAULT_ALPHA", "UPCARDS", "outcome_label", "goodness_of_fit", "rounds_for_a_test",
@@ -98,8 +98,8 @@ class UpcardTest:
 
     def intervals(self, confidence: float) -> dict[str, tuple[float, float]]:
         """Wilson confidence intervals for each outcome's probability."""
-        z = _normal_quantile(0.5 + confidence / 2)
-        return {o: _wilson(self.counts.get(o, 0), self.rounds, z) for o in self.exact}
+        z = normal_quantile(0.5 + confidence / 2)
+        return {o: wilson(self.counts.get(o, 0), self.rounds, z) for o in self.exact}
 
     def to_json(self, alpha: float) -> dict[str, Any]:
         intervals = self.intervals(1 - alpha)
@@ -291,11 +291,11 @@ def check_dealer_simulator(
         n = sum(counts.values())
         needed = _simulated_rounds_needed(rules, upcard, exact)
         raw.append(UpcardTest(upcard, n, dict(counts), exact, statistic, df, p, p, impossible, discarded, needed))
-    tests = _holm_tested(raw, lambda t, a: replace(t, adjusted_p=a))
+    tests = holm_tested(raw, lambda t, a: replace(t, adjusted_p=a))
     return SimulatorCheck(rules, per_upcard * len(chosen), seed, alpha, tests)
 
 
-def _holm_tested(items: Sequence[Any], adjust: Callable[[Any, float], Any]) -> tuple[Any, ...]:
+def holm_tested(items: Sequence[Any], adjust: Callable[[Any, float], Any]) -> tuple[Any, ...]:
     """Holm's correction over the items that were tested (``.tested``, ``.p_value``); the others keep p."""
     tested = [i for i, t in enumerate(items) if t.tested]
     adjusted = dict(zip(tested, holm([items[i].p_value for i in tested]), strict=True))
@@ -449,7 +449,7 @@ def exact_dealer_simulator(rules: Rules | None = None) -> Callable[[int, random.
 
 
 def slipped_dealer_simulator(rules: Rules | None = None, slip: str = "soft-ace-becomes-hard"):
-    """A Monte Carlo dealer with a known slip (see :data:`bjexact.verify.KNOWN_SLIPS`)."""
+    """A Monte Carlo dealer with a known slip (see :data:`bjexact.checks.verify.KNOWN_SLIPS`)."""
 
     try:
         add = KNOWN_SLIPS[slip].add_card

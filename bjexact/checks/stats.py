@@ -85,7 +85,7 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
-def _wilson(successes: int, n: int, z: float) -> tuple[float, float]:
+def wilson(successes: int, n: int, z: float) -> tuple[float, float]:
     if n == 0:
         return 0.0, 1.0
     p = successes / n
@@ -94,7 +94,7 @@ def _wilson(successes: int, n: int, z: float) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _normal_quantile(q: float) -> float:
+def normal_quantile(q: float) -> float:
     """The standard normal quantile (inverse of the CDF), by bisection on erfc."""
     lo, hi = -40.0, 40.0
     for _ in range(200):

@@ -1,6 +1,6 @@
 """Assertion helpers for other projects' test suites, in the style of ``numpy.testing``.
 
-    from bjexact.testing import assert_dealer_table_matches
+    from bjexact.checks.testing import assert_dealer_table_matches
     from bjexact import Rules
 
     def test_my_dealer_table():
@@ -9,7 +9,7 @@
 Each helper returns ``None`` when the values agree with the exact ones and raises
 ``AssertionError`` otherwise, with a message that names the offending cells, the exact
 values (as decimals and fractions) and the errors. ``actual`` may be a table as text (any
-layout :mod:`bjexact.verify` reads), a path to such a file, or values in memory: floats
+layout :mod:`bjexact.checks.verify` reads), a path to such a file, or values in memory: floats
 are compared with ``rtol``/``atol`` (or ``max_ulps``) as ``numpy.testing.assert_allclose``
 does, printed decimals within half a unit of their last digit.
 
@@ -30,7 +30,7 @@ from ..player.states import player_states
 from . import simcheck
 from .dealer_tables import Tolerance, check_dealer_table
 from .messages import format_cell
-from .player_tables import _MOVES, VALUE_BLOCKS, PlayerCell, PrintedPlayerTable, check_player_table, read_player_table
+from .player_tables import MOVES, VALUE_BLOCKS, PlayerCell, PrintedPlayerTable, check_player_table, read_player_table
 from .printed import dealer_table_from_values, float_number, parse_number, read_dealer_table
 from .rounds import assert_round_simulator_matches
 
@@ -135,7 +135,7 @@ def _player_cells(actual: Any, kind: str, block: str):
         label = f"{'soft' if soft else 'hard'} {total}"
         column = "A" if upcard == 1 else ("T" if upcard == 10 else str(upcard))
         if kind == "policy":
-            move = value if value in ("hit", "stand") else _MOVES.get(str(value).strip().lower())
+            move = value if value in ("hit", "stand") else MOVES.get(str(value).strip().lower())
             if isinstance(value, bool):
                 move = "hit" if value else "stand"
             if move is None:
@@ -226,9 +226,9 @@ def assert_simulator_matches(
     alpha: float | None = None,
     **rule_options: Any,
 ) -> None:
-    """Assert that a dealer simulator passes :func:`bjexact.simcheck.check_dealer_simulator`.
+    """Assert that a dealer simulator passes :func:`bjexact.checks.simcheck.check_dealer_simulator`.
 
-    The protocol is that of :mod:`bjexact.simcheck`: ``dealer_outcome(upcard, rng)``. A
+    The protocol is that of :mod:`bjexact.checks.simcheck`: ``dealer_outcome(upcard, rng)``. A
     correct simulator fails with probability at most ``alpha`` (default 0.01); with a fixed
     ``seed`` the outcome is reproducible.
     """

@@ -49,7 +49,7 @@ Layout: :mod:`~bjexact.checks.printed` (reading numbers and dealer tables),
 :mod:`~bjexact.checks.dealer_tables` (checking them), :mod:`~bjexact.checks.identify` (which
 convention a table follows), :mod:`~bjexact.checks.slips` (known slips),
 :mod:`~bjexact.checks.messages` (reports for people) and :mod:`~bjexact.checks.player_tables`
-(hit/stand grids and value tables). ``bjexact.verify`` is this module.
+(hit/stand grids and value tables).
 """
 
 from .dealer_tables import *  # noqa: F403

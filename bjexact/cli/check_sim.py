@@ -15,7 +15,7 @@ EXAMPLES = """\
 examples:
   bjexact check-sim mypkg.sim:dealer_outcome --decks 6 --rounds 200000
   bjexact check-sim ./mysim.py:dealer_outcome --decks inf --h17 --format json
-  bjexact check-sim bjexact.simcheck:exact_dealer_simulator --factory --decks 6   # the reference
+  bjexact check-sim bjexact.checks.simcheck:exact_dealer_simulator --factory --decks 6   # the reference
   bjexact check-sim --gym --policy stick20 --episodes 50000   # gymnasium's Blackjack-v1
   bjexact check-sim --gym --policy optimal --no-sab --natural --format json
 

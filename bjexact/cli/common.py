@@ -174,17 +174,19 @@ UNITS_HELP = ("how numbers are printed: percent (default: chances in %%, expecte
 
 def add_units_options(group) -> None:
     """--units, --exact and --decimals: how the exact numbers are printed."""
-    group.add_argument("--units", choices=("percent", "per-unit"), default="percent", help=UNITS_HELP)
+    group.add_argument("--units", choices=("percent", "per-unit"), default=None, help=UNITS_HELP)
     group.add_argument("--exact", action="store_true", help="print exact fractions (per unit) instead of decimals")
     group.add_argument("--decimals", type=decimal_places, default=None, metavar="N",
                        help="decimal places of printed numbers (default: 4 for percent, 6 for per-unit)")
 
 
-def number_style(args: argparse.Namespace):
-    """The :class:`~bjexact.render.tables.NumberStyle` of --units, --exact and --decimals."""
+def number_style(args: argparse.Namespace, percent: bool = True):
+    """The :class:`~bjexact.render.tables.NumberStyle` of --units, --exact and --decimals; without
+    --units, ``percent`` (every command's default but those whose numbers are not chances or results)."""
     from ..render.tables import NumberStyle
 
-    percent = getattr(args, "units", "percent") != "per-unit"
+    units = getattr(args, "units", None)
+    percent = percent if units is None else units != "per-unit"
     decimals = args.decimals if args.decimals is not None else 4 if percent else 6
     return NumberStyle(decimals=decimals, percent=percent, exact=args.exact)
 

@@ -17,6 +17,8 @@ examples:
   bjexact count --system hi-opt-2 --decks 1 --shoes 5 --serial --format json
   bjexact count --decks 1 --shoes 20 --plot hi-lo.svg    # needs matplotlib: pip install 'bjexact[plot]'
   bjexact count --decks 1 --shoes 1 --eor               # betting correlation from effects of removal: 0.964
+  bjexact count indices --system hi-lo --decks 6        # the index chart, exactly (count indices --help)
+  bjexact count betting --decks 6 --ramp=-1:1,1:2,2:4  # win rate, SD, N0, SCORE, RoR (count betting --help)
 
 Shoes are shuffled from --seed (shoe i is always the same shoe) and dealt heads-up to the
 cut card (--penetration), every round played by the full shoe's basic strategy chart (its
@@ -46,7 +48,7 @@ def register(subparsers) -> None:
                     "EV by true count, betting correlation, playing efficiency, index numbers.",
         epilog=GAME_RULES_HELP + "\n" + EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--system", default="hi-lo", metavar="hi-lo|ko|hi-opt-2|FILE",
+    parser.add_argument("--system", default="hi-lo", metavar="hi-lo|ko|hi-opt-1|hi-opt-2|omega-2|zen|FILE",
                         help="the count system (default: hi-lo)")
     parser.add_argument("--shoes", type=bounded_int(1, 10**6), default=10, metavar="N",
                         help="shoes to deal (default: 10)")
@@ -69,12 +71,17 @@ def register(subparsers) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_output_options(parser, formats=("text", "md", "json"))
     parser.set_defaults(run=run)
+    from . import count_exact
+
+    count_exact.register(parser.add_subparsers(dest="count_command", metavar="indices|betting",
+                                               title="exact tables (each has its own --help)"))
 
 
 def run(args: argparse.Namespace) -> int:
     from ..apps.counting import (
         ROUND_KIND,
         analyse,
+        check_work,
         deal_shoe,
         load_system,
         plot_by_true_count,
@@ -84,9 +91,9 @@ def run(args: argparse.Namespace) -> int:
     from ..apps.sweep import ResultStore, RunStats, run_tasks
     from ..core.numbers import mpq, parse_fraction
     from ..render.tables import NumberStyle, Table, render
+    from .count_exact import check_workers
 
-    if args.serial and (args.scheduler or args.workers):
-        raise BjexactError("--serial runs without Dask: it takes neither --scheduler nor --workers")
+    check_workers(args)
     try:
         penetration = parse_fraction(args.penetration)
     except ValueError:
@@ -100,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
     if rules.infinite:
         raise BjexactError("counting needs a finite shoe: --decks N or --shoe")
     full = rules.make_shoe().counts
+    check_work(args.shoes, sum(full), penetration)
     rounds = [r for i in range(args.shoes) for r in deal_shoe(full, i, args.seed, penetration, rules)]
     rules_json = rules.to_json()
     tasks = round_tasks(rules, rounds)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import fields
 
 from ..errors import BjexactError
 from .common import add_shoe_options
@@ -12,10 +13,12 @@ rules (defaults: 2 decks, S17, blackjack pays 3/2, double any two cards, double 
 split, split to 4 hands, aces split once and get one card each, no surrender, the
 dealer peeks with a ten or ace up, CDZ- post-split play):
   --decks N|inf  --shoe A,2,...,T  --h17  --bj-pays P/Q
-  --double any|9-11|10-11   first two cards (totals, soft included); --no-double-soft
+  --double any|9-11|10-11|none   first two cards (totals, soft included); --no-double-soft
   --das / --no-das          double after splitting
   --split-hands 1|2|3|4     the most hands splitting makes (2: split once; 1: no splitting)
   --rsa                     resplit aces;  --hit-split-aces  draw to split aces
+  --double-split-aces       with --hit-split-aces and DAS: a split ace may double too
+                            (default: it may not, as most analyzers assume)
   --surrender none|late|early   early: before the dealer checks for a natural
   --hole-card peek|enhc     peek: the dealer checks with a ten or ace up; enhc: European
                             no hole card, a dealer natural takes doubles and splits too
@@ -36,8 +39,8 @@ def add_game_rule_options(parser: argparse.ArgumentParser, *, title: str = "rule
     if "--bj-pays" not in parser._option_string_actions:
         group.add_argument("--bj-pays", default="3/2", metavar="P/Q",
                            help="what a player's natural pays (default: 3/2)")
-    group.add_argument("--double", choices=("any", "9-11", "10-11"), default="any",
-                       help="which first-two-card totals may double (default: any)")
+    group.add_argument("--double", choices=("any", "9-11", "10-11", "none"), default="any",
+                       help="which first-two-card totals may double (default: any; none: no doubling)")
     group.add_argument("--no-double-soft", dest="double_soft", action="store_false",
                        help="no doubling on soft totals")
     group.add_argument("--das", dest="das", action="store_true", default=True,
@@ -46,7 +49,11 @@ def add_game_rule_options(parser: argparse.ArgumentParser, *, title: str = "rule
     group.add_argument("--split-hands", type=int, choices=(1, 2, 3, 4), default=None, metavar="1|2|3|4",
                        help=f"the most hands splitting can make {split_hands_help}")
     group.add_argument("--rsa", action="store_true", help="aces may be resplit")
-    group.add_argument("--hit-split-aces", action="store_true", help="split aces may be hit (default: one card each)")
+    group.add_argument("--hit-split-aces", action="store_true",
+                       help="split aces may be hit (default: one card each); they double only with "
+                            "--double-split-aces")
+    group.add_argument("--double-split-aces", action="store_true",
+                       help="with --hit-split-aces and DAS: a split ace may double too (default: it may not)")
     group.add_argument("--surrender", choices=("none", "late", "early"), default="none",
                        help="surrender half the bet (default: none)")
     group.add_argument("--hole-card", choices=("peek", "enhc"), default="peek",
@@ -72,12 +79,10 @@ def game_rules_from_args(args: argparse.Namespace, *, split_hands: int = 4):
         bj_pays = parse_fraction(check_number_text(args.bj_pays, "--bj-pays").replace(":", "/", 1))
     except ValueError:
         raise BjexactError(f"--bj-pays must be a fraction such as 3/2 or 6:5, not {args.bj_pays!r}") from None
-    options = dict(
-        h17=args.h17, bj_pays=bj_pays, double=args.double, double_soft=args.double_soft, das=args.das,
-        split_hands=split_hands if args.split_hands is None else args.split_hands, rsa=args.rsa,
-        hit_split_aces=args.hit_split_aces, surrender=args.surrender, hole_card=args.hole_card, obo=args.obo,
-        split_strategy=args.split_strategy,
-    )
+    # every rule of GameRules is the option of its name (--split-hands: split_hands)
+    options = {f.name: getattr(args, f.name) for f in fields(GameRules)
+               if f.name not in ("decks", "shoe", "bj_pays") and hasattr(args, f.name)}
+    options.update(bj_pays=bj_pays, split_hands=split_hands if args.split_hands is None else args.split_hands)
     if args.shoe is not None:
         return GameRules(shoe=parse_shoe(args.shoe), **options)
     return GameRules(decks=args.decks if args.decks is not None else 2, **options)
@@ -88,7 +93,7 @@ GAME_OPTION_DEFAULTS = {
     "double": ("--double", "any"), "double_soft": ("--no-double-soft", True), "das": ("--no-das", True),
     "split_hands": ("--split-hands", None), "rsa": ("--rsa", False), "hit_split_aces": ("--hit-split-aces", False),
     "surrender": ("--surrender", "none"), "hole_card": ("--hole-card", "peek"), "obo": ("--obo", False),
-    "split_strategy": ("--split-strategy", "cdz"),
+    "split_strategy": ("--split-strategy", "cdz"), "double_split_aces": ("--double-split-aces", False),
 }
 
 

@@ -42,7 +42,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..core.cards import ACE, parse_rank
-    from ..core.hand import hand_value
+    from ..core.hand import is_natural
     from ..player.game import even_money, hand_moves, insurance_value
     from ..render.game import even_money_json, even_money_tables, hand_json, hand_tables
     from ..render.tables import render
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     cards = [parse_rank(c) for c in args.cards]
     upcard = parse_rank(args.upcard)
     style = number_style(args)
-    if len(cards) == 2 and hand_value(cards).total == 21 and upcard == ACE:
+    if is_natural(cards) and upcard == ACE:
         values = even_money(rules)
         text = render(even_money_tables(values, rules.describe(), style), args.format, style,
                       even_money_json(values, rules))

@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     import os
     import sys
 
-    from ..apps.game import Game, GameConfig, first_differing_hand, read_log, replay_reader
+    from ..apps.table import Game, GameConfig, first_differing_hand, read_log, replay_reader
     from ..errors import BjexactError
     from ..files import os_error_message
     from .game_options import game_rules_from_args

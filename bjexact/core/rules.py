@@ -17,17 +17,19 @@ Naturals conventions (a *natural* is an ace and a ten-valued card as the first t
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, Literal
 
 from ..errors import BjexactError
-from .cards import Counts, FiniteShoe, InfiniteShoe, Shoe
-from .hand import HandValue
+from .cards import ACE, Counts, FiniteShoe, InfiniteShoe, Shoe
+from .hand import HandValue, hand_value, is_natural
 from .numbers import as_rational, fraction_string, mpq
+from .settlement import hand_result, payout
 
 __all__ = ["Rules", "Naturals", "NATURALS", "INFINITE", "GameRules", "DOUBLE_RULES", "SURRENDER_RULES",
-           "HOLE_CARD_RULES", "SPLIT_STRATEGIES"]
+           "HOLE_CARD_RULES", "SPLIT_STRATEGIES", "dealer_stands"]
 
 
 class Naturals(StrEnum):
@@ -99,6 +101,20 @@ def _shoe_words(rules: Any) -> str:
     return f"{rules.decks} deck{'s' if rules.decks != 1 else ''}"
 
 
+def dealer_stands(h17: bool, hand: HandValue) -> bool:
+    """Whether the dealer stands on ``hand``: 17 or more, except soft 17 when the dealer hits it
+    (``h17``). The one owner of the dealer's drawing rule.
+
+    Examples
+    --------
+    >>> dealer_stands(False, hand_value([1, 6])), dealer_stands(True, hand_value([1, 6]))
+    (True, False)
+    """
+    if hand.total > 17:
+        return True
+    return hand.total == 17 and not (h17 and hand.soft)
+
+
 def _payout(value: Any) -> mpq:
     """The blackjack payout as an exact non-negative fraction: ``3/2`` as ``mpq(3, 2)``,
     ``Fraction(3, 2)``, ``"3/2"`` or ``"3:2"`` (a float is refused: it is not exact)."""
@@ -164,14 +180,30 @@ class Rules:
 
     def dealer_stands(self, hand: HandValue) -> bool:
         """Whether the dealer stands on ``hand``: 17 or more, except soft 17 under H17."""
-        if hand.total > 17:
-            return True
-        return hand.total == 17 and not (self.h17 and hand.soft)
+        return dealer_stands(self.h17, hand)
 
     @property
     def dealer_peeks(self) -> bool:
         """The game's hole-card rule (see :attr:`Naturals.dealer_peeks`)."""
         return Naturals(self.naturals).dealer_peeks
+
+    def game_rules(self) -> GameRules:
+        """The hit/stand game of these rules as a rule set of the full game: no doubling, no
+        splitting, no surrender; ``peek`` is the peek hole-card rule and ``separate`` ENHC (a
+        dealer natural beats every other hand). Under ``as21`` a natural is a plain 21, which
+        the full game has not: an error. Its value from the deal (objective ``ev``) is the
+        hit/stand game's.
+
+        Examples
+        --------
+        >>> Rules(decks=6, naturals="separate").game_rules().describe()
+        '6 decks, S17, blackjack pays 3/2, no doubling, no splitting, ENHC, CDZ-'
+        """
+        if self.naturals == Naturals.AS21:
+            raise BjexactError("under --naturals as21 a natural is a plain 21: the full game has no such rule")
+        shoe: dict[str, Any] = {"shoe": self.shoe} if self.shoe is not None else {"decks": self.decks}
+        return GameRules(**shoe, h17=self.h17, bj_pays=self.bj_pays, double="none", split_hands=1,
+                         hole_card="peek" if self.dealer_peeks else "enhc")
 
     def to_json(self, *, bj_pays: bool = False) -> dict[str, Any]:
         """The JSON form, the one owner: ``{"decks": 2 | "inf" | null, "h17", "naturals", "shoe"}``,
@@ -209,7 +241,7 @@ class Rules:
 
 # --- the full game ---------------------------------------------------------------
 
-DOUBLE_RULES = ("any", "9-11", "10-11")
+DOUBLE_RULES = ("any", "9-11", "10-11", "none")
 SURRENDER_RULES = ("none", "late", "early")
 HOLE_CARD_RULES = ("peek", "enhc")
 SPLIT_STRATEGIES = ("cdz", "cdp1", "cdp")
@@ -219,8 +251,15 @@ SPLIT_STRATEGIES = ("cdz", "cdp1", "cdp")
 @dataclass(frozen=True)
 class GameRules:
     """The rules of the full game. Defaults: 2 decks, S17, 3:2, double any two cards,
-    DAS, up to 4 hands by splitting, no resplitting aces, one card to each split ace,
-    no surrender, peek, CDZ- post-split strategy.
+    DAS, up to 4 hands by splitting, no resplitting aces, one card to each split ace
+    (split aces never double unless ``double_split_aces``), no surrender, peek, CDZ-
+    post-split strategy. ``double="none"`` with ``split_hands=1`` is the hit/stand game.
+
+    The one owner of what the rules allow: :meth:`may_double`, :meth:`may_hit_split`,
+    :meth:`split_limit`, :meth:`may_split`, :meth:`dealer_stands`; and of what a finished hand
+    or round is worth: :meth:`settle`, :meth:`dealer_natural_loss`
+    (see :mod:`bjexact.core.settlement`). Every caller that plays or values a round (the
+    solver, the table at the terminal, the round simulators, counting) asks these.
 
     ``split_strategy``, how split hands are played: ``"cdz"`` (CDZ-: the unsplit hand's
     strategy for the same cards), ``"cdp1"`` (the first split hand's optimal strategy, the
@@ -232,7 +271,7 @@ class GameRules:
     shoe: Counts | None = None
     h17: bool = False
     bj_pays: mpq = field(default_factory=lambda: mpq(3, 2))
-    double: Literal["any", "9-11", "10-11"] = "any"
+    double: Literal["any", "9-11", "10-11", "none"] = "any"
     double_soft: bool = True
     das: bool = True
     split_hands: int = 4
@@ -242,10 +281,11 @@ class GameRules:
     hole_card: Literal["peek", "enhc"] = "peek"
     obo: bool = False
     split_strategy: Literal["cdz", "cdp1", "cdp"] = "cdz"
+    double_split_aces: bool = False
 
     def __post_init__(self) -> None:
         _set_shoe_or_decks(self)
-        for name in ("h17", "double_soft", "das", "rsa", "hit_split_aces", "obo"):
+        for name in ("h17", "double_soft", "das", "rsa", "hit_split_aces", "obo", "double_split_aces"):
             if not isinstance(getattr(self, name), bool):
                 raise BjexactError(f"{name} must be True or False, not {getattr(self, name)!r}")
         object.__setattr__(self, "bj_pays", _payout(self.bj_pays))
@@ -262,6 +302,82 @@ class GameRules:
         if self.surrender == "late" and self.hole_card == "enhc":
             raise BjexactError(
                 "late surrender comes after the dealer's peek: with --hole-card enhc use --surrender early")
+        if self.double_split_aces and not (self.hit_split_aces and self.das and self.double != "none"):
+            raise BjexactError("--double-split-aces needs --hit-split-aces and doubling after splitting (DAS)")
+
+    # --- what the rules allow: the one owner ---
+
+    def may_double(self, hand: HandValue, *, split_pair: int | None = None) -> bool:
+        """Whether a hand of two cards worth ``hand`` may double: the totals ``double`` allows,
+        soft ones only with ``double_soft``; a split hand of ``split_pair`` only with DAS, and a
+        split ace only with ``double_split_aces`` (which needs ``hit_split_aces``).
+
+        Examples
+        --------
+        >>> rules = GameRules(double="10-11", double_soft=False)
+        >>> [rules.may_double(hand_value(cards)) for cards in ([5, 6], [1, 9], [8, 8])]
+        [True, False, False]
+        """
+        if split_pair is not None and not (self.das and (split_pair != ACE or self.double_split_aces)):
+            return False
+        if self.double == "none" or (hand.soft and not self.double_soft):
+            return False
+        if self.double == "9-11":
+            return 9 <= hand.total <= 11
+        if self.double == "10-11":
+            return 10 <= hand.total <= 11
+        return True
+
+    def may_hit_split(self, pair: int) -> bool:
+        """Whether a split hand of ``pair`` may draw past its second card (split aces get one card
+        each unless ``hit_split_aces``)."""
+        return pair != ACE or self.hit_split_aces
+
+    def split_limit(self, pair: int) -> int:
+        """The most hands splitting ``pair`` can make (aces are resplit only with ``rsa``)."""
+        return self.split_hands if pair != ACE or self.rsa else min(self.split_hands, 2)
+
+    def may_split(self, ranks: Sequence[int], hands: int = 1) -> bool:
+        """Whether a hand of two cards ``ranks`` may split with ``hands`` hands on the table."""
+        return len(ranks) == 2 and ranks[0] == ranks[1] and hands < self.split_limit(ranks[0])
+
+    def dealer_stands(self, hand: HandValue) -> bool:
+        """Whether the dealer stands on ``hand`` (see :func:`dealer_stands`)."""
+        return dealer_stands(self.h17, hand)
+
+    # --- what a hand is worth: the one settlement ---
+
+    def payout(self, result: str) -> mpq:
+        """The net result of a hand per unit of its stake: ``natural`` pays ``bj_pays``, ``win`` 1,
+        ``push`` 0, ``loss`` -1 (:data:`bjexact.core.settlement.RESULTS`)."""
+        return payout(result, self.bj_pays)
+
+    def settle(self, player: Sequence[int], dealer: Sequence[int], stake: Any = 1, *, split: bool = False) -> mpq:
+        """The net result of a finished hand of cards ``player`` (ranks) with ``stake`` on it (2 once
+        doubled) against the dealer's cards ``dealer`` (all of them). A split hand's two-card 21
+        is no natural. A dealer natural takes the hand's stake (under ENHC with OBO the round
+        loses the original bet only: :meth:`dealer_natural_loss`).
+
+        Examples
+        --------
+        >>> str(GameRules(bj_pays="6/5").settle([1, 10], [10, 7])), str(GameRules().settle([5, 6, 9], [10, 1], 2))
+        ('6/5', '-2')
+        """
+        result = hand_result(hand_value(player), hand_value(dealer),
+                             player_natural=not split and is_natural(player), dealer_natural=is_natural(dealer))
+        return mpq(stake) * self.payout(result)
+
+    def dealer_natural_loss(self, stakes: Sequence[Any], original: Any = 1) -> mpq:
+        """What a dealer natural found after the player has played (ENHC) takes from hands whose
+        stakes are ``stakes`` (doubles and splits included): every bet, or with ``obo`` the
+        ``original`` bet only.
+
+        Examples
+        --------
+        >>> [str(GameRules(hole_card="enhc", obo=obo).dealer_natural_loss([2, 1])) for obo in (False, True)]
+        ['-3', '-1']
+        """
+        return -mpq(original) if self.obo else -sum((mpq(s) for s in stakes), mpq(0))
 
     @property
     def infinite(self) -> bool:
@@ -291,40 +407,71 @@ class GameRules:
         return self.hole_card == "peek" or self.obo
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "decks": None if self.shoe is not None else ("inf" if self.infinite else self.decks),
-            "shoe": list(self.shoe) if self.shoe is not None else None,
-            "h17": self.h17,
-            "bj_pays": fraction_string(self.bj_pays),
-            "double": self.double,
-            "double_soft": self.double_soft,
-            "das": self.das,
-            "split_hands": self.split_hands,
-            "rsa": self.rsa,
-            "hit_split_aces": self.hit_split_aces,
-            "surrender": self.surrender,
-            "hole_card": self.hole_card,
-            "obo": self.obo,
-            "split_strategy": self.split_strategy,
-        }
+        """The JSON form, the one owner: every field (:func:`dataclasses.fields`) by its name, ``decks``
+        as a number, ``"inf"`` or ``null`` (a shoe), ``shoe`` as a list, ``bj_pays`` as a fraction
+        string. A rule added since 0.1 (:data:`_LATER_RULES`) is written only when it is set, so a
+        rule set of those days keeps its JSON (and what is keyed by it)."""
+        document: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "decks":
+                value = None if self.shoe is not None else ("inf" if self.infinite else self.decks)
+            elif f.name == "shoe":
+                value = list(value) if value is not None else None
+            elif f.name == "bj_pays":
+                value = fraction_string(value)
+            elif f.name in _LATER_RULES and value == _LATER_RULES[f.name]:
+                continue
+            document[f.name] = value
+        return document
+
+    @classmethod
+    def from_json(cls, document: Mapping[str, Any]) -> GameRules:
+        """The rule set of a mapping in the form of :meth:`to_json` (keys missing or ``null``: the
+        default); an unknown key is an error that names it.
+
+        Examples
+        --------
+        >>> GameRules.from_json(GameRules(decks=6, surrender="late").to_json()) == GameRules(decks=6, surrender="late")
+        True
+        """
+        names = {f.name for f in fields(cls)}
+        unknown = [key for key in document if key not in names]
+        if unknown:
+            raise BjexactError(f"unknown rule {unknown[0]!r} (rules: {', '.join(sorted(names))})")
+        options = {k: v for k, v in document.items() if v is not None}
+        if "shoe" in options:
+            if not isinstance(options["shoe"], (list, tuple)):
+                raise BjexactError(f"shoe must be a list of ten counts (A,2,...,9,T), not {options['shoe']!r}")
+            options["shoe"] = tuple(options["shoe"])
+        if "bj_pays" in options and isinstance(options["bj_pays"], str):
+            options["bj_pays"] = _payout(options["bj_pays"].strip())
+        return cls(**options)
 
     def describe(self) -> str:
         shoe = _shoe_words(self)
         parts = [shoe, "H17" if self.h17 else "S17", f"blackjack pays {fraction_string(self.bj_pays)}"]
-        parts.append("double any two" if self.double == "any" else f"double {self.double}")
+        parts.append({"any": "double any two", "none": "no doubling"}.get(self.double, f"double {self.double}"))
         if not self.double_soft:
             parts.append("no soft doubling")
-        parts.append("DAS" if self.das else "no DAS")
+        if self.double != "none":
+            parts.append("DAS" if self.das else "no DAS")
         parts.append("no splitting" if self.split_hands == 1 else f"split to {self.split_hands} hands")
         if self.rsa:
             parts.append("RSA")
         if self.hit_split_aces:
             parts.append("hit split aces")
+        if self.double_split_aces:
+            parts.append("double split aces")
         if self.surrender != "none":
             parts.append(f"{self.surrender} surrender")
         parts.append("ENHC" + (" OBO" if self.obo else "") if self.hole_card == "enhc" else "peek")
         parts.append({"cdz": "CDZ-", "cdp1": "CDP1", "cdp": "CDP"}[self.split_strategy])
         return ", ".join(parts)
+
+
+# rules added since 0.1, with their defaults: GameRules.to_json writes them only when set
+_LATER_RULES: dict[str, Any] = {"double_split_aces": False}
 
 
 def _choice(flag: str, value: str, allowed: tuple[str, ...]) -> None:

@@ -10,8 +10,9 @@ Integers, not fractions: with ``M`` cards left after the up-card, a path of
 ``d`` draws has probability (product of card counts) / M(M-1)...(M-d+1). The
 walk accumulates the integer numerators and brings every depth to the common
 denominator ``M(M-1)...(M-K+1)`` (K the longest path). Those numerators are below
-the denominator, so they are computed in numpy's int64 modulo a few primes
-below 2^31 and recovered exactly by the Chinese remainder theorem.
+the denominator, so they are computed modulo a few primes below 2^31 (along the
+paths in float64, where a residue times a card count is exact; residue times residue in
+int64) and recovered exactly by the Chinese remainder theorem.
 
 Conventions are those of :mod:`bjexact.dealer`: the dealer's cards include the
 up-card; the hole card is the first card drawn; a natural is the outcome
@@ -26,24 +27,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from math import prod
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
-from ..core.cards import Counts, rank_symbol
+from ..core.cards import RANKS, Counts, counts_of
+from ..core.hand import EMPTY_HAND, add_card, two_cards_natural
 from ..core.numbers import mpq
+from ..core.rules import Rules
 from ..errors import BjexactError
-from .graph import BLACKJACK, BUST, EXHAUSTED, FINAL_TOTALS, dealer_graph
+from .graph import BLACKJACK, BUST, FINAL_TOTALS
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["OUTCOMES", "DealerOracle", "moduli_above", "from_residues"]
+__all__ = ["OUTCOMES", "DealerOracle", "Residues", "moduli_above", "from_residues", "row_of", "weighted"]
 
 OUTCOMES = FINAL_TOTALS + (BUST, BLACKJACK)
 _SLOT = {o: i for i, o in enumerate(OUTCOMES)}
 
-# primes just below 2^31: products of two residues fit in int64
+# primes just below 2^31: products of two residues fit in int64; a residue times a card count
+# (summed over a node's edges) is exact in float64
 _PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549, 2147483543, 2147483497,
            2147483489, 2147483477, 2147483423, 2147483399, 2147483353, 2147483323, 2147483269, 2147483249)
 
@@ -68,24 +70,35 @@ class _UpcardWalk:
 
 @cache
 def _walk(h17: bool, upcard: int) -> _UpcardWalk:
-    graph = dealer_graph(h17, "separate", True).graph
-    start = rank_symbol(upcard)
-    reach = nx.descendants(graph, start) | {start}
-    nodes = [n for n in nx.topological_sort(graph.subgraph(reach)) if graph.nodes[n]["kind"] != "absorbing"]
-    index = {n: i for i, n in enumerate(nodes)}
-    depths = tuple(sum(graph.nodes[n]["cards"]) - 1 for n in nodes)
-    edges = []
-    for n in nodes:
-        cards = graph.nodes[n]["cards"]
-        for _, target, data in graph.out_edges(n, data=True):
-            if target == EXHAUSTED:
-                continue
-            ranks = tuple(r - 1 for r in data["ranks"])
-            to = index[target] if target in index else -1 - _SLOT[target]
-            edges.append(_Edge(index[n], to, ranks, sum(cards[r] for r in ranks)))
-    longest = max(depths) + 1
-    cards = tuple(graph.nodes[n]["cards"] for n in nodes)
-    return _UpcardWalk(depths, cards, tuple(edges), longest)
+    """The dealer's hands from ``upcard`` on, as multisets, breadth first (so in topological
+    order: each draw adds a card): the same hands and moves as :func:`.graph.dealer_graph`
+    (naturals apart), enumerated directly rather than through the graph library."""
+    rules = Rules(decks=1, h17=h17, naturals="separate")
+    start = counts_of([upcard])
+    index = {start: 0}
+    order = [(start, add_card(EMPTY_HAND, upcard))]
+    edges: list[_Edge] = []
+    for source, (cards, value) in enumerate(order):  # grows while it is walked
+        groups: dict[int, list[int]] = {}
+        for rank in RANKS:
+            new_value = add_card(value, rank)
+            if source == 0 and two_cards_natural(new_value):
+                target = -1 - _SLOT[BLACKJACK]
+            elif new_value.bust:
+                target = -1 - _SLOT[BUST]
+            elif rules.dealer_stands(new_value):
+                target = -1 - _SLOT[str(new_value.total)]
+            else:
+                new_cards = cards[: rank - 1] + (cards[rank - 1] + 1,) + cards[rank:]
+                target = index.get(new_cards, len(order))
+                if target == len(order):
+                    index[new_cards] = target
+                    order.append((new_cards, new_value))
+            groups.setdefault(target, []).append(rank - 1)
+        edges.extend(_Edge(source, target, tuple(ranks), sum(cards[r] for r in ranks))
+                     for target, ranks in groups.items())
+    depths = tuple(sum(cards) - 1 for cards, _ in order)
+    return _UpcardWalk(depths, tuple(cards for cards, _ in order), tuple(edges), max(depths) + 1)
 
 
 def _capped(n: int, k: int) -> int:
@@ -122,6 +135,11 @@ class DealerOracle:
         self.shoe = tuple(shoe)
         self.h17 = h17
 
+    def longest(self, upcard: int) -> int:
+        """The most cards the dealer draws after ``upcard`` (hole card included): K in the
+        denominators ff(n, K) of :meth:`numerators`."""
+        return _walk(self.h17, upcard).longest
+
     def distributions(
         self, removed: Sequence[Counts], upcard: int, hidden: tuple[int, int] | None = None
     ) -> list[tuple[mpq, ...]]:
@@ -147,10 +165,21 @@ class DealerOracle:
         """
         if not removed:
             return []
+        batch = self.residues(removed, upcard, pair, hidden)
+        rows = [(tuple(values), den) for values, den in
+                zip(_crt(batch.residues, batch.primes, prod(batch.primes)), batch.denominators)]
+        if any(sum(values) != den for values, den in rows):
+            raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
+        return rows
+
+    def residues(self, removed: Sequence[Counts], upcard: int, pair: int = 0, hidden: Sequence[int] | None = None,
+                 bound: int = 1) -> Residues:
+        """The numerators of :meth:`numerators` modulo primes whose product exceeds ``bound``
+        times every denominator."""
         import numpy as np  # imported here: the infinite deck never needs it
 
         walk = _walk(self.h17, upcard)
-        left = np.array([[s - r for s, r in zip(self.shoe, cards)] for cards in removed], dtype=np.int64)
+        left = np.array(self.shoe, dtype=np.int64)[None, :] - np.array(removed, dtype=np.int64).reshape(-1, 10)
         if (left < 0).any() or (left[:, upcard - 1] < 1).any():
             raise BjexactError("more cards removed than the shoe holds")
         # the dealer's cards (``held`` on the edges) include the up-card; N excludes it
@@ -163,87 +192,179 @@ class DealerOracle:
         others = sizes - (left[:, pair - 1] - (upcard == pair)) if pair else sizes
         if pair and (others < j).any():
             raise BjexactError("the shoe is too small to deal the split hands")
-        denominators = [
-            _capped(int(n) - int(i), k) * (_capped(int(q), k) if pair else 1) for n, q, i in zip(sizes, others, j)
-        ]
-        primes = moduli_above(max(denominators))
-        product = prod(primes)
-        prime_column = np.array(primes, dtype=np.int64)[:, None]
-        numerators = _numerators(walk, left, sizes, others, prime_column, upcard, pair, j)
-        rows = [(tuple(values), den) for values, den in zip(_crt(numerators, primes, product), denominators)]
-        if any(sum(values) != den for values, den in rows):
-            raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
-        return rows
+        known: dict[tuple[int, int, int], int] = {}
+        denominators = []
+        for n, q, i in zip(sizes.tolist(), others.tolist(), j.tolist()):
+            den = known.get((n, q, i))
+            if den is None:
+                den = known[(n, q, i)] = _capped(n - i, k) * (_capped(q, k) if pair else 1)
+            denominators.append(den)
+        primes = moduli_above(bound * max(denominators))
+        numerators = _numerators(walk, left, sizes, others, np.array(primes, dtype=np.int64)[:, None],
+                                 upcard, pair, j)
+        return Residues(numerators, denominators, primes)
 
 
-def _falling_vector(start: np.ndarray, length: int, p: np.ndarray, capped: bool = False) -> np.ndarray:
-    """start (start - 1) ... (start - length + 1) modulo each prime (primes x sets);
-    ``capped``: factors below 1 left out, as in :func:`_capped`."""
+@dataclass(frozen=True)
+class Residues:
+    """Dealer numerators modulo ``primes`` (an int64 array primes x outcomes x sets, each in
+    [0, p)) over the exact ``denominators`` (one per set)."""
+
+    residues: np.ndarray
+    denominators: list[int]
+    primes: list[int]
+
+
+def weighted(batch: Residues, columns: Sequence[int], weights: np.ndarray) -> list[int]:
+    """For each request i, sum_o weights[i, o] numerator_o of the batch's set ``columns[i]``, exactly
+    (signed): the primes' product must exceed twice its largest magnitude (``bound`` of
+    :meth:`DealerOracle.residues` twice the largest weight). ``weights``: requests x outcomes, below 2^20."""
     import numpy as np
-    out = np.ones((p.shape[0], start.shape[0]), dtype=np.int64)
-    for i in range(length):
-        factor = start - i
-        if capped:
-            factor = np.where(factor > 0, factor, 1)
-        out = out * (factor % p) % p
-    return out
+
+    if not len(columns):
+        return []
+    p = np.array(batch.primes, dtype=np.int64)[:, None]
+    index = np.asarray(columns, dtype=np.int64)
+    w = np.asarray(weights, dtype=np.int64).T[None]  # small: the sums fit in int64
+    values = from_residues((batch.residues[:, :, index] * w).sum(axis=1) % p, batch.primes)
+    product = prod(batch.primes)
+    return [v - product if 2 * v > product else v for v in values]
+
+
+def row_of(batch: Residues, column: int) -> tuple[tuple[int, ...], int]:
+    """One removed set's exact row (numerators, denominator) from a batch of residues."""
+    values = _crt(batch.residues[:, :, column:column + 1], batch.primes, prod(batch.primes))[0]
+    return tuple(values), batch.denominators[column]
+
+
+def _reduce(x: np.ndarray, p: np.ndarray, inverse: np.ndarray) -> np.ndarray:
+    """x modulo p as a float in about [-p/2, p/2], for integers |x| < 2^52 held exactly in floats."""
+    import numpy as np
+    reduced: np.ndarray = x - np.rint(x * inverse) * p
+    return reduced
 
 
 def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: np.ndarray, p: np.ndarray,
                 upcard: int, pair: int, j: np.ndarray) -> np.ndarray:
-    """Residues (primes x outcomes x sets) of the numerators over the common denominator.
+    """Residues (primes x outcomes x sets, int64 in [0, p)) of the numerators over the common
+    denominator.
 
     The walk sums, per outcome, depth and number ``b`` of non-pair cards drawn (only
     with a ``pair`` rank), the products of card counts along the paths; each group is
     then brought to the common denominator ff(N - j, K) (times ff(Q, K) with a pair rank).
+    Along the paths the arithmetic is in float64: a residue is kept in about [-p/2, p/2]
+    (p < 2^31) and multiplied by a card count; the sums of a node's incoming flows stay below
+    2^53 (exact) for shoes of fewer than 2^18 cards, and are reduced once per node.
     """
     import numpy as np
+    most = int(left.sum(axis=1).max())
+    if most >= 1 << 18:
+        raise BjexactError("the shoe is too large for exact arithmetic modulo primes")
+    pf = p.astype(np.float64)
+    inverse = 1.0 / pf
+    # a flow is below p/2 times a card count: how many can be summed before a reduction
+    budget = max(1, int(2.0 ** 52 / (float(pf.max()) * (most + 1))))
     n_sets = left.shape[0]
-    reach = [np.zeros((p.shape[0], n_sets), dtype=np.int64) for _ in walk.depths]
-    reach[0][:] = 1
-    terminal: dict[tuple[int, int, int], np.ndarray] = {}
-    columns: dict[tuple[int, ...], np.ndarray] = {}
-    up_is_other = upcard != pair
-    current = -1
-    for edge in walk.edges:
-        if edge.source != current:
-            current = edge.source
-            source = reach[current] % p
-            depth = walk.depths[current]
-            cards = walk.cards[current]
-            drawn_others = (sum(cards) - cards[pair - 1] - up_is_other) if pair else 0
-        if edge.target >= 0:
-            parts = [(edge.ranks, edge.held, 0)]
-        elif pair:  # a terminal edge: pair cards and other cards reach it with different b
-            parts = [(tuple(r for r in edge.ranks if r == pair - 1), 0, 0),
-                     (tuple(r for r in edge.ranks if r != pair - 1), 0, 1)]
-            parts = [(ranks, sum(cards[r] for r in ranks), extra) for ranks, _, extra in parts if ranks]
-        else:
-            parts = [(edge.ranks, edge.held, 0)]
-        for ranks, held, extra in parts:
-            base = columns.get(ranks)
-            if base is None:
-                base = columns[ranks] = left[:, list(ranks)].sum(axis=1)
-            flow = source * ((base - held) % p) % p
-            if edge.target >= 0:
-                reach[edge.target] += flow
+    reach: list[np.ndarray | None] = [None] * len(walk.depths)  # made by a node's first incoming flow
+    reach[0] = np.ones((p.shape[0], n_sets), dtype=np.float64)
+    terminal: dict[tuple[int, int, int], list[Any]] = {}  # key -> [sum, flows summed since its reduction]
+    factors: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
+    scratch = np.empty((p.shape[0], n_sets), dtype=np.float64)
+    for node, moves in _plan(walk, upcard, pair):
+        source = reach[node]
+        reach[node] = None  # every path through it continues below
+        if source is None:  # a hand no path reaches with these cards
+            continue
+        np.multiply(source, inverse, out=scratch)  # reduce in place: source - rint(source / p) p
+        np.rint(scratch, out=scratch)
+        scratch *= pf
+        source -= scratch
+        for target, key, ranks, held in moves:
+            factor = factors.get((ranks, held))
+            if factor is None:  # the cards of those ranks the dealer may draw here
+                factor = factors[(ranks, held)] = (left[:, list(ranks)].sum(axis=1) - held).astype(np.float64)
+            if target >= 0:
+                flows = reach[target]
+                if flows is None:
+                    reach[target] = source * factor
+                else:
+                    np.multiply(source, factor, out=scratch)
+                    flows += scratch
             else:
-                key = (-1 - edge.target, depth + 1, drawn_others + extra)
                 found = terminal.get(key)
-                terminal[key] = flow if found is None else found + flow
+                if found is None:
+                    terminal[key] = [source * factor, 1]
+                else:
+                    np.multiply(source, factor, out=scratch)
+                    found[0] += scratch
+                    found[1] += 1
+                    if found[1] >= budget:
+                        found[0] = _reduce(found[0], pf, inverse)
+                        found[1] = 1
     k = walk.longest
     out = np.zeros((p.shape[0], len(OUTCOMES), n_sets), dtype=np.int64)
-    scales: dict[tuple[int, int], np.ndarray] = {}
-    for (slot, depth, b), flow in terminal.items():
-        scale = scales.get((depth, b))
-        if scale is None:
-            scale = _falling_vector(sizes - j - depth, k - depth, p, capped=True)
-            if pair:  # ff(Q - j, b) ff(Q - b, K - b)
-                scale = scale * _falling_vector(others - j, b, p) % p
-                scale = scale * _falling_vector(others - b, k - b, p, capped=True) % p
-            scales[(depth, b)] = scale
-        out[:, slot] = (out[:, slot] + flow % p * scale) % p
+    by_depth = _capped_vectors(sizes - j, k, p)  # [d]: ff(N - j - d, K - d), factors below 1 left out
+    by_b: list[np.ndarray] = []
+    if pair:  # [b]: ff(Q - j, b) ff(Q - b, K - b)
+        rest = _capped_vectors(others, k, p)
+        falling = np.ones_like(rest[0])
+        for b in range(k + 1):
+            by_b.append(falling * rest[b] % p)
+            falling = falling * ((others - j - b) % p) % p
+    for (slot, depth, b), (flow, _) in terminal.items():
+        scale = by_depth[depth] if not pair else by_depth[depth] * by_b[b] % p
+        residue = _reduce(flow, pf, inverse).astype(np.int64) % p
+        out[:, slot] = (out[:, slot] + residue * scale) % p
     return out
+
+
+_Move = tuple[int, tuple[int, int, int], tuple[int, ...], int]  # target, terminal key, ranks, held
+
+
+def _plan(walk: _UpcardWalk, upcard: int, pair: int) -> list[tuple[int, list[_Move]]]:
+    """The walk's edges by source node: (target node or -1, terminal key (outcome slot, draws,
+    non-pair cards drawn ``b``), ranks, the dealer's cards of those ranks). With a ``pair``
+    rank a terminal edge splits into its pair card and its other cards, which reach the
+    outcome with different ``b``. Kept per walk (walks are kept by :func:`_walk`)."""
+    key = (id(walk), upcard, pair)
+    found = _PLANS.get(key)
+    if found is None:
+        found = _PLANS[key] = _plan_of(walk, upcard, pair)
+    return found
+
+
+_PLANS: dict[tuple[int, int, int], list[tuple[int, list[_Move]]]] = {}
+
+
+def _plan_of(walk: _UpcardWalk, upcard: int, pair: int) -> list[tuple[int, list[_Move]]]:
+    nodes: dict[int, list[_Move]] = {}
+    for edge in walk.edges:
+        cards = walk.cards[edge.source]
+        moves = nodes.setdefault(edge.source, [])
+        if edge.target >= 0:
+            moves.append((edge.target, (0, 0, 0), edge.ranks, edge.held))
+            continue
+        depth = walk.depths[edge.source] + 1
+        slot = -1 - edge.target
+        if not pair:
+            moves.append((-1, (slot, depth, 0), edge.ranks, edge.held))
+            continue
+        drawn_others = sum(cards) - cards[pair - 1] - (upcard != pair)
+        for ranks, extra in ((tuple(r for r in edge.ranks if r == pair - 1), 0),
+                             (tuple(r for r in edge.ranks if r != pair - 1), 1)):
+            if ranks:
+                moves.append((-1, (slot, depth, drawn_others + extra), ranks, sum(cards[r] for r in ranks)))
+    return list(nodes.items())
+
+
+def _capped_vectors(start: np.ndarray, k: int, p: np.ndarray) -> list[np.ndarray]:
+    """[d] = :func:`_capped` (start - d, k - d) modulo each prime (int64, primes x sets), d = 0..k:
+    each is the next one times max(start - d, 1)."""
+    import numpy as np
+    out = [np.ones((p.shape[0], start.shape[0]), dtype=np.int64)]
+    for d in range(k - 1, -1, -1):
+        out.append(out[-1] * (np.maximum(start - d, 1) % p) % p)
+    return out[::-1]
 
 
 def moduli_above(bound: int) -> list[int]:

@@ -15,7 +15,7 @@ from ..core.hand import no_natural_chance
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
 from ..errors import BjexactError
-from .graph import _NO_CARDS, EXHAUSTED, ShoeDraws, _absorbing, graph_for
+from .graph import EXHAUSTED, NO_CARDS, ShoeDraws, absorbing_outcomes, graph_for
 from .text import dealer_text
 
 __all__ = ["DealerTable", "dealer_table", "dealer_distributions", "average_row", "row_order"]
@@ -60,7 +60,7 @@ class DealerTable(UpcardRows[mpq], Displayable):
 
 
 def dealer_distributions(
-    rules: Rules, removed: Counts = _NO_CARDS, upcards: Iterable[int] | None = None
+    rules: Rules, removed: Counts = NO_CARDS, upcards: Iterable[int] | None = None
 ) -> dict[int, dict[str, mpq]]:
     """P(outcome | up-card) with the cards ``removed`` gone from the shoe as well.
 
@@ -92,7 +92,7 @@ def dealer_table(rules: Rules | None = None) -> DealerTable:
     """
     rules = rules or Rules()
     rows = dealer_distributions(rules)
-    outcomes = _absorbing(rules.naturals, False)
+    outcomes = absorbing_outcomes(rules.naturals, False)
     if any(row.get(EXHAUSTED) for row in rows.values()):
         outcomes += (EXHAUSTED,)
     ordered = sorted(rows, key=row_order)
@@ -104,7 +104,7 @@ def row_order(upcard: int) -> int:
     return upcard if upcard != ACE else 11
 
 
-def average_row(source: Rules | DealerTable, removed: Counts = _NO_CARDS) -> dict[str, mpq]:
+def average_row(source: Rules | DealerTable, removed: Counts = NO_CARDS) -> dict[str, mpq]:
     """The dealer's outcome distribution averaged over the up-card, each weighted by its chance;
     under ``peek``, by its chance and the chance of no natural with it.
 

@@ -33,28 +33,27 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from ..chain.solve import Chain, absorption, compile_chain
 from ..core.cards import RANKS, Counts, FiniteShoe, Shoe, add_counts, counts_of, rank_symbol
 from ..core.hand import EMPTY_HAND, HandValue, add_card, natural_partner, two_cards_natural
 from ..core.numbers import RATIONALS, mpq
 from ..core.rules import Rules
+from ..core.settlement import BLACKJACK, BUST, EXHAUSTED  # the dealer's outcomes, named where hands are settled
 from ..errors import BjexactError
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["FINAL_TOTALS", "BLACKJACK", "BUST", "EXHAUSTED", "DealerGraph", "ShoeDraws", "dealer_graph", "graph_for"]
 
 
 FINAL_TOTALS = ("17", "18", "19", "20", "21")
-BUST = "bust"
-BLACKJACK = "blackjack"
-EXHAUSTED = "exhausted"
-_NO_CARDS: Counts = (0,) * 10
+NO_CARDS: Counts = (0,) * 10
 
 
-def _absorbing(naturals: str, finite: bool) -> tuple[str, ...]:
+def absorbing_outcomes(naturals: str, finite: bool) -> tuple[str, ...]:
     return (
         FINAL_TOTALS
         + (BUST,)
@@ -86,7 +85,7 @@ class DealerGraph:
     @property
     def outcomes(self) -> tuple[str, ...]:
         """The absorbing states, in table order."""
-        return _absorbing(self.naturals, self.finite)
+        return absorbing_outcomes(self.naturals, self.finite)
 
     def start(self, upcard: int) -> str:
         """The node of the one-card hand ``upcard``."""
@@ -106,7 +105,7 @@ class DealerGraph:
             if self.naturals == "peek" and attrs["kind"] == "start":
                 excluded = natural_partner(attrs["upcard"])
             ranks = tuple(tuple(r - 1 for r in d["ranks"]) for d in self.chain.edge_data[i])
-            info.append((attrs.get("cards", _NO_CARDS), excluded, ranks))
+            info.append((attrs.get("cards", NO_CARDS), excluded, ranks))
         return tuple(info)
 
     def weigher(self, draws: Any) -> Callable[[int], list[Any]]:
@@ -145,6 +144,8 @@ class DealerGraph:
             upcards = [u for u in RANKS if getattr(draws, "shoe", Shoe.infinite()).has(u)]
         pending = [chain.index[self.start(u)] for u in upcards]
         seen = set(pending)
+        import networkx as nx  # here: the exact engine's paths never build a graph
+
         graph = nx.DiGraph(**self.graph.graph)
         while pending:
             i = pending.pop()
@@ -271,7 +272,7 @@ class ShoeDraws:
     """Exact draw probabilities from ``shoe`` after ``removed`` (and the dealer's cards) are gone."""
 
     shoe: Shoe
-    removed: Counts = _NO_CARDS
+    removed: Counts = NO_CARDS
     domain: Any = RATIONALS
 
     def probabilities(self, cards: Counts) -> tuple[mpq, ...]:
@@ -297,8 +298,10 @@ def dealer_graph(h17: bool = False, naturals: str = "as21", finite: bool = True)
     (34, 270)
     """
     rules = Rules(decks=1, h17=h17, naturals=naturals)  # validates; decks is irrelevant here
+    import networkx as nx  # here: the exact engine's paths never build a graph
+
     graph = nx.DiGraph(h17=h17, naturals=naturals, finite=finite)
-    for outcome in _absorbing(naturals, finite):
+    for outcome in absorbing_outcomes(naturals, finite):
         graph.add_node(outcome, kind="absorbing")
 
     def key(cards: Counts, value: HandValue) -> str:

@@ -43,6 +43,13 @@ Splits
     its non-pair second card. So each hand depends only on that and on how many of
     the others' second cards are known not to be pair cards.
 
+Engine
+    On finite shoes :func:`solve_game` takes its values from :mod:`bjexact.player.engine`
+    (integers over known denominators, the dealer in batches modulo primes): the same
+    rationals as the fraction arithmetic of :class:`_Solver`, which the infinite deck,
+    :func:`hand_moves`, the policies of :mod:`bjexact.player.policy` and
+    ``solve_game(..., engine=False)`` still use.
+
 Results
     :func:`solve_game` gives every two-card hand's moves, the round's value by
     up-card and overall, and the distribution of its net result (on finite shoes
@@ -74,7 +81,7 @@ from ..core.cards import (
 )
 from ..core.display import Displayable
 from ..core.frames import data_frame, upcard_label
-from ..core.hand import hand_value, natural_partner, player_hand
+from ..core.hand import hand_value, is_natural, natural_partner, player_hand
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..core.text import decimal_string
@@ -82,6 +89,7 @@ from ..dealer.batch import OUTCOMES, DealerOracle, from_residues, moduli_above
 from ..dealer.distributions import dealer_distributions
 from ..errors import BjexactError
 from ..progress import Progress
+from .engine import UpcardEngine, stand_weights
 from .states import counts_value, hands_up_to_21
 
 __all__ = ["GameRules", "MOVES", "SPLIT_WORK_LIMIT", "Strategy", "GameSolution", "MoveValues", "ChartCell",
@@ -137,6 +145,8 @@ class _Cards:
             rows = dealer_distributions(rules.dealer_rules())
             self._infinite_rows = {u: _over_common_denominator([rows[u][o] for o in OUTCOMES]) for u in rows}
         self.recording: set[tuple[Counts, tuple[int, int] | None]] | None = None
+        # up-card -> rows already computed elsewhere (nothing hidden), ``None`` where not
+        self.sources: dict[int, Callable[[Counts], tuple[tuple[int, ...], int] | None]] = {}
 
     def unseen(self, removed: Counts, upcard: int) -> list[int]:
         left = [c - r for c, r in zip(self.counts, removed)]
@@ -177,7 +187,12 @@ class _Cards:
         if self.infinite:
             return
         batches: dict[int, list[tuple[Counts, int]]] = {}
+        source = self.sources.get(upcard)
         for removed, hidden in dict.fromkeys(wanted):
+            if (removed, upcard, hidden) not in self._dealer and hidden is None and source is not None:
+                row = source(removed)
+                if row is not None:
+                    self._dealer[(removed, upcard, hidden)] = row
             if (removed, upcard, hidden) not in self._dealer:
                 pair, j = hidden or (0, 0)
                 batches.setdefault(pair, []).append((removed, j))
@@ -204,6 +219,10 @@ class _Cards:
             return self._infinite_rows[upcard]
         key = (removed, upcard, gone.key)
         row = self._dealer.get(key)
+        if row is None and gone.key is None and upcard in self.sources:
+            row = self.sources[upcard](removed)
+            if row is not None:
+                self._dealer[key] = row
         if row is None:
             if self.recording is not None and gone.pair:
                 self.recording.add((removed, gone.key))
@@ -221,20 +240,6 @@ def _over_common_denominator(values: list[mpq]) -> tuple[tuple[int, ...], int]:
     for v in values:
         denominator = denominator * v.denominator // gcd(denominator, v.denominator)
     return tuple(int(v * denominator) for v in values), denominator
-
-
-def _stand_weights(total: int, natural_loses: bool) -> tuple[int, ...]:
-    """The payoff of standing on ``total`` against each dealer outcome (:data:`OUTCOMES`)."""
-    weights = []
-    for outcome in OUTCOMES:
-        if outcome == "bust":
-            weights.append(1)
-        elif outcome == "blackjack":
-            weights.append(-1 if natural_loses else 0)
-        else:
-            dealer = int(outcome)
-            weights.append(1 if total > dealer else 0 if total == dealer else -1)
-    return tuple(weights)
 
 
 # --- the solver ----------------------------------------------------------------
@@ -296,13 +301,19 @@ class MoveValues(Displayable):
 
 
 class _Solver:
-    """Memoised exact values for one rule set. W values (see :class:`MoveValues`)."""
+    """Memoised exact values for one rule set, in fraction arithmetic. W values (see
+    :class:`MoveValues`).
+
+    The code path the engine (:class:`_EngineSolver`, :mod:`bjexact.player.engine`) replaced
+    where it reaches; still used for the infinite deck (through the engine solver), for one
+    hand's moves (:func:`hand_moves`), for fixed policies (:mod:`bjexact.player.policy`), and
+    by ``solve_game(..., engine=False)`` as an independent check of the engine."""
 
     def __init__(self, rules: GameRules, cards: _Cards | None = None):
         self.rules = rules
         self.cards = _Cards(rules) if cards is None else cards  # shared: the dealer's rows are the shoe's
         self.natural_loses = not rules.excludes_natural
-        self._stand_w = {t: _stand_weights(t, self.natural_loses) for t in range(4, 22)}
+        self._stand_w = {t: stand_weights(t, self.natural_loses) for t in range(4, 22)}
         self._cont: dict[Any, tuple[mpq, mpq | None]] = {}
         self._split_cont: dict[Any, mpq] = {}
         self._stand: dict[Any, mpq] = {}
@@ -375,15 +386,9 @@ class _Solver:
         one_card = self._hit(hand, upcard, gone, lambda new: self.stand(new, upcard, gone))
         return None if one_card is None else 2 * one_card
 
-    def may_double(self, hand: Counts) -> bool:
-        value = counts_value(hand)
-        if value.soft and not self.rules.double_soft:
-            return False
-        if self.rules.double == "9-11":
-            return 9 <= value.total <= 11
-        if self.rules.double == "10-11":
-            return 10 <= value.total <= 11
-        return True
+    def may_double(self, hand: Counts, split_pair: int | None = None) -> bool:
+        """Whether two cards ``hand`` may double (a split hand of ``split_pair``): the rules say."""
+        return self.rules.may_double(counts_value(hand), split_pair=split_pair)
 
     def moves(self, cards: tuple[int, int], upcard: int) -> MoveValues:
         """The W of every allowed move of an unsplit two-card hand."""
@@ -396,7 +401,7 @@ class _Solver:
             value = self.double(hand, upcard)
             if value is not None:
                 moves["double"] = value
-        if cards[0] == cards[1] and self.rules.split_hands >= 2:
+        if self.rules.may_split(cards):
             moves["split"] = self.split(cards[0], upcard)
         if self.rules.surrender != "none":
             early = self.rules.surrender == "early"
@@ -409,7 +414,7 @@ class _Solver:
 
     def split_limit(self, pair: int) -> int:
         """The most hands splitting ``pair`` can make (aces are resplit only with RSA)."""
-        return self.rules.split_hands if pair != ACE or self.rules.rsa else min(self.rules.split_hands, 2)
+        return self.rules.split_limit(pair)
 
     def strategy_pairs(self, hands: int) -> int:
         """How many pair cards besides its own a split hand's strategy takes as gone, the hand
@@ -505,14 +510,14 @@ class _Solver:
         return self._split_move(hand, upcard, pair, self.strategy_pairs(hands))
 
     def _split_move(self, hand: Counts, upcard: int, pair: int, strategy: int) -> str:
-        if counts_value(hand).total == 21 or (pair == ACE and not self.rules.hit_split_aces):
+        if counts_value(hand).total == 21 or not self.rules.may_hit_split(pair):
             return "stand"
         gone = _pairs_gone(pair, strategy)
         stand, hit = self.post_split_continuation(hand, upcard, pair, strategy)
         options = {"stand": stand}
         if hit is not None:
             options["hit"] = hit
-        if self.rules.das and self.may_double(hand):
+        if self.may_double(hand, pair):
             double = self.double(hand, upcard, gone)
             if double is not None:
                 options["double"] = double
@@ -608,7 +613,7 @@ class _Solver:
         cards and, for a pair that may be split, every hand a split hand can become."""
         if self.cards.infinite:
             return
-        pair = len(cards) == 2 and cards[0] == cards[1] and self.rules.split_hands >= 2
+        pair = self.rules.may_split(cards)
         hands = hands_up_to_21(self.cards.counts, upcard, start=cards[:1] if pair else cards)
         self.cards.prefetch([(hand, None) for hand in hands], upcard)
         if pair:
@@ -638,6 +643,112 @@ class _Solver:
         left = self.cards.counts[pair - 1] - 2 - (pair == upcard)
         most = min(self.split_limit(pair), 2 + max(left, 0))
         return {self.strategy_pairs(hands) for hands in range(2, most + 1)}
+
+class _EngineSolver(_Solver):
+    """:class:`_Solver` whose values come from :mod:`bjexact.player.engine` (integers over
+    known denominators, few dealer batches per up-card) on a finite shoe: every unsplit
+    hand's stand, hit and double, the splits of pairs that make two hands at most, and the
+    split hands of resplits (the patterns of second cards of :meth:`_Solver.split` stay here,
+    in fractions, weighing the engine's values). The rest stays with the inherited fraction
+    arithmetic: the infinite deck (a small table of totals) and the distribution of the net
+    result."""
+
+    def __init__(self, rules: GameRules, cards: _Cards | None = None):
+        super().__init__(rules, cards)
+        self._engines: dict[int, UpcardEngine] = {}
+        self._requests: set[tuple[int, int, int, int]] | None = None  # while the split hands are listed
+        self._prepared: set[tuple[int, int]] = set()
+
+    def _engine(self, upcard: int) -> UpcardEngine | None:
+        if self.cards.infinite:
+            return None
+        found = self._engines.get(upcard)
+        if found is None:
+            shoe = self.cards.counts
+            pairs = [p for p in RANKS if self.rules.split_hands >= 2 and self.split_limit(p) == 2
+                     and shoe[p - 1] - (p == upcard) >= 2]
+            assert self.cards._oracle is not None  # finite shoes only
+            found = self._engines[upcard] = UpcardEngine(self.rules, shoe, upcard, self.cards._oracle, pairs)
+            self.cards.sources[upcard] = found.row  # the fraction arithmetic reads the same rows
+        return found
+
+    def prefetch(self, upcard: int) -> None:
+        engine = self._engine(upcard)
+        if engine is None:
+            return
+        shoe = self.cards.counts
+        self._prepare([p for p in RANKS if self.rules.split_hands >= 2 and p not in engine.pairs
+                       and shoe[p - 1] - (p == upcard) >= 2], upcard, engine)
+
+    def prefetch_hand(self, cards: tuple[int, ...], upcard: int) -> None:
+        if len(cards) == 2 and cards[0] == cards[1] and self.rules.split_hands >= 2:
+            self.prefetch_pairs([cards[0]], upcard)
+        else:
+            self._engine(upcard)
+
+    def prefetch_pairs(self, pairs: list[int], upcard: int) -> None:
+        """Prepare the splits of ``pairs`` against ``upcard`` together (fewer dealer batches)."""
+        engine = self._engine(upcard)
+        if engine is not None:
+            self._prepare([p for p in pairs if p not in engine.pairs], upcard, engine)
+
+    def _prepare(self, pairs: list[int], upcard: int, engine: UpcardEngine) -> None:
+        """List the split hands the resplits of ``pairs`` value (a dry run of :meth:`_Solver.split`),
+        then let the engine walk the dealer for them in few batches."""
+        wanted: dict[int, list[tuple[int, int, int, int]]] = {}
+        for pair in pairs:
+            if (pair, upcard) in self._prepared:
+                continue
+            self._requests = set()
+            try:
+                super().split(pair, upcard)
+                wanted[pair] = sorted(self._requests)
+            finally:
+                self._requests = None
+        engine.prepare_splits(wanted)
+        self._prepared.update((pair, upcard) for pair in wanted)
+
+    def continuation(self, hand: Counts, upcard: int) -> tuple[mpq, mpq | None]:
+        engine = self._engine(upcard)
+        if engine is None:
+            return super().continuation(hand, upcard)
+        key = (hand, upcard)
+        found = self._cont.get(key)
+        if found is None:
+            stand, hit = engine.optimal(hand)
+            denominator = engine.denominator(hand)
+            found = self._cont[key] = (mpq(stand, denominator), None if hit is None else mpq(hit, denominator))
+        return found
+
+    def double(self, hand: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> mpq | None:
+        engine = self._engine(upcard)
+        if engine is None or gone != NOTHING_GONE:
+            return super().double(hand, upcard, gone)
+        value = engine.double(hand)
+        return None if value is None else mpq(value, engine.denominator(hand))
+
+    def split(self, pair: int, upcard: int) -> mpq:
+        engine = self._engine(upcard)
+        if engine is None:
+            return super().split(pair, upcard)
+        if pair not in engine.pairs:
+            self._prepare([pair], upcard, engine)
+            return super().split(pair, upcard)
+        return mpq(engine.split(pair), engine.denominator(counts_of([pair, pair])))
+
+    def _split_two_cards(self, hand: Counts, upcard: int, gone: Gone, strategy: int) -> mpq:
+        engine = self._engine(upcard)
+        if engine is None:
+            return super()._split_two_cards(hand, upcard, gone, strategy)
+        pair = gone.pair
+        second = pair if hand[pair - 1] == 2 else next(r for r in RANKS if hand[r - 1] and r != pair)
+        request = (second, sum(gone.extra), gone.hidden, strategy)
+        if self._requests is not None:  # listing the split hands
+            self._requests.add(request)
+            return _ZERO
+        value, denominator = engine.split_hand_value(*request, pair)
+        return mpq(value, denominator)
+
 
 class Strategy:
     """The solved play of a rule set, move by move, for code that plays rounds (simulators):
@@ -828,7 +939,8 @@ class _Results:
             if not n or (outcome == "blackjack" and not solver.natural_loses):
                 continue  # under peek/OBO a dealer natural is settled with the round, not here
             # the hands' results against this outcome, and their sums over 0..4 hands of a kind
-            sums = [_powers(_settle(not_pair, outcome)), _powers(_settle(free, outcome))]
+            most = solver.split_limit(pair)
+            sums = [_powers(_settle(not_pair, outcome), most), _powers(_settle(free, outcome), most)]
             for chance, _, made, waiting in patterns:
                 b = sum(made)
                 _mix(out, _convolve(sums[0][b], sums[1][waiting]), chance * mpq(n, denominator))
@@ -1280,7 +1392,11 @@ class GameSolution(Displayable):
                                               {cards: m.best for cards, m in hands.items()})
                 chart[section][row] = cells
         if das_codes and self.rules.das:
-            for (pair, upcard), code in _das_codes(self, chart["pairs"]).items():
+            codes = self.__dict__.get("_das_code_memo")
+            if codes is None:  # kept: a chart is often drawn and written from one solution
+                codes = _das_codes(self, chart["pairs"])
+                object.__setattr__(self, "_das_code_memo", codes)
+            for (pair, upcard), code in codes.items():
                 cell = chart["pairs"][rank_symbol(pair)][upcard]
                 chart["pairs"][rank_symbol(pair)][upcard] = replace(cell, code=code)
         return {section: {row: RankKeyed(cells) for row, cells in rows.items()} for section, rows in chart.items()}
@@ -1295,14 +1411,17 @@ class GameSolution(Displayable):
 
 def _das_codes(solution: GameSolution, pairs: Mapping[str, Mapping[int, ChartCell]]) -> dict[tuple[int, int], str]:
     """Ph / Pd for the pair cells whose split is best only with doubling after splitting."""
-    without = _Solver(replace(solution.rules, das=False))
-    codes: dict[tuple[int, int], str] = {}
+    without = _EngineSolver(replace(solution.rules, das=False))
+    splits: dict[int, list[int]] = {}  # up-card -> the pairs split there
     for row, cells in pairs.items():
-        pair = as_rank(row)
         for upcard, cell in cells.items():
-            if cell.best != "split":
-                continue
-            without.prefetch_hand((pair, pair), upcard)
+            if cell.best == "split":
+                splits.setdefault(upcard, []).append(as_rank(row))
+    for upcard, ranks in splits.items():
+        without.prefetch_pairs(ranks, upcard)
+    codes: dict[tuple[int, int], str] = {}
+    for upcard, ranks in splits.items():
+        for pair in ranks:
             moves = solution.hands[(pair, pair, upcard)]
             values = {m: moves.unconditional(m) for m in moves.w}
             split = without.split(pair, upcard)
@@ -1339,16 +1458,19 @@ def _deal_chances(shoe: Shoe, upcard: int) -> Iterator[tuple[tuple[int, int], mp
 
 
 def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines: bool = False,
-               progress: bool | None = None) -> GameSolution:
+               progress: bool | None = None, engine: bool = True) -> GameSolution:
     """Solve the round exactly: every two-card hand against every up-card, and the house edge.
 
     ``with_distribution``: also the exact distribution of the round's net result. On a
     finite shoe where pairs are split that needs every line of the split hands followed
     (they share the cards and the dealer's outcome): with ``split_lines`` only (one deck
-    split once about 15 s, six decks about 30 s, against 1 to 5 s for the value), and
+    split once about 12 s, six decks about 30 s, against about 1 s for the value), and
     given up (``None``) beyond :data:`SPLIT_WORK_LIMIT` combinations, which resplits on a
     deck or more need (see :class:`_Results`); ``distribution_missing`` says why it is
     ``None``. ``progress``: a progress bar on standard error (default: when it is a terminal).
+    ``engine=False``: the values in fraction arithmetic throughout, without
+    :mod:`bjexact.player.engine` (many times slower; the same results, kept as an independent
+    check of the engine).
 
     Examples
     --------
@@ -1360,7 +1482,9 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     >>> solution.chart()["hard"]["16"][10].code, solution.chart()["pairs"]["8"][10].code
     ('H', 'P')
     """
-    return _solve(_Solver(rules), with_distribution=with_distribution, split_lines=split_lines, progress=progress)
+    solver = _EngineSolver(rules) if engine else _Solver(rules)
+    return _solve(solver, with_distribution=with_distribution, split_lines=split_lines,
+                  progress=progress)
 
 
 def _solve(solver: _Solver, *, with_distribution: bool, progress: bool | None,
@@ -1382,7 +1506,7 @@ def _solve(solver: _Solver, *, with_distribution: bool, progress: bool | None,
             value = _ZERO
             for cards, chance in _deal_chances(shoe, upcard):
                 dealt: Dist | None
-                if hand_value(cards).total == 21:  # a natural: paid at once, or a push
+                if is_natural(cards):  # a natural: paid at once, or a push
                     p_nat = solver.cards.natural_chance(counts_of(cards), upcard)
                     value += chance * (1 - p_nat) * rules.bj_pays
                     dealt = {rules.bj_pays: 1 - p_nat, _ZERO: p_nat}
@@ -1425,7 +1549,7 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
     'surrender'
     """
     ranks, up = player_hand(cards, upcard)
-    if len(ranks) == 2 and hand_value(ranks).total == 21:
+    if is_natural(ranks):
         raise BjexactError("the hand is a natural: it is paid at once, with nothing to decide")
     solver = _Solver(rules)
     hand = counts_of(ranks)

@@ -1,4 +1,5 @@
-"""The settlement of a finished hand, the one owner: results, payoffs and objectives.
+"""The hit/stand game's results, payoffs and objectives, over the settlement of
+:mod:`bjexact.core.settlement` (the one owner of what a hand wins).
 
 A hand ends in one of :data:`RESULTS` (``natural`` win, ``win``, ``push``, ``loss``); an objective
 weights them (:func:`payoffs`). :func:`stand_results` settles a standing total against the dealer's
@@ -12,20 +13,19 @@ from typing import Any, Literal
 
 from ..core.numbers import RATIONALS, mpq
 from ..core.rules import Rules
-from ..dealer.graph import BLACKJACK, BUST, EXHAUSTED
+from ..core.settlement import EXHAUSTED, RESULTS, stand_result
 from ..errors import BjexactError
 
 __all__ = ["RESULTS", "OBJECTIVES", "Objective", "Results", "payoffs", "stand_results", "settle_deal", "settle_value"]
 
 
-RESULTS = ("natural", "win", "push", "loss")
 OBJECTIVES = ("ev", "win")
 Objective = Literal["ev", "win"]
 Results = tuple[mpq, mpq, mpq, mpq]  # probabilities of RESULTS
 
-_ZERO = RATIONALS.zero
-_ONE = RATIONALS.one
-_NOTHING: Results = (_ZERO, _ZERO, _ZERO, _ZERO)
+ZERO = RATIONALS.zero
+ONE = RATIONALS.one
+NO_RESULTS: Results = (ZERO, ZERO, ZERO, ZERO)
 
 
 def payoffs(rules: Rules, objective: str) -> Results:
@@ -37,48 +37,34 @@ def payoffs(rules: Rules, objective: str) -> Results:
     (['3/2', '1', '0', '-1'], ['1', '1', '1/2', '0'])
     """
     if objective == "ev":
-        return (rules.bj_pays, _ONE, _ZERO, -_ONE)
+        return (rules.bj_pays, ONE, ZERO, -ONE)
     if objective == "win":
-        return (_ONE, _ONE, mpq(1, 2), _ZERO)
+        return (ONE, ONE, mpq(1, 2), ZERO)
     raise BjexactError(f"unknown objective {objective!r} (use ev or win)")
 
 
-def _score(weights: Results, results: Results) -> mpq:
-    return sum((w * r for w, r in zip(weights, results) if r), _ZERO)
+def score(weights: Results, results: Results) -> mpq:
+    return sum((w * r for w, r in zip(weights, results) if r), ZERO)
 
 
-def _add(a: Results, b: Results, scale: mpq) -> Results:
+def add_results(a: Results, b: Results, scale: mpq) -> Results:
     return tuple(x + scale * y for x, y in zip(a, b))
 
 
-def _loss(p: mpq) -> Results:
-    return (_ZERO, _ZERO, _ZERO, p)
+def loss_results(p: mpq) -> Results:
+    return (ZERO, ZERO, ZERO, p)
 
 
-_WIN, _PUSH, _LOSS = "win", "push", "loss"
+def result_of(outcome: str, total: int, blackjack_loses: bool) -> str | None:
+    """What a dealer ``outcome`` means for a player standing on ``total``:
+    :func:`bjexact.core.settlement.stand_result`."""
+    return stand_result(total, outcome, blackjack_loses=blackjack_loses)
 
 
-def _result_of(outcome: str, total: int, blackjack_loses: bool) -> str | None:
-    """What a dealer ``outcome`` means for a player standing on ``total``.
-
-    ``win``, ``push``, ``loss``, ``exhausted`` (the round cannot be finished), or
-    ``None`` for a dealer ``blackjack`` that is left out (``blackjack_loses`` false:
-    used to compute E[result, no dealer natural]).
-    """
-    if outcome == BUST:
-        return _WIN
-    if outcome == BLACKJACK:
-        return _LOSS if blackjack_loses else None
-    if outcome == EXHAUSTED:
-        return EXHAUSTED
-    dealer_total = int(outcome)
-    return _WIN if dealer_total < total else _PUSH if dealer_total == total else _LOSS
-
-
-def _stand(sums: Mapping[str, mpq]) -> Results:
+def stand_sums(sums: Mapping[str, mpq]) -> Results:
     if sums.get(EXHAUSTED):
         raise BjexactError("the shoe is too small: the dealer can run out of cards before finishing")
-    return (_ZERO, sums.get(_WIN, _ZERO), sums.get(_PUSH, _ZERO), sums.get(_LOSS, _ZERO))
+    return (ZERO, sums.get("win", ZERO), sums.get("push", ZERO), sums.get("loss", ZERO))
 
 
 def stand_results(total: int, dealer: Mapping[str, mpq], *, blackjack_loses: bool = True) -> Results:
@@ -90,10 +76,10 @@ def stand_results(total: int, dealer: Mapping[str, mpq], *, blackjack_loses: boo
     """
     sums: dict[str, mpq] = {}
     for outcome, p in dealer.items():
-        result = _result_of(outcome, total, blackjack_loses)
+        result = result_of(outcome, total, blackjack_loses)
         if result is not None:
-            sums[result] = sums.get(result, _ZERO) + p
-    return _stand(sums)
+            sums[result] = sums.get(result, ZERO) + p
+    return stand_sums(sums)
 
 
 def settle_deal(naturals: str, player_natural: bool, dealer_natural: Any, played: Results) -> Results:
@@ -113,7 +99,7 @@ def settle_deal(naturals: str, player_natural: bool, dealer_natural: Any, played
         return (zero + 1 - dealer_natural, zero, dealer_natural, zero)
     if naturals == "separate":
         return played
-    return _add(played, (zero, zero, zero, dealer_natural), zero + 1)  # peek: a dealer natural beats the hand
+    return add_results(played, (zero, zero, zero, dealer_natural), zero + 1)  # peek: a dealer natural beats the hand
 
 
 def settle_value(naturals: str, player_natural: bool, dealer_natural: Any, played: Any, weights: Results) -> Any:

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..core.cards import ACE, RANKS, Counts, counts_of, rank_symbol
+from ..core.cards import RANKS, Counts, counts_of, rank_symbol
 from ..core.numbers import mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError
@@ -167,9 +167,9 @@ class _ChartSolver(_Solver):
         return self.continues_hitting(hand, upcard)
 
     def _split_move(self, hand: Counts, upcard: int, pair: int, strategy: int) -> str:
-        if counts_value(hand).total == 21 or (pair == ACE and not self.rules.hit_split_aces):
+        if counts_value(hand).total == 21 or not self.rules.may_hit_split(pair):
             return "stand"
-        allowed = {"stand", "hit"} | ({"double"} if self.rules.das and self.may_double(hand) else set())
+        allowed = {"stand", "hit"} | ({"double"} if self.may_double(hand, pair) else set())
         return self._choose(hand, upcard, allowed)
 
     def first_allowed(self, cards: tuple[int, int]) -> set[str]:
@@ -177,7 +177,7 @@ class _ChartSolver(_Solver):
         allowed = {"stand", "hit"}
         if self.may_double(counts_of(cards)):
             allowed.add("double")
-        if cards[0] == cards[1] and self.rules.split_hands >= 2:
+        if self.rules.may_split(cards):
             allowed.add("split")
         if self.rules.surrender != "none":
             allowed.add("surrender")

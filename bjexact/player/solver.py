@@ -85,22 +85,22 @@ from ..dealer.graph import BLACKJACK, BUST, ShoeDraws, dealer_graph
 from ..errors import BjexactError
 from ..progress import Progress
 from .outcomes import (
-    _NOTHING,
-    _ONE,
-    _ZERO,
+    NO_RESULTS,
     OBJECTIVES,
+    ONE,
     RESULTS,
+    ZERO,
     Results,
-    _add,
-    _loss,
-    _result_of,
-    _score,
-    _stand,
+    add_results,
+    loss_results,
     payoffs,
+    result_of,
+    score,
     settle_deal,
     stand_results,
+    stand_sums,
 )
-from .states import PlayerState, _hard_sum, counts_value, hands_up_to_21, player_hit_graph, player_states
+from .states import PlayerState, counts_value, hands_up_to_21, hard_sum, player_hit_graph, player_states
 
 # From this many cards on no round can run the shoe out (a player's hand of 21 holds at most
 # 11 cards, the dealer draws at most 10 more besides the up-card); smaller custom shoes keep the
@@ -127,12 +127,12 @@ class PositionValues:
     stand_results: Results
     hit_results: Results | None
     weights: Results
-    scale: mpq = _ONE
+    scale: mpq = ONE
 
     def _value(self, results: Results | None) -> mpq | None:
         if results is None or not self.scale:
             return None
-        return _score(self.weights, results) / self.scale
+        return score(self.weights, results) / self.scale
 
     @property
     def stand(self) -> mpq | None:
@@ -153,7 +153,7 @@ class PositionValues:
         """
         if self.hit_results is None:
             return "stand"
-        hit, stand = _score(self.weights, self.hit_results), _score(self.weights, self.stand_results)
+        hit, stand = score(self.weights, self.hit_results), score(self.weights, self.stand_results)
         return "hit" if hit > stand else "stand"
 
     @property
@@ -174,7 +174,7 @@ class PositionValues:
 
 def _dealer_natural_chance(upcard: int, probabilities: Sequence[mpq]) -> mpq:
     partner = natural_partner(upcard)
-    return probabilities[partner - 1] if partner else _ZERO
+    return probabilities[partner - 1] if partner else ZERO
 
 
 @dataclass(frozen=True)
@@ -279,7 +279,7 @@ class InfiniteSolution(Displayable):
         """The value from the deal: two cards each, then optimal hit/stand play."""
         p = Shoe.infinite().draw_probabilities()
         weights = payoffs(self.rules, self.objective)
-        total = _NOTHING
+        total = NO_RESULTS
         for upcard in RANKS:
             natural = _dealer_natural_chance(upcard, p)
             for first in RANKS:
@@ -289,10 +289,10 @@ class InfiniteSolution(Displayable):
                     played = self.positions[PlayerState(hand.total, hand.soft, upcard)].results
                     assert played is not None  # the infinite deck reaches every position
                     if self.rules.naturals == "peek":  # the positions are conditioned on no dealer natural
-                        played = tuple((_ONE - natural) * x for x in played)
+                        played = tuple((ONE - natural) * x for x in played)
                     results = settle_deal(self.rules.naturals, is_natural((first, second)), natural, played)
-                    total = _add(total, results, chance)
-        return GameValue(_score(weights, total), total)
+                    total = add_results(total, results, chance)
+        return GameValue(score(weights, total), total)
 
     def matrices(self, upcard: int | str) -> PlayerMatrices:
         """T, B, R_stand, V and the policy for one up-card (a rank or a card symbol).
@@ -303,15 +303,15 @@ class InfiniteSolution(Displayable):
         upcard = as_rank(upcard)
         graph = player_hit_graph()
         hands = {str(h): h for h in player_states()}
-        order = sorted(hands, key=lambda label: (_hard_sum(hands[label]), hands[label].soft))
+        order = sorted(hands, key=lambda label: (hard_sum(hands[label]), hands[label].soft))
         index = {label: i for i, label in enumerate(order)}
         p = Shoe.infinite().draw_probabilities()
         loss = payoffs(self.rules, self.objective)[3]
-        T = [[_ZERO] * len(order) for _ in order]
-        B = [_ZERO] * len(order)
+        T = [[ZERO] * len(order) for _ in order]
+        B = [ZERO] * len(order)
         for label in order:
             for _, target, data in graph.out_edges(label, data=True):
-                chance = sum((p[r - 1] for r in data["ranks"]), _ZERO)
+                chance = sum((p[r - 1] for r in data["ranks"]), ZERO)
                 if target == BUST:
                     B[index[label]] += loss * chance
                 else:
@@ -348,12 +348,12 @@ def _solve_positions(
 ) -> dict[HandValue, PositionValues]:
     """Backward induction over the hit chain for one up-card, infinite deck."""
     solved: dict[HandValue, PositionValues] = {}
-    for hand in sorted(hands, key=_hard_sum, reverse=True):
-        hit = _NOTHING
+    for hand in sorted(hands, key=hard_sum, reverse=True):
+        hit = NO_RESULTS
         for rank in RANKS:
             new = add_card(hand, rank)
             chance = probabilities[rank - 1]
-            hit = _add(hit, _loss(_ONE) if new.bust else solved[new]._raw_best, chance)
+            hit = add_results(hit, loss_results(ONE) if new.bust else solved[new]._raw_best, chance)
         solved[hand] = PositionValues(stand(hand), hit, weights)
     return solved
 
@@ -469,10 +469,10 @@ class _FiniteSolver:
         for outcome, n in zip(OUTCOMES, numerators):
             if outcome == BLACKJACK and self.rules.naturals == "as21":
                 outcome = "21"  # under as21 a dealer natural is simply a final 21
-            result = _result_of(outcome, total, not self.peek)
+            result = result_of(outcome, total, not self.peek)
             if result is not None and n:
-                sums[result] = sums.get(result, _ZERO) + mpq(n, denominator)
-        return _stand(sums)
+                sums[result] = sums.get(result, ZERO) + mpq(n, denominator)
+        return stand_sums(sums)
 
     def stand(self, cards: Counts, total: int, upcard: int) -> Results:
         """The results of standing with ``cards`` (worth ``total``) against ``upcard``.
@@ -487,13 +487,13 @@ class _FiniteSolver:
         rows = self._stand.get(key)
         if rows is None:
             blackjack_loses = not self.peek
-            results = [_result_of(o, total, blackjack_loses) for o in self.graph.outcomes]
+            results = [result_of(o, total, blackjack_loses) for o in self.graph.outcomes]
             slots = list(dict.fromkeys(r for r in results if r is not None))
             groups = [None if r is None else slots.index(r) for r in results]
             upcards = [upcard] if self.one_upcard else [
                 u for u in RANKS if self.shoe.counts[u - 1] - cards[u - 1] > 0]
             vectors = self.graph.solve(ShoeDraws(self.shoe, cards), upcards, groups)
-            rows = self._stand[key] = {u: _stand(dict(zip(slots, v))) for u, v in vectors.items()}
+            rows = self._stand[key] = {u: stand_sums(dict(zip(slots, v))) for u, v in vectors.items()}
         return rows[upcard]
 
     def unseen(self, cards: Counts, upcard: int) -> list[int]:
@@ -517,14 +517,14 @@ class _FiniteSolver:
         hit: Results | None = None
         if total > 1:  # one unseen card is the dealer's hole card: the player cannot draw it
             # sums of (cards of the rank) x (results after drawing it), divided by ``total`` once
-            natural, win, push, loss = _ZERO, _ZERO, _ZERO, _ZERO
+            natural, win, push, loss = ZERO, ZERO, ZERO, ZERO
             for rank in RANKS:
                 ways = unseen[rank - 1]
                 if not ways:
                     continue
                 new_cards = cards[: rank - 1] + (cards[rank - 1] + 1,) + cards[rank:]
                 if add_card(hand, rank).bust:
-                    loss += ways * (self.no_natural(new_cards, upcard) if self.peek else _ONE)
+                    loss += ways * (self.no_natural(new_cards, upcard) if self.peek else ONE)
                 else:
                     after = self.position(new_cards, upcard)._raw_best
                     natural += ways * after[0]
@@ -532,7 +532,7 @@ class _FiniteSolver:
                     push += ways * after[2]
                     loss += ways * after[3]
             hit = (natural / total, win / total, push / total, loss / total)
-        scale = self.no_natural(cards, upcard) if self.peek else _ONE
+        scale = self.no_natural(cards, upcard) if self.peek else ONE
         found = self._positions[key] = PositionValues(stand, hit, self.weights, scale)
         return found
 
@@ -604,7 +604,7 @@ def solve_finite(rules: Rules, objective: str = "ev", *, progress: bool | None =
     deals = list(_two_card_hands(shoe))
     hands: dict[tuple[int, int, int], HandDecision] = {}
     total_cards = sum(shoe.counts)
-    results = _NOTHING
+    results = NO_RESULTS
     with Progress(len(deals), "two-card hands", enabled=progress) as bar:
         for first, second in deals:
             cards = counts_of((first, second))
@@ -621,11 +621,11 @@ def solve_finite(rules: Rules, objective: str = "ev", *, progress: bool | None =
                     orderings * shoe.counts[first - 1] * (shoe.counts[second - 1] - (first == second)) * left,
                     total_cards * (total_cards - 1) * (total_cards - 2),
                 )
-                dealt = settle_deal(rules.naturals, natural, _ONE - solver.no_natural(cards, upcard),
+                dealt = settle_deal(rules.naturals, natural, ONE - solver.no_natural(cards, upcard),
                                     position._raw_best)
-                results = _add(results, dealt, chance)
+                results = add_results(results, dealt, chance)
             bar.advance()
-    game = GameValue(_score(solver.weights, results), results)
+    game = GameValue(score(solver.weights, results), results)
     return FiniteSolution(rules, objective, hands, game, _exceptions(solver, hands))
 
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from ..core.cards import RANKS, Counts, rank_symbol
 from ..core.hand import HandValue, add_card, hand_value
 from ..dealer.graph import BUST
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["PlayerState", "player_states", "player_hit_graph", "hands_up_to_21", "counts_value"]
 
@@ -40,7 +42,7 @@ def player_states() -> tuple[HandValue, ...]:
     return tuple(HandValue(t, False) for t in _HARD_TOTALS) + tuple(HandValue(t, True) for t in _SOFT_TOTALS)
 
 
-def _hard_sum(hand: HandValue) -> int:
+def hard_sum(hand: HandValue) -> int:
     return hand.total - (10 if hand.soft else 0)
 
 
@@ -51,6 +53,8 @@ def player_hit_graph() -> nx.DiGraph:
     Edge attribute ``ranks`` lists the cards that make each move. Drawing a card
     always raises the hard sum, so the graph is acyclic.
     """
+    import networkx as nx  # here: the exact engine's paths never build a graph
+
     graph = nx.DiGraph()
     graph.add_node(BUST, kind="absorbing")
     for hand in player_states():
@@ -67,13 +71,14 @@ def player_hit_graph() -> nx.DiGraph:
 
 
 def hands_up_to_21(
-    shoe: Counts, upcard: int, start: tuple[int, ...] = (), extra: Counts = (0,) * 10
+    shoe: Counts, upcard: int | None, start: tuple[int, ...] = (), extra: Counts = (0,) * 10
 ) -> Iterator[Counts]:
-    """Every composition of a player's hand the ``shoe`` (ten counts), less the up-card and the
-    ``extra`` cards, can hold: multisets of two or more cards, containing ``start``, with a hard
-    total of 21 or less (every hand the player may stand on or hit)."""
+    """Every composition of a player's hand the ``shoe`` (ten counts), less the up-card (if any)
+    and the ``extra`` cards, can hold: multisets of two or more cards, containing ``start``, with
+    a hard total of 21 or less (every hand the player may stand on or hit)."""
     available = list(shoe)
-    available[upcard - 1] -= 1
+    if upcard is not None:
+        available[upcard - 1] -= 1
     for r in RANKS:
         available[r - 1] -= extra[r - 1]
     counts = [0] * 10

@@ -236,19 +236,19 @@ def _pydot():
     return pydot
 
 
-def _new_graph(caption: str, fixed: bool = False):
+def new_graph(caption: str, fixed: bool = False):
     """A digraph laid out by ``dot`` left to right, or (``fixed``) with positions given here."""
     pydot = _pydot()
     layout = (dict(layout="neato", notranslate="true", outputorder="edgesfirst") if fixed else
               dict(rankdir="LR", nodesep="0.12", ranksep="0.45", newrank="true"))
     graph = pydot.Dot(graph_type="digraph", fontname=_FONT, fontsize="13", labelloc="t", labeljust="l",
-                      label=_quote(caption), **layout)
+                      label=dot_quote(caption), **layout)
     graph.set_node_defaults(fontname=_FONT, fontsize="11", style="filled", fillcolor=_COLOURS["hard"])
     graph.set_edge_defaults(fontname=_FONT, fontsize="9", arrowsize="0.6", color="#555555")
     return graph
 
 
-def _quote(text: str) -> str:
+def dot_quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
@@ -381,18 +381,18 @@ def _add_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Sequence
         target = container if column is None else pydot.Subgraph(rank="same")
         for name in names:
             style, label = _node_look(name, nodes[name], extra_labels)
-            target.add_node(pydot.Node(_quote(prefix + name), label=_quote(label), **style))
+            target.add_node(pydot.Node(dot_quote(prefix + name), label=dot_quote(label), **style))
         if column is not None:
             container.add_subgraph(target)
     # Columns in order of total, the outcomes last: invisible edges between the columns' first states.
     ordered = sorted((c for c in columns if c is not None),
                      key=lambda c: (c == "outcomes", 0 if c == "outcomes" else c))
     for left, right in zip(ordered, ordered[1:]):
-        container.add_edge(pydot.Edge(_quote(prefix + columns[left][0]), _quote(prefix + columns[right][0]),
+        container.add_edge(pydot.Edge(dot_quote(prefix + columns[left][0]), dot_quote(prefix + columns[right][0]),
                                       style="invis", weight="0"))
     outcomes = columns.get("outcomes", [])
     for a, b in zip(outcomes, outcomes[1:]):  # keep the outcomes in table order, top to bottom
-        container.add_edge(pydot.Edge(_quote(prefix + a), _quote(prefix + b), style="invis"))
+        container.add_edge(pydot.Edge(dot_quote(prefix + a), dot_quote(prefix + b), style="invis"))
     position = {name: k for k, name in enumerate(order)}
     labels = {name: f"{position[name]:04d}" for name in order}
     kept, junctions = _bundles(edges, terminal, labels) if bundle else (list(edges), {})
@@ -401,24 +401,24 @@ def _add_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Sequence
         kind = nodes[target].get("kind")
         colour = _edge_colour(target, "terminal" if target in terminal and kind != "truncated" else kind)
         backward = {"constraint": "false"} if rank[target] <= rank.get(source, -1) else {}
-        container.add_edge(pydot.Edge(_quote(prefix + source), _quote(prefix + target), label=_quote(label),
-                                      tooltip=_quote(tooltip), color=colour, fontcolor=colour,
+        container.add_edge(pydot.Edge(dot_quote(prefix + source), dot_quote(prefix + target), label=dot_quote(label),
+                                      tooltip=dot_quote(tooltip), color=colour, fontcolor=colour,
                                       penwidth=_width(weight), **backward))
     for targets, members in junctions.items():
         junction = prefix + _JUNCTION + ", ".join(targets)
         colour = _edge_colour(targets[0], "terminal")
-        container.add_node(pydot.Node(_quote(junction), shape="point", width="0.08", color=colour,
-                                      fillcolor=colour, label='""', tooltip=_quote(_JUNCTION + ", ".join(targets)),
+        container.add_node(pydot.Node(dot_quote(junction), shape="point", width="0.08", color=colour,
+                                      fillcolor=colour, label='""', tooltip=dot_quote(_JUNCTION + ", ".join(targets)),
                                       **{"class": "junction"}))
         for source, weight in sorted(members, key=lambda m: position[m[0]]):
             text = f"{len(targets)} × {edge_style.label(weight)}"
             container.add_edge(pydot.Edge(
-                _quote(prefix + source), _quote(junction), label=_quote(text), color=colour, fontcolor=colour,
+                dot_quote(prefix + source), dot_quote(junction), label=dot_quote(text), color=colour, fontcolor=colour,
                 penwidth=_width(weight * len(targets)), arrowhead="none",
-                tooltip=_quote(f"{fraction_string(weight)} to each of {', '.join(targets)}"),
+                tooltip=dot_quote(f"{fraction_string(weight)} to each of {', '.join(targets)}"),
                 **{"class": "bundle"}))
         for target in targets:
-            container.add_edge(pydot.Edge(_quote(junction), _quote(prefix + target), color=colour,
+            container.add_edge(pydot.Edge(dot_quote(junction), dot_quote(prefix + target), color=colour,
                                           penwidth="0.8", **{"class": "fan"}))
 
 
@@ -598,7 +598,7 @@ def dealer_pages(rules: Rules, upcards: Iterable[int] | None = None, *, decimals
         else:
             nodes, edges, reached = _merged_parts(rules, upcard, edge_style)
         symbol = rank_symbol(upcard)
-        graph = _new_graph(f"Dealer's chain, up-card {symbol}: {rules.describe()};\n{captions[view]}")
+        graph = new_graph(f"Dealer's chain, up-card {symbol}: {rules.describe()};\n{captions[view]}")
         graph.set_name(f"dealer_{symbol}")
         if view == "draws":
             graph.set("ordering", "out")
@@ -659,7 +659,7 @@ def player_diagram(rules: Rules, upcard: int, *, objective: str = "ev", decimals
     if not busts:
         caption += (f"\nno BUST: against a {symbol} the best play hits only hands no card can bust "
                     "(the player stands before any risk of busting)")
-    graph = _new_graph(caption)
+    graph = new_graph(caption)
     graph.set_name(f"player_{symbol}")
     _add_chain(graph, nodes, edges, "", values, edge_style=edge_style)
     return graph

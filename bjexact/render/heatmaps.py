@@ -19,8 +19,8 @@ from typing import Any
 
 from ..core.numbers import fraction_string, mpq
 from ..errors import BjexactError
-from .diagrams import _new_graph as new_graph
-from .diagrams import _quote as quote
+from .diagrams import dot_quote as quote
+from .diagrams import new_graph
 
 __all__ = ["MAX_HEATMAP_STATES", "heatmap", "short_state"]
 

@@ -22,9 +22,6 @@ __all__ = [
     "player_tables", "game_lines", "latex_escape", "decimal_string", "tidy_table", "with_floats",
 ]
 
-_decimal = decimal_string  # its former name, for code written before the layout
-
-
 # --- the player's tables ----------------------------------------------------
 
 PLAYER_VIEWS = ("policy", "values", "hands")

@@ -14,8 +14,8 @@ from ..core.rules import Rules
 from ..errors import BjexactError
 from ..player.outcomes import payoffs, stand_results
 from .models import STANDARD_TEN_DENSITY, CardModel, ten_density_model
-from .polys import _parts
-from .table import _check_rules, substitution_text, symbolic_dealer_table
+from .polys import poly_parts
+from .table import check_rules, substitution_text, symbolic_dealer_table
 
 __all__ = ["AlgebraicNumber", "Piece", "DecisionBoundaries", "decision_boundaries"]
 
@@ -278,7 +278,7 @@ def decision_boundaries(
     from sympy import QQ, Poly, Symbol, lcm
 
 
-    _check_rules(rules)
+    check_rules(rules)
     if soft and not 12 <= total <= 21 or not soft and not 4 <= total <= 21:
         raise BjexactError(f"no such hand: {'soft' if soft else 'hard'} {total} (hard 4-21, soft 12-21)")
     if upcard not in RANKS:
@@ -290,7 +290,7 @@ def decision_boundaries(
     weights = payoffs(rules, objective)
 
     def as_poly(element):
-        numer, denom = _parts(element)
+        numer, denom = poly_parts(element)
         poly = Poly(numer.as_expr(), t, domain=QQ)
         return poly, (Poly(1, t, domain=QQ) if denom is None else Poly(denom.as_expr(), t, domain=QQ))
 

@@ -157,7 +157,7 @@ class _Quotients:
 
 
 @dataclass(frozen=True)
-class _QuotientDraws:
+class QuotientDraws:
     """The draws of ``model`` (a ring model) as :class:`_Quotient` elements."""
 
     model: CardModel

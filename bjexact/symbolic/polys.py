@@ -15,7 +15,7 @@ __all__ = ["evaluate", "polynomial_string", "parse_polynomial", "summary", "n_te
 # --- elements: evaluation, strings, LaTeX --------------------------------------------------
 
 
-def _parts(element: Any) -> tuple[Any, Any | None]:
+def poly_parts(element: Any) -> tuple[Any, Any | None]:
     """(numerator, denominator or None) of a ring or field element, denominator with constant term > 0."""
     if hasattr(element, "numer") and hasattr(element, "denom"):
         numer, denom = element.numer, element.denom
@@ -41,7 +41,7 @@ def _evaluate_poly(poly: Any, point: Sequence[mpq]) -> mpq:
 def evaluate(element: Any, point: Sequence[Any]) -> mpq:
     """The exact value of a polynomial (or rational function) at ``point`` (one rational per variable)."""
     point = tuple(as_rational(v) for v in point)
-    numer, denom = _parts(element)
+    numer, denom = poly_parts(element)
     value = _evaluate_poly(numer, point)
     if denom is None:
         return value
@@ -53,7 +53,7 @@ def evaluate(element: Any, point: Sequence[Any]) -> mpq:
 
 def polynomial_string(element: Any) -> str:
     """A string that ``sympy.parse_expr`` reads back to the same polynomial or rational function."""
-    numer, denom = _parts(element)
+    numer, denom = poly_parts(element)
     if denom is None:
         return str(numer)
     return f"({numer})/({denom})"
@@ -75,7 +75,7 @@ def parse_polynomial(text: str, model: CardModel) -> Any:
 
 def summary(element: Any) -> str:
     """``degree D, N terms`` (numerator and denominator for a rational function)."""
-    numer, denom = _parts(element)
+    numer, denom = poly_parts(element)
     text = f"degree {_total_degree(numer)}, {len(numer)} term{'s' if len(numer) != 1 else ''}"
     if denom is not None:
         text += f", over {denom}"
@@ -87,14 +87,14 @@ def _total_degree(poly: Any) -> int:
 
 
 def n_terms(element: Any) -> int:
-    numer, denom = _parts(element)
+    numer, denom = poly_parts(element)
     return len(numer) + (len(denom) if denom is not None else 0)
 
 
 def polynomial_latex(element: Any, collect: str | None = None) -> str:
     """LaTeX by sympy's printer, in descending powers; multivariate polynomials collected by powers
     of ``collect`` (default: the last variable, ``p_T``)."""
-    numer, denom = _parts(element)
+    numer, denom = poly_parts(element)
     text = _poly_latex(numer, collect)
     if denom is None:
         return text
@@ -105,7 +105,7 @@ def latex_lines(element: Any, per_line: int = 4) -> list[str]:
     """A polynomial in one variable as LaTeX lines of ``per_line`` terms each, for a page's width."""
     from sympy import latex
 
-    numer, denom = _parts(element)
+    numer, denom = poly_parts(element)
     if denom is not None or len(numer.ring.symbols) != 1:
         return [polynomial_latex(element)]
     (t,) = numer.ring.symbols

@@ -28,8 +28,8 @@ from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
 from ..dealer.graph import FINAL_TOTALS, graph_for
 from ..errors import BjexactError
-from .models import CardModel, _QuotientDraws, per_rank_model
-from .polys import _parts, evaluate, polynomial_string
+from .models import CardModel, QuotientDraws, per_rank_model
+from .polys import evaluate, poly_parts, polynomial_string
 
 __all__ = ["SymbolicTable", "symbolic_dealer_table", "simplex_substitute"]
 
@@ -100,7 +100,7 @@ def substitution_text(model: CardModel) -> str:
     return f"p_T = {t}, p_A = ... = p_9 = (1 - {t})/9; the deck is standard at {t} = 4/13"
 
 
-def _check_rules(rules: Rules) -> None:
+def check_rules(rules: Rules) -> None:
     if not rules.infinite:
         raise BjexactError(
             "symbolic results are for the infinite deck (--decks inf); for finite shoes use 'bjexact eor'"
@@ -130,7 +130,7 @@ def symbolic_dealer_table(
     """
 
     rules = rules or Rules(decks="inf")
-    _check_rules(rules)
+    check_rules(rules)
     model = model or per_rank_model()
     if rules.naturals == "peek" and not model.field:
         model = model.with_field(True)
@@ -139,7 +139,7 @@ def symbolic_dealer_table(
     if model.field:
         # solve with light quotients over the ring, then move each result to sympy's field
         field = model.domain.field
-        vectors = graph.solve(_QuotientDraws(model.with_field(False)), wanted)
+        vectors = graph.solve(QuotientDraws(model.with_field(False)), wanted)
         vectors = {u: [field.new(q.numer, q.denom) for q in v] for u, v in vectors.items()}
     else:
         vectors = graph.solve(model, wanted)
@@ -156,7 +156,7 @@ def simplex_substitute(element: Any, model: CardModel) -> Any:
     """
     if model.kind != "ranks":
         raise BjexactError("the substitution p_T = 1 - (p_A + ... + p_9) needs the per-rank model")
-    numer, denom = _parts(element)
+    numer, denom = poly_parts(element)
     ring = numer.ring
     rest = ring.one - sum(ring.gens[:9], ring.zero)
     numer = numer.compose(ring.gens[9], rest)

@@ -11,7 +11,8 @@ The table
     player has played). Everything else follows the :class:`~bjexact.core.rules.GameRules`:
     doubling (which totals, soft or not, after splitting), splitting and resplitting
     up to ``split_hands`` hands (aces once unless ``rsa``, one card each unless
-    ``hit_split_aces``; a split hand's 21 is not a blackjack), late or early
+    ``hit_split_aces``, doubled only with ``double_split_aces``; a split hand's 21 is
+    not a blackjack), late or early
     surrender, the dealer's peek with a ten or an ace up, the blackjack payout, the
     dealer's soft 17. Split hands are played one after the other, each receiving its
     second card when its turn comes. With an ace up the player is offered insurance
@@ -80,6 +81,7 @@ from ..core.hand import HandValue, hand_value
 from ..core.hand import is_natural as hand_is_natural
 from ..core.numbers import as_rational, fraction_string, mpq, parse_fraction
 from ..core.rules import GameRules
+from ..core.settlement import hand_result, payout
 from ..errors import BjexactError
 from ..player.game import MoveValues, even_money, hand_moves, insurance_value
 from ..render.tables import NumberStyle
@@ -100,7 +102,6 @@ __all__ = [
     "first_differing_hand",
     "insurance_advice",
     "is_natural",
-    "may_double",
     "move_advice",
     "parse_move",
     "parse_stake",
@@ -165,23 +166,6 @@ def is_natural(cards: Sequence[PlayingCard]) -> bool:
     return hand_is_natural(ranks_of(cards))
 
 
-def may_double(rules: GameRules, ranks: Sequence[int]) -> bool:
-    """Whether the rules let two cards of ``ranks`` double (``double``, ``double_soft``)."""
-    value = hand_value(tuple(ranks))
-    if len(ranks) != 2 or (value.soft and not rules.double_soft):
-        return False
-    if rules.double == "9-11":
-        return 9 <= value.total <= 11
-    if rules.double == "10-11":
-        return 10 <= value.total <= 11
-    return True
-
-
-def split_limit(rules: GameRules, pair: int) -> int:
-    """The most hands splitting ``pair`` can make (aces are resplit only with ``rsa``)."""
-    return rules.split_hands if pair != ACE or rules.rsa else min(rules.split_hands, 2)
-
-
 # --- configuration ------------------------------------------------------------------------
 
 
@@ -235,7 +219,7 @@ class GameConfig:
     def from_json(cls, data: Mapping[str, Any]) -> GameConfig:
         rules = dict(data["rules"])
         rules.pop("shoe", None)
-        return cls(rules=GameRules(**rules), chips=data["chips"], seed=data["seed"], hints=data["hints"],
+        return cls(rules=GameRules.from_json(rules), chips=data["chips"], seed=data["seed"], hints=data["hints"],
                    min_bet=data["min_bet"], max_bet=data["max_bet"], penetration=parse_fraction(data["penetration"]))
 
 
@@ -315,22 +299,24 @@ def settle(player: Sequence[PlayingCard], dealer: Sequence[PlayingCard], stake: 
     """
     stake_q = mpq(stake)
     you, them = value_of(player), value_of(dealer)
-    player_natural = is_natural(player) and not split
+    player_natural, dealer_natural = is_natural(player) and not split, is_natural(dealer)
+    result = hand_result(you, them, player_natural=player_natural, dealer_natural=dealer_natural)
+    net = stake_q * payout(result, as_rational(bj_pays))
+    if result == "natural":
+        return Settlement("blackjack", net, "blackjack")
     if you.bust:
-        return Settlement("loss", -stake_q, f"bust with {you.total}")
-    if player_natural and is_natural(dealer):
-        return Settlement("push", _ZERO, "both have blackjack")
-    if player_natural:
-        return Settlement("blackjack", stake_q * as_rational(bj_pays), "blackjack")
-    if is_natural(dealer):
-        return Settlement("loss", -stake_q, "the dealer has blackjack")
-    if them.bust:
-        return Settlement("win", stake_q, f"the dealer busts with {them.total}")
-    if you.total > them.total:
-        return Settlement("win", stake_q, f"{you.total} beats {them.total}")
-    if you.total < them.total:
-        return Settlement("loss", -stake_q, f"the dealer's {them.total} beats {you.total}")
-    return Settlement("push", _ZERO, f"both have {you.total}")
+        reason = f"bust with {you.total}"
+    elif player_natural or dealer_natural:
+        reason = "both have blackjack" if result == "push" else "the dealer has blackjack"
+    elif them.bust:
+        reason = f"the dealer busts with {them.total}"
+    elif result == "win":
+        reason = f"{you.total} beats {them.total}"
+    elif result == "loss":
+        reason = f"the dealer's {them.total} beats {you.total}"
+    else:
+        reason = f"both have {you.total}"
+    return Settlement(result, net, reason)
 
 
 # --- advice -------------------------------------------------------------------------------
@@ -876,9 +862,9 @@ class Game:
         ranks = ranks_of(hand.cards)
         moves = ["stand", "hit"]
         free = self.available()
-        if may_double(self.rules, ranks) and free >= hand.bet:
+        if self.rules.may_double(value_of(hand.cards)) and free >= hand.bet:
             moves.append("double")
-        if ranks[0] == ranks[1] and self.rules.split_hands >= 2 and free >= hand.bet:
+        if self.rules.may_split(ranks) and free >= hand.bet:
             moves.append("split")
         surrender = self.rules.surrender
         early_checked = self.rules.hole_card == "peek" and self.dealer[0].rank in (ACE, TEN)
@@ -969,13 +955,13 @@ class Game:
         ranks = ranks_of(hand.cards)
         rules = self.rules
         free = self.available()
-        aces_stuck = hand.pair == ACE and not rules.hit_split_aces
+        aces_stuck = not rules.may_hit_split(hand.pair)
         if len(hand.cards) > 2:
             return ["stand", "hit"], 1
         moves = ["stand"] if aces_stuck else ["stand", "hit"]
-        if not aces_stuck and rules.das and may_double(rules, ranks) and free >= hand.bet:
+        if not aces_stuck and rules.may_double(value_of(hand.cards), split_pair=hand.pair) and free >= hand.bet:
             moves.append("double")
-        limit = split_limit(rules, hand.pair)
+        limit = rules.split_limit(hand.pair)
         if ranks[0] == ranks[1] and len(self.seat) < limit and free >= hand.bet:
             moves.append("split")
             return moves, limit - len(self.seat) + 1
@@ -1043,14 +1029,15 @@ class Game:
         live = [h for h in self.seat if not h.surrendered and not value_of(h.cards).bust]
         natural_round = len(self.seat) == 1 and is_natural(self.seat[0].cards)
         if live and not natural_round and not is_natural(self.dealer):
-            while not value_of(self.dealer).bust and not _dealer_stands(rules, value_of(self.dealer)):
+            while not value_of(self.dealer).bust and not rules.dealer_stands(value_of(self.dealer)):
                 self.dealer.append(self.draw(self.table()))
                 self.write(f"Dealer draws {self.show(self.dealer[-1])}: {self.hand_text(self.dealer)}")
         split = len(self.seat) > 1
         if (rules.hole_card == "enhc" and rules.obo and is_natural(self.dealer) and not natural_round
                 and not self.seat[0].surrendered):
             self.on_table = _ZERO
-            self.settle_now(-mpq(stake), f"You lose {stake} (the dealer has blackjack: only the original stake "
+            lost = rules.dealer_natural_loss([hand.bet for hand in self.seat], stake)
+            self.settle_now(lost, f"You lose {stake} (the dealer has blackjack: only the original stake "
                                          "is lost, OBO).")
             return
         for i, hand in enumerate(self.seat):
@@ -1065,10 +1052,6 @@ class Game:
             amount = "" if result.outcome == "push" else f" {chips_text(abs(result.net))}"
             self.settle_now(result.net, f"{name}{verdict}{amount} ({result.reason}).")
         self.on_table = _ZERO
-
-
-def _dealer_stands(rules: GameRules, value: HandValue) -> bool:
-    return value.total > 17 or (value.total == 17 and not (rules.h17 and value.soft))
 
 
 def _percent(value: mpq) -> str:

@@ -1,0 +1,245 @@
+"""``bjexact count indices`` and ``bjexact count betting``: a count's index numbers and betting
+figures from exact solves of shoes at given true counts (many independent solves, on Dask)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from ..errors import BjexactError
+from .common import add_output_options, bounded_int, number_style, write_output
+from .game_options import GAME_RULES_HELP, add_game_rule_options, game_rules_from_args
+
+# the most worker processes a local cluster may start per core (a scheduler's cluster is its own)
+LOCAL_WORKERS_PER_CORE = 4
+
+
+def max_local_workers() -> int:
+    """The most worker processes of a local cluster: 4 a core, at least 8."""
+    import os
+
+    return max(8, LOCAL_WORKERS_PER_CORE * (os.cpu_count() or 1))
+
+INDICES_EXAMPLES = """\
+examples:
+  bjexact count indices --system hi-lo --decks 6
+  bjexact count indices --system hi-lo --decks 6 --surrender late --workers 2    # with the Fab 4
+  bjexact count indices --system zen --decks 2 --h17 --span 8 --format json
+  bjexact count indices --system my-count.toml --decks 1 --serial
+
+Method: the shoe at true count t is the composition the count predicts, to the card. From the
+neutral remainder (a share --left of every rank, half by default: true count 0), one card the
+count tags positive goes out, one of the dealt cards it tags negative comes back, and so on,
+each kind in the count's own proportions (each rank in proportion to its cards times its tag:
+Hi-Lo's 2-6 evenly, tens and aces 4:1; the reverse for t < 0); the shoe for t is the first
+along that path whose true count (running count of the cards dealt per deck left, exact)
+reaches t. Each shoe is solved exactly; a chart cell's moves are valued as the
+total-dependent chart does. For every cell the best move at 0 is followed up and down the
+counts until another move is best: between those two shoes the exact value difference changes
+sign; the index is where the straight line between the two exact differences crosses zero,
+rounded. Read an index n as: at true counts >= n play the higher-count move, below n the
+lower one (S>=+3: stand from +3 up; H<-1: hit below -1). Surrender (with --surrender) has its
+own indices against the best other move; insurance, against not insuring. The Illustrious 18
+and, with surrender, the Fab 4 are marked * and, for Hi-Lo, listed against the published
+numbers. An unbalanced count (KO) is read as its balanced equivalent (the running count less
+what that many dealt cards count on average, per deck left).
+One solve per true count (split once by default: --split-hands 4 for resplits costs about
+five times as much); each is stored under its composition in --store, so a run resumes and
+a shoe met again is not solved again.
+"""
+
+BETTING_EXAMPLES = """\
+examples:
+  bjexact count betting --system hi-lo --decks 6 --penetration 0.75 --ramp=-1:1,1:2,2:4,3:8,4:12 --bank 1000
+  bjexact count betting --system hi-lo --decks 2 --kelly --bank 1000 --min-bet 1 --max-bet 16
+  bjexact count betting --system zen --decks 1 --split-hands 1 --ramp 0:1,2:4 --format json
+
+Per true count t (the shoes of 'count indices', t from -span to +span): the round's exact
+value and variance under the play that is best for the shoe's cards (the value a player
+using every index would approach). The share of rounds at each true count is exact: a round
+begins at each depth from the first card to the cut card with equal weight, and the running
+count of the cards seen there is hypergeometric; the true count is floored and counts beyond
+the span are pooled at its ends. With a bet ramp (--ramp t:bet,...: the bet of the largest t
+at or below the count; below the first, the first bet) or the Kelly ramp (--kelly: at each
+count bank x value / variance, within --min-bet and --max-bet, the minimum where the value
+is not positive): win rate, SD per round, N0 = variance / win rate^2 (rounds to overcome one
+standard deviation), SCORE = 10^6 / N0, and the risk of ruin of --bank units,
+exp(-2 x win rate x bank / variance). Griffin's figures for the count, from the exact effects
+of removing one card of each rank (11 more solves): the betting correlation (tags against
+the effects on the round's value, over the 13 cards of a deck), the insurance correlation
+(tags against the effects on insurance), and the playing efficiency (for every cell, the
+gain of acting on the count at each depth, as a share of the gain of acting on the cell's
+own effects of removal, by the normal approximation, weighted by the cell's chance).
+"""
+
+
+def register(subparsers) -> None:
+    """Add ``indices`` and ``betting`` under ``count``."""
+    _subcommand(subparsers, "indices", run_indices, 10, INDICES_EXAMPLES,
+                "index numbers for every decision of the chart, from exact values at each true count",
+                "Index numbers of a count for every chart decision, from exact solves of shoes at each "
+                "true count, with the Illustrious 18 and Fab 4 against the published Hi-Lo numbers.")
+    betting = _subcommand(subparsers, "betting", run_betting, 6, BETTING_EXAMPLES,
+                          "EV and variance by true count, win rate, SD, N0, SCORE, risk of ruin for a ramp",
+                          "A count's betting figures from exact solves at each true count and the exact "
+                          "frequencies of the true counts at a penetration.")
+    betting.add_argument("--penetration", default="0.75", metavar="P",
+                         help="share of the shoe dealt before the cut card (default: 0.75)")
+    betting.add_argument("--ramp", default=None, metavar="T:BET,...",
+                         help="bets by true count, e.g. --ramp=-1:1,1:2,2:4,3:8 (default: flat 1)")
+    betting.add_argument("--kelly", action="store_true", help="the Kelly ramp for --bank instead of --ramp")
+    betting.add_argument("--bank", default="1000", metavar="UNITS", help="the bank, in units (default: 1000)")
+    betting.add_argument("--min-bet", default="1", metavar="UNITS", help="with --kelly: the smallest bet (default: 1)")
+    betting.add_argument("--max-bet", default="16", metavar="UNITS", help="with --kelly: the largest bet (default: 16)")
+    betting.add_argument("--no-griffin", action="store_true",
+                         help="leave out the betting correlation, insurance correlation and playing efficiency")
+
+
+def _subcommand(subparsers, name: str, run, span: int, examples: str, summary: str,
+                description: str) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(name, help=summary, description=description,
+                                   epilog=GAME_RULES_HELP + "\n" + examples,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.set_defaults(run=run)
+    parser.add_argument("--system", default="hi-lo", metavar="hi-lo|ko|hi-opt-1|hi-opt-2|omega-2|zen|FILE",
+                        help="the count system (default: hi-lo)")
+    parser.add_argument("--span", type=bounded_int(1, 20), default=span, metavar="N",
+                        help=f"true counts from -N to +N (default: {span})")
+    parser.add_argument("--left", default="1/2", metavar="SHARE",
+                        help="the share of the shoe left when the count is read (default: 1/2)")
+    parser.add_argument("--store", default="bjexact-count.store", metavar="DIR",
+                        help="the results store (default: bjexact-count.store)")
+    add_game_rule_options(parser, split_hands_help="(default: 2 = split once; 4: resplits, slower)")
+    where = parser.add_argument_group("execution")
+    where.add_argument("--workers", type=bounded_int(1, 10**6), default=None, metavar="N",
+                       help="worker processes of the local cluster (default: one per core; at most 4 a core)")
+    where.add_argument("--scheduler", default=None, metavar="ADDRESS", help="use the Dask cluster at ADDRESS")
+    where.add_argument("--serial", action="store_true", help="solve in this process, without Dask")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_output_options(parser, formats=("text", "md", "json"))
+    return parser
+
+
+def check_workers(args: argparse.Namespace) -> None:
+    """Refuse a local cluster larger than :func:`max_local_workers` before starting anything."""
+    if args.serial and (args.scheduler or args.workers):
+        raise BjexactError("--serial runs without Dask: it takes neither --scheduler nor --workers")
+    bound = max_local_workers()
+    if args.workers is not None and args.workers > bound and args.scheduler is None:
+        raise BjexactError(f"--workers {args.workers:,}: a local cluster here has at most {bound} worker processes "
+                           f"({LOCAL_WORKERS_PER_CORE} a core); for more, start a Dask cluster and give --scheduler")
+
+
+def share(text: str, option: str):
+    """A share from 0 (excluded) to 1, exactly."""
+    from ..core.numbers import parse_fraction
+
+    try:
+        value = parse_fraction(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 < value <= 1:
+        raise BjexactError(f"{option} must be more than 0 and at most 1 (such as 0.75 or 1/2), not {text!r}")
+    return value
+
+
+def _setup(args: argparse.Namespace):
+    from ..apps.counting import load_system
+    from ..apps.indices import count_shoes
+
+    check_workers(args)
+    left = share(args.left, "--left")
+    system = load_system(args.system)
+    rules = game_rules_from_args(args, split_hands=2)
+    if rules.infinite:
+        raise BjexactError("counting needs a finite shoe: --decks N or --shoe")
+    shoes = count_shoes(system, rules.make_shoe().counts, args.span, left)
+    return system, rules, shoes
+
+
+def _solve(args: argparse.Namespace, tasks: list[dict[str, Any]], function, kind: str, label: str):
+    from ..apps.sweep import ResultStore, RunStats, run_tasks
+
+    stats = RunStats()
+    results = run_tasks(tasks, store=ResultStore(Path(args.store), kind=kind), kind=kind, function=function,
+                        executor="serial" if args.serial else "dask", scheduler=args.scheduler,
+                        workers=args.workers, progress=False if args.quiet else None, stats=stats, label=label)
+    return results, stats
+
+
+def _run_note(stats, args) -> str:
+    return (f"{stats.computed} solved on {stats.workers} worker(s) in {stats.seconds:.1f} s, "
+            f"{stats.stored} from the store {args.store}")
+
+
+def run_indices(args: argparse.Namespace) -> int:
+    from ..apps.indices import INDEX_KIND, index_chart, index_task, shoe_tasks
+
+    system, rules, shoes = _setup(args)
+    results, stats = _solve(args, shoe_tasks(rules, shoes), index_task, INDEX_KIND, "solving true counts")
+    chart = index_chart(system, rules, shoes, results)
+    from ..render.tables import render
+    from .count_tables import index_tables
+
+    tables = index_tables(chart, number_style(args, percent=False), _run_note(stats, args))
+    write_output(render(tables, args.format, number_style(args), chart.to_json()), args.output)
+    return 0
+
+
+def run_betting(args: argparse.Namespace) -> int:
+    from ..apps.betting import (
+        BETTING_KIND,
+        betting_task,
+        count_frequencies,
+        griffin_figures,
+        kelly_ramp,
+        parse_ramp,
+        ramp_figures,
+        values_by_count,
+    )
+    from ..apps.indices import INDEX_KIND, index_task, shoe_tasks
+    from ..core.numbers import parse_fraction
+
+    def fraction(text: str, what: str):
+        try:
+            value = parse_fraction(text)
+        except ValueError:
+            raise BjexactError(f"{what} must be a number such as 1000, not {text!r}") from None
+        return value
+
+    penetration = share(args.penetration, "--penetration")
+    bank, low, high = (fraction(args.bank, "--bank"), fraction(args.min_bet, "--min-bet"),
+                       fraction(args.max_bet, "--max-bet"))
+    if bank <= 0 or low <= 0 or high < low:
+        raise BjexactError("--bank and --min-bet must be positive and --max-bet at least --min-bet")
+    if args.kelly and args.ramp:
+        raise BjexactError("--kelly makes the ramp: it takes no --ramp")
+    ramp = parse_ramp(args.ramp) if args.ramp else None
+    system, rules, shoes = _setup(args)
+    from ..apps.counting import removal_shoes
+    from ..apps.indices import CountShoe
+
+    full = rules.make_shoe().counts
+    frequencies = count_frequencies(system, full, penetration, args.span)
+    results, stats = _solve(args, shoe_tasks(rules, shoes), betting_task, BETTING_KIND, "solving true counts")
+    values = values_by_count([(s.true_count, r) for s, r in zip(shoes, results)], args.span)
+    if args.kelly:
+        ramp = kelly_ramp(values, bank, low, high)
+    figures = ramp_figures(values, frequencies, ramp or {0: parse_fraction("1")}, bank)
+    griffin = None
+    if not args.no_griffin:
+        removal = [CountShoe(0, 0, shoe, parse_fraction("0")) for shoe in removal_shoes(full)]
+        removed, more = _solve(args, shoe_tasks(rules, removal), index_task, INDEX_KIND, "effects of removal")
+        stats.computed += more.computed
+        stats.stored += more.stored
+        griffin = griffin_figures(system, full, removed, penetration)
+    from ..render.tables import render
+    from .count_tables import betting_tables
+
+    tables = betting_tables(system, rules, figures, griffin, number_style(args), args, _run_note(stats, args))
+    document = figures.to_json() | {"system": {"name": system.name, "tags": list(system.tags)},
+                                    "rules": rules.to_json(), "penetration": args.penetration,
+                                    "griffin": None if griffin is None else griffin.to_json()}
+    write_output(render(tables, args.format, number_style(args), document), args.output)
+    return 0

@@ -1,0 +1,115 @@
+"""Tables for ``bjexact count indices`` and ``bjexact count betting`` (the command layer: they read the
+apps' published indices and move codes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.cards import UPCARD_ORDER, rank_symbol
+from ..core.text import NumberStyle, Table
+
+__all__ = ["index_tables", "betting_tables", "cell_text"]
+
+_SECTIONS = (("hard", "hard total"), ("soft", "soft total"), ("pairs", "pair"), ("surrender", "surrender, hard total"))
+
+
+def cell_text(cell: Any, marked: bool) -> str:
+    """``S>=+3``: the higher-count move from the index up; ``H<-1``: the lower-count move below it;
+    the basic move alone where nothing changes within the span; ``*``: Illustrious 18 or Fab 4."""
+    from ..apps.indices import MOVE_CODES
+
+    change = cell.nearest()
+    if change is None:
+        text = MOVE_CODES[cell.basic]
+    elif change.high != cell.basic:
+        text = f"{MOVE_CODES[change.high]}>={change.index:+d}"
+    else:
+        text = f"{MOVE_CODES[change.low]}<{change.index:+d}"
+    return text + ("*" if marked else "")
+
+
+def index_tables(chart: Any, style: NumberStyle, run_note: str) -> list[Table]:
+    from ..apps.indices import FAB_4, ILLUSTRIOUS_18, MOVE_CODES
+
+    marked = set(ILLUSTRIOUS_18) | set(FAB_4)
+    ups = [rank_symbol(u) for u in UPCARD_ORDER]
+    tables = []
+    counts = ", ".join(f"{s.target:+d}: {float(s.true_count):+.2f}" for s in chart.shoes)
+    for section, label in _SECTIONS:
+        rows: dict[str, dict[int, Any]] = {}
+        for cell in chart.cells:
+            if cell.section == section:
+                rows.setdefault(cell.row, {})[cell.upcard] = cell
+        if section == "surrender":
+            rows = {row: cells for row, cells in rows.items()
+                    if any(c.basic == "surrender" or c.nearest() is not None for c in cells.values())}
+        if not rows:
+            continue
+        body = [[row] + [cell_text(cells[u], cell.key in marked) if (cell := cells.get(u)) else ""
+                         for u in UPCARD_ORDER] for row, cells in rows.items()]
+        tables.append(Table(f"Index numbers, {label} against the dealer's up-card: {chart.system.name}, "
+                            f"{chart.rules.describe()}", [label] + ups, body))
+    insurance = [c for c in chart.cells if c.section == "insurance"]
+    legend = [f"{code} {move}" for move, code in MOVE_CODES.items() if code not in ("-", "N")]
+    notes = [
+        "S>=+3: from true count +3 up play S (the basic move below); H<-1: below -1 play H (the basic move "
+        "from -1 up); a move alone: no change within the span; *: Illustrious 18 or Fab 4",
+        "moves: " + ", ".join(legend) + "; in the surrender chart '-' is the best other move",
+        "insurance: " + (cell_text(insurance[0], True) if insurance else "no ace in the shoe"),
+        f"true counts of the shoes solved (target: exact): {counts}", run_note,
+    ]
+    tables[-1] = Table(tables[-1].title, tables[-1].columns, tables[-1].rows, notes)
+    published: list[list[str]] = []
+    for name, (index, low, high), cell, change in chart.published():
+        if change is None:
+            found = "not offered" if cell is None else f"no {MOVE_CODES[low]}/{MOVE_CODES[high]} change"
+            published.append([name, f"{MOVE_CODES[high]} >= {index:+d}", found, "", "", ""])
+            continue
+        published.append([name, f"{MOVE_CODES[high]} >= {index:+d}", f"{MOVE_CODES[change.high]} >= {change.index:+d}",
+                          f"{float(change.crossing):+.2f}",
+                          f"{float(change.bracket[0]):+.2f} .. {float(change.bracket[1]):+.2f}",
+                     f"{change.index - index:+d}"])
+    if not published:
+        return tables
+    tables.append(Table(
+        "The Illustrious 18" + (" and the Fab 4" if chart.rules.surrender != "none" else "")
+        + " against the published Hi-Lo indices (multi-deck, S17)",
+        ["decision", "published", "exact", "crossing", "bracket", "difference"], published,
+        ["exact: the index from these shoes; crossing: where the exact value difference, interpolated between "
+         "the two shoes of the bracket (their true counts), is zero; difference: exact index - published"]))
+    return tables
+
+
+def betting_tables(system: Any, rules: Any, figures: Any, griffin: Any, style: NumberStyle, args: Any,
+                   run_note: str) -> list[Table]:
+    signed = NumberStyle(style.decimals, True, style.exact, signed=True)
+    share = NumberStyle(2, True, style.exact)
+    units = NumberStyle(style.decimals, False, style.exact)
+    body = [[f"{r.count:+d}", share.plain(r.frequency), signed.plain(r.ev), units.plain(r.variance),
+             units.plain(r.bet)] for r in figures.rows]
+    by_count = Table(f"By true count: {system.name}, {rules.describe()}, penetration {args.penetration}",
+                     ["true count", "rounds (%)", "EV (%)", "variance", "bet"], body,
+                     ["EV and variance: the round's exact values for the shoe at that true count, optimal play; "
+                      "rounds: exact share of rounds at the floored true count (ends pooled)", run_note])
+    n0 = figures.n0
+    lines = [
+        ["win rate per round (units)", units.plain(figures.win_rate)],
+        ["win rate per 100 rounds (units)", units.plain(100 * figures.win_rate)],
+        ["average bet (units)", units.plain(figures.average_bet)],
+        ["SD per round (units)", f"{figures.sd:.4f}"],
+        ["N0 (rounds)", "n/a: not a winning game" if n0 is None else f"{float(n0):,.0f}"],
+        ["SCORE", "n/a" if figures.score is None else f"{float(figures.score):.2f}"],
+        [f"risk of ruin, bank {units.plain(figures.bank)} units", f"{100 * figures.risk_of_ruin:.2f}%"],
+    ]
+    if griffin is not None:
+        lines += [["betting correlation", _float(griffin.betting_correlation)],
+                  ["insurance correlation", _float(griffin.insurance_correlation)],
+                  ["playing efficiency", _float(griffin.playing_efficiency)]]
+    summary = Table("Betting figures for the ramp" + (" (Kelly)" if args.kelly else ""), ["figure", "value"], lines,
+                    ["N0 = variance / win rate^2; SCORE = 10^6 / N0; risk of ruin = exp(-2 x win rate x bank / "
+                     "variance); Griffin's correlations and efficiency from exact effects of removal"])
+    return [by_count, summary]
+
+
+def _float(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"

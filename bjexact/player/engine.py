@@ -1,0 +1,575 @@
+"""Exact values of the full game on a finite shoe, as integers over known denominators.
+
+The values are the W of :mod:`bjexact.player.game`: E[payoff, no dealer natural] when a
+dealer natural costs the original bet only (peek, or ENHC with OBO), else E[payoff];
+per unit initial bet, given the up-card.
+
+A *position* is a hand's cards with ``extra`` cards gone as well (the other split hand's
+pair card), never including the up-card; ``n`` cards are unseen (the shoe less the hand,
+the extra cards and the up-card; the hole card is one of them, so the player never draws
+the last one). Every value of a position with ``n`` cards unseen is an integer over
+
+    D(n) = n! / m!        (m fixed per up-card, see :class:`UpcardEngine`)
+
+A drawn card has rank r with chance left_r / n and D(n) = n D(n - 1), so the numerator of
+a hit is sum_r left_r X(after r), with no division; a dealer row for the position is a
+set of integers over ff(n, K) (:class:`~bjexact.dealer.batch.DealerOracle`, K its longest
+path), which divides D(n) once m <= n - K. The moves of one position share D(n), so they
+compare as integers; a fraction is made only for a value that is shown. The results are
+therefore the same rationals as those of the fraction arithmetic of ``player.game``, by
+construction, with its conventions: ties go to the earlier move of stand, hit, double;
+split hands are played by the unsplit hand's moves (CDZ-) or by their own optimum with the
+other pair card gone (CDP1, and CDP when splitting once).
+
+What this reaches: every position of a finite shoe, unsplit hands and the split hands of
+every split rule (split once, resplits to three or four hands with their second cards known
+not to be pair cards, RSA, hit split aces; CDZ-, CDP1, CDP). The infinite deck, one hand's
+moves (:func:`~bjexact.player.game.hand_moves`), fixed policies and the distribution of the
+net result stay with ``player.game``'s fraction arithmetic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from ..core.cards import RANKS, Counts, counts_of
+from ..core.hand import natural_partner
+from ..core.rules import GameRules
+from ..core.settlement import stand_result
+from ..dealer.batch import OUTCOMES, DealerOracle, Residues, row_of, weighted
+from ..errors import BjexactError
+from .states import counts_value, hands_up_to_21
+
+__all__ = ["UpcardEngine", "stand_weights"]
+
+_NONE: Counts = (0,) * 10
+
+
+def stand_weights(total: int, natural_loses: bool) -> tuple[int, ...]:
+    """The payoff of standing on ``total`` against each dealer outcome (:data:`OUTCOMES`), settled by
+    :func:`~bjexact.core.settlement.stand_result` (a dealer natural left out: 0)."""
+    return tuple(_STAND_PAYOFF[stand_result(total, outcome, blackjack_loses=natural_loses)] for outcome in OUTCOMES)
+
+
+_STAND_PAYOFF = {"win": 1, "push": 0, "loss": -1, None: 0}
+
+
+def _argmax(values: dict[str, int]) -> str:
+    """The move of largest value; ties go to the earlier move (the dict's order: stand, hit, double)."""
+    best = ""
+    for move, value in values.items():
+        if not best or value > values[best]:
+            best = move
+    return best
+
+
+_BUST = -1  # a child that busts
+_OUT = -2  # a child the shoe holds no card for
+
+
+@dataclass(frozen=True)
+class _Hands:
+    """Every hand (two cards or more, hard total 21 or less) a shoe can hold, by id, with the
+    hand each card makes (:data:`_BUST`, :data:`_OUT` or an id) and its stand total."""
+
+    hands: tuple[Counts, ...]
+    index: dict[Counts, int]
+    children: tuple[tuple[int, ...], ...]
+    sizes: tuple[int, ...]
+    totals: tuple[int, ...]  # at least 4: the stand weights' key
+
+    counts: Any  # the hands as a numpy array (hands x 10)
+
+    def within(self, top: Sequence[int]) -> list[int]:
+        """The ids of the hands of at most ``top`` cards of each rank."""
+        import numpy as np
+
+        if not self.hands:
+            return []
+        return np.flatnonzero((self.counts <= np.array(top, dtype=np.int64)).all(axis=1)).tolist()
+
+
+@cache
+def _hands(shoe: Counts) -> _Hands:
+    hands = tuple(hands_up_to_21(shoe, None))
+    index = {h: i for i, h in enumerate(hands)}
+    children = []
+    for hand in hands:
+        hard = sum(r * c for r, c in zip(RANKS, hand))
+        row = []
+        for rank in RANKS:
+            if hard + rank > 21:
+                row.append(_BUST)
+            elif hand[rank - 1] >= shoe[rank - 1]:
+                row.append(_OUT)
+            else:
+                row.append(index[hand[: rank - 1] + (hand[rank - 1] + 1,) + hand[rank:]])
+        children.append(tuple(row))
+    import numpy as np
+
+    return _Hands(hands, index, tuple(children), tuple(map(sum, hands)),
+                  tuple(max(counts_value(h).total, 4) for h in hands), np.array(hands, dtype=np.int64).reshape(-1, 10))
+
+
+class UpcardEngine:
+    """Exact W numerators (X over D(n)) of every position against one up-card of a finite shoe.
+
+    ``pairs``: the pair ranks whose splits (two hands at most) are valued here. The dealer's
+    rows come in at most two batches: every unsplit hand, with (CDP1) every split hand of
+    those pairs; then (CDZ-) the split hands' positions the unsplit strategy stands on.
+    """
+
+    def __init__(self, rules: GameRules, shoe: Counts, upcard: int, oracle: DealerOracle, pairs: list[int]):
+        self.rules = rules
+        self.shoe = shoe
+        self.upcard = upcard
+        self.pairs = pairs
+        self.unseen = sum(shoe) - 1  # before any player card
+        self.partner = natural_partner(upcard)
+        self.natural_loses = not rules.excludes_natural
+        self._oracle = oracle
+        self._weights = {t: stand_weights(t, self.natural_loses) for t in range(4, 22)}
+        self._table = table = _hands(shoe)
+        self._cdz = rules.split_strategy == "cdz"
+        top = [c - (r == upcard) for r, c in zip(RANKS, shoe)]
+        self._top = top
+        self._lefts: dict[tuple[int, int], list[int]] = {}
+        self._value: dict[int, dict[int, int]] = {}  # extra -> hand id -> X of its optimum
+        unsplit = table.within(top)
+        # (hand id, extra pair rank or 0) -> X of standing
+        self._stand: dict[tuple[int, int], int] = {}
+        self._batches: list[tuple[dict[Counts, int], Residues]] = []
+        first = [(i, 0) for i in unsplit]
+        if not self._cdz:
+            first += [(i, p) for p in pairs for i in self._split_ids(p)]
+        # the floors of D: below every position's n (less hidden cards) by the dealer's longest path
+        self._most = most = max(table.sizes, default=2) + 7  # a bust's card, three extra pair cards, two hidden
+        self._k = oracle.longest(upcard)
+        self._floor = max(0, self.unseen - most - self._k - 2)
+        self._d = [1] * (self.unseen + 1)
+        for n in range(self._floor + 1, self.unseen + 1):
+            self._d[n] = self._d[n - 1] * n
+        self._add_stands(first)
+        # the optimum at no extra card, bottom-up (children have one card more)
+        self._opt: dict[int, dict[int, tuple[int, int | None]]] = {0: {}}
+        for i in sorted(unsplit, key=table.sizes.__getitem__, reverse=True):
+            self._opt[0][i] = self._optimal_at(i, 0)
+        if not self._cdz:
+            for pair in pairs:
+                best = self._opt[pair] = {}
+                for i in sorted(self._split_ids(pair), key=table.sizes.__getitem__, reverse=True):
+                    best[i] = self._optimal_at(i, pair)
+        self._policy: dict[tuple[int, int], int] = {}
+        self._g: dict[int, list[int]] = {}
+        self._hstand: dict[tuple[int, int, int], int] = {}
+        self._hplay: dict[tuple[int, int, int, int], int] = {}
+        if self._cdz and pairs:
+            wanted: set[tuple[int, int]] = set()
+            for pair in pairs:
+                for x in RANKS:
+                    if self._held(pair, x):
+                        self._visit_split(self._id((pair, x)), pair, 0, wanted)
+            self._add_stands(sorted(wanted - self._stand.keys()))
+
+    # --- positions ---
+
+    def _id(self, cards: tuple[int, ...]) -> int:
+        return self._table.index[counts_of(cards)]
+
+    def _held(self, pair: int, x: int) -> bool:
+        """Whether the shoe (less the up-card) holds two pair cards and a card x besides."""
+        need = counts_of([pair, pair, x])
+        return all(n <= t for n, t in zip(need, self._top))
+
+    def _split_ids(self, extra: int) -> list[int]:
+        """The hands holding the pair card that a split hand can become, ``extra`` gone (see :func:`_extra`)."""
+        pair, count = _pair_of(extra), _count_of(extra)
+        top = list(self._top)
+        top[pair - 1] -= count
+        return [i for i in self._table.within(top) if self._table.hands[i][pair - 1]]
+
+    def _left(self, i: int, extra: int) -> list[int]:
+        """The unseen counts of hand ``i`` with the ``extra`` pair cards (:func:`_extra`) gone."""
+        key = (i, extra)
+        found = self._lefts.get(key)
+        if found is None:
+            found = [t - c for t, c in zip(self._top, self._table.hands[i])]
+            if extra:
+                found[_pair_of(extra) - 1] -= _count_of(extra)
+            self._lefts[key] = found
+        return found
+
+    def _n(self, i: int, extra: int) -> int:
+        return self.unseen - self._table.sizes[i] - _count_of(extra)
+
+    def _add_stands(self, wanted: list[tuple[int, int]]) -> None:
+        """X of standing at the positions ``wanted`` (hand id, extra pair rank or 0): rows
+        already walked are reused, the others walked in one batch."""
+        import numpy as np
+
+        table = self._table
+        removed = {w: _removed(table.hands[w[0]], w[1]) for w in wanted}
+        fresh = [r for r in dict.fromkeys(removed.values()) if not any(r in c for c, _ in self._batches)]
+        if fresh:
+            batch = self._oracle.residues(fresh, self.upcard, bound=2)  # stakes of 1: |X| <= D
+            _check(batch)
+            self._batches.append(({r: k for k, r in enumerate(fresh)}, batch))
+        for columns, batch in self._batches:
+            mine = [(w, r) for w, r in removed.items() if r in columns]
+            if not mine:
+                continue
+            weights = np.array([self._weights[table.totals[i]] for (i, _), _ in mine], dtype=np.int64)
+            values = weighted(batch, [columns[r] for _, r in mine], weights.reshape(-1, len(OUTCOMES)))
+            for (w, r), value in zip(mine, values):
+                self._stand[w] = value * (self._d[self.unseen - sum(r)] // batch.denominators[columns[r]])
+                del removed[w]
+
+    def denominator(self, removed: Counts) -> int:
+        """D(n) of a position whose hand and extra cards are ``removed``."""
+        return self._d[self.unseen - sum(removed)]
+
+    def row(self, removed: Counts) -> tuple[tuple[int, ...], int] | None:
+        """The dealer's exact row (numerators over ff(n, K)) for a removed set this engine
+        walked, else ``None``."""
+        for columns, batch in self._batches:
+            if removed in columns:
+                return row_of(batch, columns[removed])
+        return None
+
+    # --- one step ---
+
+    def _bust(self, left: list[int], n: int, rank: int) -> int:
+        """X (over D(n - 1)) of busting by drawing ``rank`` with ``n`` unseen: minus P(no dealer
+        natural) when a dealer natural is left out of W, else minus one."""
+        if self.natural_loses or self.partner is None:
+            return -self._d[n - 1]
+        after = n - 1
+        return -(after - left[self.partner - 1] + (rank == self.partner)) * self._d[after - 1]
+
+    def _double_at(self, i: int, pair: int) -> int | None:
+        """X of doubling hand ``i`` with the extra pair card (0: none) gone."""
+        n = self._n(i, pair)
+        if n <= 1:
+            return None
+        left = self._left(i, pair)
+        total = 0
+        for rank, (count, child) in enumerate(zip(left, self._table.children[i]), 1):
+            if count:
+                total += count * (self._bust(left, n, rank) if child == _BUST else self._stand[(child, pair)])
+        return 2 * total
+
+    def _optimal_at(self, i: int, pair: int) -> tuple[int, int | None]:
+        """(stand, hit) X of hand ``i`` played optimally, its children's values known (kept in
+        :attr:`_value` too: the better of the two)."""
+        stand = self._stand[(i, pair)]
+        n = self._n(i, pair)
+        value = self._value.setdefault(pair, {})
+        if n <= 1:
+            value[i] = stand
+            return stand, None
+        left = [t - c for t, c in zip(self._top, self._table.hands[i])]
+        if pair:
+            left[_pair_of(pair) - 1] -= _count_of(pair)
+        bust = self._bust(left, n, 0)  # a card that is not the natural's partner
+        partner = self.partner or 0
+        total = 0
+        for rank, (count, child) in enumerate(zip(left, self._table.children[i]), 1):
+            if count:
+                if child >= 0:
+                    total += count * value[child]
+                else:
+                    total += count * (bust if rank != partner else self._bust(left, n, rank))
+        value[i] = stand if stand >= total else total
+        return stand, total
+
+    def _visit_split(self, i: int, extra: int, chooser: int, wanted: set[tuple[int, int]],
+                     seen: set[int] | None = None) -> None:
+        """Note the positions a split hand ``i`` (two cards, ``extra`` gone) stands on (its
+        doubles' too), played by the optimum with ``chooser`` gone; ``seen``: hands of three
+        cards or more already visited (their positions noted)."""
+        move = self._split_move(i, _pair_of(extra), chooser)
+        children = self._table.children[i]
+        left = self._left(i, extra)
+        if move == "stand":
+            wanted.add((i, extra))
+        elif move == "double":
+            wanted.update((c, extra) for c, k in zip(children, left) if k and c >= 0)
+        else:
+            self._visit_played(i, extra, chooser, wanted, set() if seen is None else seen)
+
+    def _visit_played(self, i: int, extra: int, chooser: int, wanted: set[tuple[int, int]], seen: set[int]) -> None:
+        for child, count in zip(self._table.children[i], self._left(i, extra)):
+            if count and child >= 0 and child not in seen:
+                seen.add(child)
+                if self._chooser_hits(child, chooser):
+                    self._visit_played(child, extra, chooser, wanted, seen)
+                else:
+                    wanted.add((child, extra))
+
+    def _chooser_hits(self, i: int, chooser: int) -> bool:
+        """Whether the optimum with ``chooser`` gone hits hand ``i`` (ties go to standing)."""
+        stand, hit = self._opt[chooser][i]
+        return hit is not None and hit > stand
+
+    # --- the values ---
+
+    def optimal(self, hand: Counts) -> tuple[int, int | None]:
+        """(stand, hit) X of an unsplit hand that may only stand or hit, played optimally."""
+        return self._opt[0][self._table.index[hand]]
+
+    def double(self, hand: Counts) -> int | None:
+        """X of doubling an unsplit hand."""
+        return self._double_at(self._table.index[hand], 0)
+
+    def moves(self, cards: tuple[int, int]) -> tuple[dict[str, int], int]:
+        """The X of stand, hit, double (as allowed) and split (for :attr:`pairs`) of an unsplit
+        two-card hand, and their denominator D(n)."""
+        hand = counts_of(cards)
+        stand, hit = self.optimal(hand)
+        values = {"stand": stand}
+        if hit is not None:
+            values["hit"] = hit
+        if self.rules.may_double(counts_value(hand)):
+            double = self.double(hand)
+            if double is not None:
+                values["double"] = double
+        if cards[0] == cards[1] and cards[0] in self.pairs:
+            values["split"] = self.split(cards[0])
+        return values, self.denominator(hand)
+
+    def split(self, pair: int) -> int:
+        """X (over the pair's D(n)) of splitting ``pair`` into two hands, no more: twice the
+        first hand's value with the other pair card gone (see ``player.game``)."""
+        left = [t - 2 * (r == pair) for r, t in zip(RANKS, self._top)]
+        return 2 * sum(c * self._split_hand(self._id((pair, x)), pair) for x, c in zip(RANKS, left) if c)
+
+    def _split_move(self, i: int, pair: int, chooser: int) -> str:
+        """The move of split hand ``i`` (two cards) of ``pair`` by the values of the optimum with
+        ``chooser`` gone (:func:`_extra`)."""
+        hand = self._table.hands[i]
+        if counts_value(hand).total == 21 or not self.rules.may_hit_split(pair):
+            return "stand"
+        stand, hit = self._opt[chooser][i]
+        options = {"stand": stand}
+        if hit is not None:
+            options["hit"] = hit
+        if self.rules.may_double(counts_value(hand), split_pair=pair):
+            double = self._double_at(i, chooser)
+            if double is not None:
+                options["double"] = double
+        return _argmax(options)
+
+    def _split_hand(self, i: int, pair: int) -> int:
+        """X of split hand ``i`` of ``pair`` holding its second card, the other pair card gone."""
+        move = self._split_move(i, pair, 0 if self._cdz else pair)
+        if move == "double":
+            return _must(self._double_at(i, pair))
+        if move == "hit":
+            return self._hit_played(i, pair)
+        return self._stand[(i, pair)]
+
+    def _hit_played(self, i: int, pair: int) -> int:
+        """X of hitting split hand ``i`` and playing on by the split strategy."""
+        n = self._n(i, pair)
+        if n <= 1:
+            raise BjexactError("the shoe is too small to deal the split hands")
+        left = self._left(i, pair)
+        total = 0
+        for rank, (count, child) in enumerate(zip(left, self._table.children[i]), 1):
+            if count:
+                total += count * (self._bust(left, n, rank) if child == _BUST else self._played(child, pair))
+        return total
+
+    def _played(self, i: int, pair: int) -> int:
+        """X of split hand ``i`` (three cards or more) played by the split strategy."""
+        if not self._cdz:
+            return self._value[pair][i]
+        key = (i, pair)
+        found = self._policy.get(key)
+        if found is None:
+            found = self._policy[key] = self._hit_played(i, pair) if self._chooser_hits(i, 0) else self._stand[key]
+        return found
+
+
+    # --- resplits: split hands with hidden cards ---
+
+    def ensure_optimum(self, extra: int) -> None:
+        """The optimum of the hands holding the pair card with ``extra`` pair cards gone, nothing
+        hidden: the values CDP1 and CDP choose a split hand's moves by."""
+        if extra in self._opt:
+            return
+        ids = self._split_ids(extra)
+        self._add_stands([(i, extra) for i in ids])
+        best = self._opt[extra] = {}
+        for i in sorted(ids, key=self._table.sizes.__getitem__, reverse=True):
+            best[i] = self._optimal_at(i, extra)
+
+    def prepare_splits(self, wanted: dict[int, list[tuple[int, int, int, int]]]) -> None:
+        """Walk the dealer for the split hands ``wanted[pair]``: (second card x, extra pair cards k,
+        hidden non-pair cards j, pair cards gone for the choosing optimum), see
+        :meth:`split_hand_value`: one batch of plain rows for every pair, one per pair for the
+        rows with hidden cards."""
+        needed: dict[int, set[tuple[int, int, int]]] = {}
+        for pair, requests in wanted.items():
+            self._g.setdefault(pair, self._factorials_not(pair))
+            for chooser in {c for *_, c in requests}:
+                self.ensure_optimum(_extra(pair, chooser))
+            needed[pair] = self._split_positions(pair, requests)
+        # nothing hidden: plain rows (shared with other positions), D(n) G(Q) = F(n - 0) G(Q)
+        plain = [(i, e) for positions in needed.values() for i, e, j in positions if not j]
+        self._add_stands([w for w in dict.fromkeys(plain) if w not in self._stand])
+        for pair, positions in needed.items():
+            g = self._g[pair]
+            for i, e, j in positions:
+                if not j:
+                    self._hstand[(i, e, 0)] = self._stand[(i, e)] * g[self._n(i, e) - self._left(i, e)[pair - 1]]
+            self._hidden_stands(pair, sorted(p for p in positions if p[2]))
+
+    def _factorials_not(self, pair: int) -> list[int]:
+        """G(Q) = Q!/m'! for every count Q of unseen cards that are not ``pair`` (1 below the floor m')."""
+        nonpair = sum(self.shoe) - self.shoe[pair - 1] - (self.upcard != pair)
+        floor = max(0, nonpair - self._most - self._k - 2)
+        g = [1] * (nonpair + 1)
+        for q in range(floor + 1, nonpair + 1):
+            g[q] = g[q - 1] * q
+        return g
+
+    def _split_positions(self, pair: int, requests: list[tuple[int, int, int, int]]) -> set[tuple[int, int, int]]:
+        """The positions (hand id, extra, hidden j) the split hands ``requests`` stand on, not yet valued."""
+        needed: set[tuple[int, int, int]] = set()
+        seen: dict[tuple[int, int, int], set[int]] = {}
+        for x, k, j, c in requests:
+            extra, chooser = _extra(pair, k), _extra(pair, c)
+            flat: set[tuple[int, int]] = set()
+            self._visit_split(self._id((pair, x)), extra, chooser, flat, seen.setdefault((extra, j, chooser), set()))
+            needed.update((i, e, j) for i, e in flat)
+        return needed - self._hstand.keys()
+
+    def _hidden_stands(self, pair: int, positions: list[tuple[int, int, int]]) -> None:
+        """X of standing at ``positions`` (hand id, extra, j >= 1 hidden cards), in one batch."""
+        if not positions:
+            return
+        import numpy as np
+
+        table = self._table
+        batch = self._oracle.residues([_removed(table.hands[i], e) for i, e, _ in positions], self.upcard, pair,
+                                      [j for *_, j in positions], bound=2)
+        _check(batch)
+        weights = np.array([self._weights[table.totals[i]] for i, _, _ in positions], dtype=np.int64)
+        values = weighted(batch, range(len(positions)), weights.reshape(-1, len(OUTCOMES)))
+        for column, ((i, e, j), value) in enumerate(zip(positions, values)):
+            self._hstand[(i, e, j)] = value * (self._hidden_d(i, e, j) // batch.denominators[column])
+
+    def _hidden_d(self, i: int, extra: int, j: int) -> int:
+        """The denominator F(n - j) G(Q) of a position with ``j`` hidden non-pair cards: F(x) = x!/m!,
+        G(Q) = Q!/m'! with Q the unseen cards that are not pair cards."""
+        n = self._n(i, extra)
+        pair = _pair_of(extra)
+        q = n - self._left(i, extra)[pair - 1]
+        return self._d[n - j] * self._g[pair][q]
+
+    def split_hand_value(self, x: int, k: int, j: int, chooser: int, pair: int) -> tuple[int, int]:
+        """(X, its denominator) of a split hand of ``pair`` holding second card ``x``, with ``k``
+        other pair cards and ``j`` hidden non-pair cards gone, played by the optimum with
+        ``chooser`` pair cards gone (0: the unsplit hand's, CDZ-). A draw is the pair rank with
+        chance c_pair / (n - j) and rank r otherwise with c_r (Q - j) / (Q (n - j)), so with
+        D = F(n - j) G(Q) a hit's numerator is c_pair X(pair) + sum_r c_r (Q - j) X(r)."""
+        i, extra = self._id((pair, x)), _extra(pair, k)
+        move = self._split_move(i, pair, _extra(pair, chooser))
+        if move == "double":
+            value = _must(self._hidden_hit(i, extra, j, -1))
+        elif move == "hit":
+            value = _must(self._hidden_hit(i, extra, j, _extra(pair, chooser)))
+        else:
+            value = self._hstand[(i, extra, j)]
+        return value, self._hidden_d(i, extra, j)
+
+    def _hidden_hit(self, i: int, extra: int, j: int, chooser: int) -> int | None:
+        """X of drawing a card to hand ``i`` with ``j`` hidden cards, then playing by the optimum
+        with ``chooser`` gone (-1: standing, a double's card; twice the stake)."""
+        n = self._n(i, extra)
+        if n - j <= 1:
+            return None
+        pair = _pair_of(extra)
+        left = self._left(i, extra)
+        q = n - left[pair - 1]
+        if q < j:
+            raise BjexactError("the shoe is too small to deal the split hands")
+        total = 0
+        for rank, (count, child) in enumerate(zip(left, self._table.children[i]), 1):
+            weight = count if rank == pair else count * (q - j)
+            if not weight:
+                continue
+            if child == _BUST:
+                total += weight * self._hidden_bust(left, n, q, j, pair, rank)
+            elif chooser < 0:
+                total += weight * self._hstand[(child, extra, j)]
+            else:
+                total += weight * self._hidden_played(child, extra, j, chooser)
+        return 2 * total if chooser < 0 else total
+
+    def _hidden_played(self, i: int, extra: int, j: int, chooser: int) -> int:
+        key = (i, extra, j, chooser)
+        found = self._hplay.get(key)
+        if found is None:
+            if self._chooser_hits(i, chooser):
+                found = _must(self._hidden_hit(i, extra, j, chooser))
+            else:
+                found = self._hstand[(i, extra, j)]
+            self._hplay[key] = found
+        return found
+
+    def _hidden_bust(self, left: list[int], n: int, q: int, j: int, pair: int, rank: int) -> int:
+        """X (over F(n' - j) G(Q')) of busting by drawing ``rank``: minus P(no dealer natural)
+        when a dealer natural is left out of W, else minus one."""
+        after, q_after = n - 1, q - (rank != pair)
+        g = self._g[pair]
+        value = -self._d[after - j] * g[q_after]
+        if self.natural_loses or self.partner is None:
+            return value
+        partner = self.partner
+        count = left[partner - 1] - (rank == partner)
+        if partner == pair:  # P(natural) = c / (n' - j)
+            return value + count * self._d[after - j - 1] * g[q_after]
+        return value + count * (q_after - j) * self._d[after - j - 1] * g[q_after - 1]
+
+
+def _extra(pair: int, count: int) -> int:
+    """The code of ``count`` extra pair cards gone (0: none): pair + 10 (count - 1)."""
+    return pair + 10 * (count - 1) if count else 0
+
+
+def _pair_of(extra: int) -> int:
+    return (extra - 1) % 10 + 1
+
+
+def _count_of(extra: int) -> int:
+    return (extra - 1) // 10 + 1 if extra else 0
+
+
+def _removed(hand: Counts, extra: int) -> Counts:
+    """A hand's cards with the extra pair cards of code ``extra``."""
+    if not extra:
+        return hand
+    pair = _pair_of(extra)
+    return hand[: pair - 1] + (hand[pair - 1] + _count_of(extra),) + hand[pair:]
+
+
+def _check(batch: Residues) -> None:
+    """Every row must sum to its denominator: the dealer never runs out of cards."""
+    import numpy as np
+
+    p = np.array(batch.primes, dtype=np.int64)[:, None]
+    known = {d: [d % q for q in batch.primes] for d in set(batch.denominators)}
+    check = np.array([known[d] for d in batch.denominators], dtype=np.int64).T
+    if (batch.residues.sum(axis=1) % p != check).any():  # primes' product > D: equal sums
+        raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
+
+
+def _must(value: int | None) -> int:
+    if value is None:
+        raise BjexactError("the shoe is too small to deal the split hands")
+    return value

@@ -1,0 +1,84 @@
+"""The exact engine (bjexact.player.engine) against the fraction arithmetic it replaced.
+
+``solve_game(rules)`` takes its values from the engine (integers over known denominators,
+the dealer in batches modulo primes); ``solve_game(rules, engine=False)`` computes every value
+in fractions, the code path the engine replaced. They must agree exactly, hand by hand and
+move by move, on every kind of rule: S17/H17, DAS or not, one split or resplits (RSA,
+hitting split aces), surrender, ENHC/OBO, 6:5, CDZ-/CDP1/CDP, custom small shoes. The
+brute-force comparisons of test_fullgame.py check both against the real order of play.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bjexact.core.numbers import mpq
+from bjexact.dealer.batch import DealerOracle
+from bjexact.errors import BjexactError
+from bjexact.player.game import GameRules, solve_game
+
+SMALL = (4, 2, 2, 2, 2, 2, 2, 2, 2, 9)  # 29 cards
+TINY = (2, 1, 1, 2, 3, 1, 1, 1, 1, 6)  # 19 cards
+
+RULE_SETS = [
+    dict(decks=1, split_hands=2),
+    dict(decks=1, split_hands=2, h17=True, das=False, surrender="late"),
+    dict(decks=1, split_hands=2, hole_card="enhc"),
+    dict(decks=1, split_hands=2, hole_card="enhc", obo=True, surrender="early", bj_pays=mpq(6, 5)),
+    dict(shoe=SMALL, split_hands=2, double="10-11", double_soft=False, split_strategy="cdp1"),
+    dict(decks=1, split_hands=1),
+    dict(shoe=TINY, split_hands=2),
+    dict(shoe=SMALL, split_hands=2, hit_split_aces=True, split_strategy="cdp"),
+    dict(shoe=SMALL, split_hands=4),
+    dict(shoe=TINY, split_hands=4, rsa=True, hit_split_aces=True, split_strategy="cdp", h17=True),
+    dict(shoe=SMALL, split_hands=3, split_strategy="cdp1", surrender="late", das=False),
+    dict(shoe=SMALL, split_hands=4, hole_card="enhc", rsa=True, surrender="early"),
+    dict(shoe=TINY, split_hands=4, hole_card="enhc", obo=True, split_strategy="cdp"),
+    dict(shoe=TINY, split_hands=4, rsa=True, double="9-11"),
+]
+
+
+def assert_same(rules: GameRules) -> None:
+    new = solve_game(rules, with_distribution=False, progress=False)
+    old = solve_game(rules, with_distribution=False, progress=False, engine=False)
+    assert set(new.hands) == set(old.hands)
+    for key, moves in old.hands.items():
+        assert dict(new.hands[key].w) == dict(moves.w), key
+        assert new.hands[key].natural == moves.natural, key
+    assert dict(new.by_upcard) == dict(old.by_upcard)
+    assert new.ev == old.ev
+
+
+@pytest.mark.parametrize("options", RULE_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_the_engine_equals_the_fraction_arithmetic(options):
+    assert_same(GameRules(**options))
+
+
+def test_the_engine_equals_the_fraction_arithmetic_with_resplits_on_a_deck():
+    assert_same(GameRules(decks=1, split_hands=4))
+
+
+def test_the_engine_gives_the_same_distribution_without_splits():
+    rules = GameRules(shoe=SMALL, split_hands=1, surrender="late")
+    new = solve_game(rules, progress=False)
+    assert new.distribution == solve_game(rules, progress=False, engine=False).distribution
+
+
+def test_a_shoe_too_small_for_the_split_hands_is_refused_as_before():
+    rules = GameRules(shoe=(0, 0, 0, 0, 0, 0, 0, 2, 0, 4), split_hands=4)
+    with pytest.raises(BjexactError) as new:
+        solve_game(rules, with_distribution=False, progress=False)
+    with pytest.raises(BjexactError) as old:
+        solve_game(rules, with_distribution=False, progress=False, engine=False)
+    assert str(new.value) == str(old.value)
+
+
+def test_dealer_rows_recovered_from_fewer_primes_sum_to_their_denominator():
+    """The float64 walk modulo primes: rows of a six-deck shoe come back exact (each sums to
+    its denominator, which is checked against the residues too)."""
+    oracle = DealerOracle((24,) * 9 + (96,), h17=True)
+    removed = [(0,) * 10, (3, 0, 0, 0, 0, 0, 0, 0, 0, 4), (0, 4, 4, 4, 0, 0, 0, 0, 0, 0)]
+    for upcard in (1, 2, 6, 10):
+        for numerators, denominator in oracle.numerators(removed, upcard):
+            assert sum(numerators) == denominator
+            assert all(n >= 0 for n in numerators)
