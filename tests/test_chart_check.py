@@ -158,3 +158,115 @@ def test_a_title_that_mentions_splitting_does_not_open_the_pair_section():
     text = ("Basic strategy, double after split allowed\nplayer 2 3 4 5 6 7 8 9 T A\n"
             "9 H Dh Dh Dh Dh H H H H H\nPair splitting\n9 P P P P P S P P S S\n")
     assert [(c.section, c.row) for c in read_chart(text).cells[::10]] == [("hard", "9"), ("pairs", "9")]
+
+
+# --- every chart bjexact prints is read back ------------------------------------------------------------------
+
+ROUND_TRIP_RULES = [
+    GameRules(decks="inf", split_hands=1),
+    GameRules(decks="inf", h17=True, das=False, split_hands=2, surrender="late"),
+    GameRules(decks="inf", hole_card="enhc", double="10-11", surrender="early"),
+    GameRules(decks=1, split_hands=1, h17=True),
+]
+
+
+@pytest.mark.parametrize("rules", ROUND_TRIP_RULES, ids=lambda r: r.describe())
+def test_every_chart_bjexact_prints_is_read_back_by_verify_and_check_sim(rules):
+    from bjexact.checks.charts import cached_solution, chart_policy
+    from bjexact.player.policy import ChartPolicy
+    from bjexact.render.game import chart_tables
+    from bjexact.render.tables import NumberStyle, render
+
+    solution = cached_solution(rules, None)
+    engine = ChartPolicy.of_solution(solution)
+    for fmt in ("text", "csv", "md", "latex", "json"):
+        text = render(chart_tables(solution, by_hand=False), fmt, NumberStyle(), chart_json(solution))
+        chart = read_chart(text, source=fmt)
+        check = check_chart(chart, rules, solution)
+        assert check.consistent and not check.wrong, (fmt, format_chart_check(check))
+        printed = {(c.section, c.row, c.upcard): c.code for c in chart.cells}
+        assert printed == {k: v for k, v in engine.codes.items() if k in printed}, fmt
+        assert chart_policy(chart).codes == engine.codes, fmt  # what check-sim --chart plays
+
+
+def test_check_sim_plays_bjexacts_own_chart(tmp_path, capsys):
+    from bjexact.cli import main
+
+    assert main(["chart", "--decks", "inf", "--split-hands", "1", "--quiet", "-o", str(tmp_path / "c.txt")]) == 0
+    assert main(["verify", str(tmp_path / "c.txt"), "--kind", "chart", "--decks", "inf", "--split-hands", "1"]) == 0
+    assert main(["check-sim", "--game", "bjexact.checks.rounds:exact_round_simulator", "--factory", "--decks", "inf",
+                 "--split-hands", "1", "--chart", str(tmp_path / "c.txt"), "--rounds", "3000"]) == 0
+    assert "Verdict: PASS" in capsys.readouterr().out
+
+
+def test_a_section_title_is_named_by_its_first_section_word():
+    text = ("Basic strategy, hard totals: infinite deck, no splitting\nplayer 2 3 4 5 6 7 8 9 T A\n"
+            "5 H H H H H H H H H H\n")
+    assert {c.section for c in read_chart(text).cells} == {"hard"}
+
+
+UPCARD_COLUMNS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
+
+
+def _grid_rows() -> dict[str, list[tuple[str, list[str]]]]:
+    """The chart of tests/data/chart_inf_s17_das_ls.txt by section (rows hard 5-21, soft 13-21, pairs 2-A;
+    unprinted all-stand rows as S, a pair that is not split as N)."""
+    chart = read_chart((DATA / "chart_inf_s17_das_ls.txt").read_text())
+    codes = {(c.section, c.row, c.upcard): c.code for c in chart.cells}
+    rows: dict[str, list[tuple[str, list[str]]]] = {"hard": [], "soft": [], "pairs": []}
+    for section, labels in (("hard", [str(t) for t in range(5, 22)]), ("soft", [str(t) for t in range(13, 22)]),
+                            ("pairs", ["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"])):
+        for row in labels:
+            default = "N" if section == "pairs" else "S"
+            rows[section].append((row, [codes.get((section, row, u), default) for u in UPCARD_COLUMNS]))
+    return rows
+
+
+def _grid(label_of) -> str:
+    lines = []
+    for section, rows in _grid_rows().items():
+        lines.append(",2,3,4,5,6,7,8,9,10,A")
+        lines += [f"{label_of(section, '10' if row == 'T' else row)},{','.join(codes)}" for row, codes in rows]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("label_of", [
+    lambda section, row: str(row),  # three untitled blocks, bare numbers
+    lambda section, row: {"hard": "H", "soft": "S", "pairs": "P"}[section] + str(row),  # H5, S13, P8, PA
+    lambda section, row: f"{section} {row}" if section != "pairs" else f"{row},{row}",
+], ids=["bare", "prefixed", "named"])
+def test_common_csv_grids_are_read(label_of):
+    chart = read_chart(_grid(label_of), source="grid.csv")
+    sections = {(c.section, c.row) for c in chart.cells}
+    assert {r for s, r in sections if s == "hard"} == {str(t) for t in range(5, 22)}
+    assert {r for s, r in sections if s == "soft"} == {str(t) for t in range(13, 22)}
+    assert {r for s, r in sections if s == "pairs"} == {"2", "3", "4", "5", "6", "7", "8", "9", "T", "A"}
+    check = check_chart(chart, INF)
+    assert check.consistent, format_chart_check(check)
+
+
+def test_every_cell_that_cannot_be_read_is_listed():
+    lines = _grid(lambda section, row: str(row)).splitlines()
+    soft13 = [i for i, line in enumerate(lines) if line.startswith("13,")][1]
+    pair8 = [i for i, line in enumerate(lines) if line.startswith("8,")][1]
+    lines[soft13] = "13,H,X," + lines[soft13].split(",", 3)[3]
+    lines[pair8] = lines[pair8].rsplit(",", 1)[0] + ",??"
+    with pytest.raises(BjexactError, match=r"2 cells cannot be read: line \d+: 'X' is not a strategy code "
+                                           r"\(13 v 3\); line \d+: '\?\?' is not a strategy code \(8 v A\)"):
+        read_chart("\n".join(lines), source="grid.csv")
+
+
+def test_the_adapter_example_of_the_help_is_complete_short_and_passes(tmp_path, capsys):
+    from bjexact.cli import main
+
+    example = Path(__file__).parent.parent / "examples" / "round_adapter.py"
+    assert len(example.read_text().splitlines()) <= 30
+    assert main(["chart", "--decks", "inf", "--split-hands", "1", "--quiet", "-o", str(tmp_path / "c.csv")]) == 0
+    assert main(["check-sim", "--game", f"{example}:make", "--factory", "--decks", "inf", "--split-hands", "1",
+                 "--chart", str(tmp_path / "c.csv"), "--rounds", "20000"]) == 0
+    assert "Verdict: PASS" in capsys.readouterr().out
+
+
+def test_the_readme_shows_the_adapter_example_as_it_is():
+    root = Path(__file__).parent.parent
+    assert (root / "examples" / "round_adapter.py").read_text() in (root / "README.md").read_text()

@@ -235,6 +235,18 @@ def test_betting_correlation_from_effects_of_removal(tmp_path, capsys):
     assert document["betting_correlation"] == pytest.approx(eor_betting_correlation(load_system("hi-lo"), eors))
 
 
+def test_the_count_store_defaults_to_the_users_cache_directory(monkeypatch, tmp_path):
+    from bjexact.cli.count import default_store
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert default_store() == tmp_path / "cache" / "bjexact" / "count.store"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")  # not absolute: ignored, as the spec says
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert default_store() == tmp_path / "home" / ".cache" / "bjexact" / "count.store"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert default_store() == tmp_path / "home" / ".cache" / "bjexact" / "count.store"
+
+
 def test_with_no_round_favouring_a_deviation_the_index_names_the_runner_up_not_stand():
     # 11 v A: double on every round, hit second, standing far behind; no round favours a deviation
     values = {"stand": "-1/2", "hit": "1/10", "double": "1/5"}

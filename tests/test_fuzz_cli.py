@@ -617,6 +617,53 @@ def test_hostile_simulators(tmp_path, name, extra, words):
     assert status == 2 and words in err, err
 
 
+ROUND_SIMULATORS = '''
+import sys, time
+class Unfloatable:
+    def __float__(self): raise RuntimeError("no float")
+def sleepy(rng): time.sleep(1000)
+def exits(rng): sys.exit(0)
+def interrupts(rng): raise KeyboardInterrupt
+def huge(rng): return 10**5000
+def unfloatable(rng): return Unfloatable()
+def nan(rng): return float("nan")
+def refuses(rng): raise NotImplementedError("no resplitting here")
+def raising_factory(rules): raise ValueError("cannot deal 4 split hands")
+def exiting_factory(rules): sys.exit(3)
+'''
+
+
+@pytest.mark.parametrize("name, extra, words", [
+    ("sleepy", ["--call-timeout", "1", "--timeout", "5"], "--call-timeout 1 s in round 1"),
+    ("exits", [], "sys.exit(0)"),
+    ("interrupts", [], "KeyboardInterrupt (not a Ctrl-C)"),
+    ("huge", [], "an integer of about 5001 digits"),
+    ("unfloatable", [], "RuntimeError: no float"),
+    ("nan", [], "not a finite number"),
+    ("refuses", [], "refused these rules (its first call in round 1 raised): NotImplementedError: no resplitting"),
+    ("raising_factory", ["--factory"], "refused these rules (infinite deck"),
+    ("exiting_factory", ["--factory"], "called sys.exit(3)"),
+])
+def test_hostile_round_simulators(tmp_path, name, extra, words):
+    (tmp_path / "rounds.py").write_text(ROUND_SIMULATORS)
+    report = tmp_path / "report.txt"
+    started = time.monotonic()
+    status, out, err = run_process("check-sim", "--game", f"{tmp_path / 'rounds.py'}:{name}", "--decks", "inf",
+                                   "--split-hands", "1", "--rounds", "1000", "-o", str(report), *extra)
+    assert time.monotonic() - started < 20
+    assert_clean(status, out, err)
+    assert status == 2 and words in err and "internal error" not in err, err
+    assert not report.exists()
+
+
+def test_a_round_simulator_module_that_exits_on_import_writes_no_report(tmp_path):
+    (tmp_path / "quits.py").write_text("import sys\nsys.exit(0)\ndef play(rng): return 0.0\n")
+    report = tmp_path / "report.txt"
+    status, out, err = run_process("check-sim", "--game", f"{tmp_path / 'quits.py'}:play", "--decks", "inf",
+                                   "-o", str(report))
+    assert status == 2 and "sys.exit(0)" in err and not report.exists(), err
+
+
 def test_verify_reads_published_layouts(tmp_path):
     """A space before '%', and a '|' after the first column only (the layout of published tables)."""
     status, table, err = run("dealer", "--decks", "2", "--decimals", "2")

@@ -58,6 +58,22 @@ def test_a_six_to_five_payout_fails_as_a_result_the_rules_cannot_produce():
     assert check_round_simulator(round_simulator(RULES, bj_pays="6/5"), rules, rounds=ROUNDS, seed=3).passed
 
 
+def test_impossible_results_fail_with_their_count_and_rounds():
+    play = round_simulator(RULES)
+
+    def sometimes_minus_16(rng):
+        result = play(rng)
+        return -16.0 if rng.random() < 0.01 else result
+
+    check = check_round_simulator(sometimes_minus_16, RULES, rounds=2000)
+    assert check.verdict == "fail" and check.impossible == ("-16.0",)
+    assert check.impossible_count == check.counts["-16.0"]
+    assert len(check.examples) == 5 and all(result == "-16.0" for _, result in check.examples)
+    document = check.to_json()["impossible"]
+    assert document["count"] == check.impossible_count and document["examples"][0]["round"] == check.examples[0][0]
+    assert f"returned in {check.impossible_count} rounds: -16.0" in format_round_check(check)
+
+
 def test_too_few_rounds_is_not_tested_never_a_pass():
     check = check_round_simulator(round_simulator(RULES), RULES, rounds=3)
     assert check.verdict == "too few rounds" and not check.passed and check.needed > 3

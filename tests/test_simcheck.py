@@ -36,7 +36,9 @@ SIX = Rules(decks=6)
 def test_outcome_labels_and_totals():
     assert [outcome_label(x) for x in ("17", " BUST", "bj", "Blackjack", 21, 22, 30, 17)] == [
         "17", "bust", "blackjack", "blackjack", "21", "bust", "bust", "17"]
-    for bad in (16, "16", "foo", None, True, 0):
+    # totals the dealer cannot stand on are outcomes of their own, impossible under any rules (a FAIL)
+    assert [outcome_label(x) for x in (16, "16", 0, -3)] == ["16", "16", "0", "-3"]
+    for bad in ("foo", None, True, "16.5", ""):
         with pytest.raises(BjexactError):
             outcome_label(bad)
 
@@ -153,9 +155,34 @@ def test_a_simulator_reporting_an_impossible_outcome_fails_its_upcard():
     assert [t.upcard for t in check.failed] == [5] and check.failed[0].impossible == ("blackjack",)
 
 
+def test_a_dealer_standing_below_17_fails_with_its_impossible_totals_and_their_rounds(capsys):
+    sim = exact_dealer_simulator(INF)
+
+    def stands_on_13(upcard, rng):
+        outcome = sim(upcard, rng)
+        return 13 if upcard == 6 and rng.random() < 0.05 else outcome
+
+    check = check_dealer_simulator(stands_on_13, INF, rounds=10_000)
+    six = next(t for t in check.tests if t.upcard == 6)
+    assert [t.upcard for t in check.failed] == [6] and six.impossible == ("13",)
+    assert len(six.examples) == 5 and all(o == "13" for _, o in six.examples)
+    assert [r for r, _ in six.examples] == sorted(r for r, _ in six.examples) and six.examples[0][0] >= 1
+    data = six.to_json(check.alpha)
+    assert data["impossible"]["count"] == six.counts["13"] > 5 and data["impossible"]["examples"][0]["outcome"] == "13"
+    report = format_simulator_check(check, shift=None)
+    assert f"reported {six.counts['13']} times (13); for example 13 in round {six.examples[0][0]}" in report
+    assert main(["check-sim", "tests/test_simcheck.py:stands_on_12", "--decks", "inf", "--rounds", "1000"]) == 1
+    assert "FAIL" in capsys.readouterr().out
+
+
+def stands_on_12(upcard, rng):
+    return 12
+
+
 def test_bad_answers_and_arguments_are_errors():
     with pytest.raises(BjexactError, match="not an outcome"):
-        check_dealer_simulator(lambda u, rng: 12, INF, rounds=100)
+        check_dealer_simulator(lambda u, rng: "twelve", INF, rounds=100)
+    assert check_dealer_simulator(lambda u, rng: 12, INF, rounds=100).verdict == "fail"
     with pytest.raises(BjexactError):
         check_dealer_simulator(lambda u, rng: "17", INF, rounds=0)
     with pytest.raises(BjexactError):

@@ -40,7 +40,7 @@ from ..core.rules import GameRules
 from ..core.text import untidy_csv
 from ..errors import BjexactError
 from ..player.game import ChartCell, GameSolution, solve_game
-from ..player.policy import ChartPolicy
+from ..player.policy import ChartPolicy, with_nearest_hard_rows
 from .player_tables import upcard_of_header
 from .printed import layout_of, skippable, split_cells, strip_markup
 
@@ -140,9 +140,12 @@ def row_keys(label: str, section: str | None) -> tuple[str, list[str]] | None:
     if not text:
         return None
     if section == "pairs":
-        bare = re.fullmatch(rf"{_CARD}s?", text)
+        bare = re.fullmatch(rf"{_CARD}s?|(11)", text)
         if bare:
-            return "pairs", [rank_symbol(_card(bare.group(1)))]
+            return "pairs", [rank_symbol(_card(bare.group(1) or "a"))]
+    named_pair = re.fullmatch(rf"(?:p|pair|pairs)\s*{_CARD}", text)
+    if named_pair:
+        return "pairs", [rank_symbol(_card(named_pair.group(1)))]
     match = _TWO_CARDS.fullmatch(text) or _DASHED_CARDS.fullmatch(text)
     if match and not (match.re is _DASHED_CARDS and match.group(1) != match.group(2)
                       and "a" not in (match.group(1), match.group(2))):
@@ -183,11 +186,11 @@ def row_keys(label: str, section: str | None) -> tuple[str, list[str]] | None:
 
 
 def _section_of(text: str) -> str | None:
+    """The section a title names: the first of its section words ("hard totals: ..., no splitting" is hard)."""
     lower = text.lower()
-    for section, pattern in _SECTION_WORDS:
-        if pattern.search(lower):
-            return section
-    return None
+    found = [(match.start(), section) for section, pattern in _SECTION_WORDS
+             for match in [pattern.search(lower)] if match]
+    return min(found)[1] if found else None
 
 
 def _header(cells: list[str]) -> tuple[list[int], str] | None:
@@ -207,18 +210,73 @@ def _header(cells: list[str]) -> tuple[list[int], str] | None:
     return run, " ".join(lead)
 
 
+_SECTION_ORDER = ("hard", "soft", "pairs")
+_BARE_NUMBER = re.compile(r"\d+")
+_KNOWN_CODES = "H, S, D, Dh, Ds, P, Ph, Pd, R, Rh, Rs, Rp, N, or Hit, Stand, Dbl, SP, Sur ..."
+
+
+def _plain_line(line: str) -> str:
+    """A LaTeX table line as a '|' row (``a & b \\\\``); its caption as a title; other commands as nothing."""
+    stripped = line.strip()
+    if stripped.startswith("%"):
+        return ""
+    caption = re.fullmatch(r"\\caption\{(.*)\}", stripped)
+    if caption:
+        return caption.group(1)
+    if stripped.startswith("\\"):
+        return ""
+    if "&" in stripped and stripped.endswith("\\\\"):
+        return "|" + stripped[:-2].replace("&", "|") + "|"
+    return line
+
+
+def _json_chart(text: str, source: str) -> str | None:
+    """bjexact's JSON chart ({"hard": {row: {up-card: code}}, "soft": ..., "pairs": ...}) as a text chart."""
+    import json
+
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(document, dict) or not any(isinstance(document.get(s), dict) for s in _SECTION_ORDER):
+        raise BjexactError(f"{source}: a JSON chart has sections hard, soft and pairs of rows of up-card: code")
+    lines: list[str] = []
+    for section in _SECTION_ORDER:
+        rows = document.get(section) or {}
+        if not isinstance(rows, dict):
+            raise BjexactError(f"{source}: the JSON chart's {section} section is not an object")
+        for row, cells in rows.items():
+            if not isinstance(cells, dict) or not all(isinstance(c, str) for c in cells.values()):
+                raise BjexactError(f"{source}: the JSON chart's {section} row {row!r} is not an object of codes")
+            label = f"pair {row}" if section == "pairs" else f"{section} {row}"
+            lines += [f"{label},{','.join(str(u) for u in cells)}".replace(label, "player", 1),
+                      f"{label},{','.join(cells.values())}"]
+    return "\n".join(lines)
+
+
 def read_chart(text: str, *, source: str = "<chart>") -> PrintedChart:
     """Read a printed basic strategy chart (see the module docstring).
 
-    A row with a label and a cell that is not a code is an error naming the line; prose
+    Also read: LaTeX tables, bjexact's JSON charts, and grids whose sections are not titled but
+    follow one another (hard 5-21, then soft 13-21, then pairs 2-A, each row labelled by a bare
+    number: a number lower than the one before, after rising, starts the next section). A row with
+    a label and cells that are not codes is an error listing every such cell with its line; prose
     lines are skipped, and a line naming hard, soft or pairs opens that section."""
+    if text.lstrip().startswith(("{", "[")):
+        converted = _json_chart(text, source)
+        if converted is not None:
+            text = converted
     section: str | None = None
+    named = False  # whether a title or header named the section
+    bare: list[int] = []  # the bare-number row labels of the section, in order
     columns: list[int] | None = None
     cells: list[PrintedChartCell] = []
     notes: list[str] = []
+    unreadable: list[str] = []
     seen: dict[tuple[str, str, int], PrintedChartCell] = {}
     text = untidy_csv(text)  # bjexact's own CSV: one table, a section column
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, raw_line in enumerate(text.splitlines(), start=1):
+        line = _plain_line(raw_line)
         if skippable(line):
             continue
         parts = split_cells(line, layout_of(line))
@@ -229,34 +287,42 @@ def read_chart(text: str, *, source: str = "<chart>") -> PrintedChart:
         header = _header(parts)
         if header is not None:
             columns, lead = header
-            named = _section_of(lead)
-            if named:
-                section = named
+            title = _section_of(lead)
+            if title:
+                section, named, bare = title, True, []
             continue
         if columns is None or len(parts) < len(columns) + 1:
-            named = _section_of(line)
-            if named and (columns is None or len(parts) < 3):
-                section = named
+            title = _section_of(line)
+            if title and (columns is None or len(parts) < 3):
+                section, named, bare = title, True, []
             continue
         label = " ".join(parts[: len(parts) - len(columns)])
         printed = parts[len(parts) - len(columns):]
+        plain = strip_markup(label).rstrip(":").strip()
+        if not named and _BARE_NUMBER.fullmatch(plain):
+            value = int(plain)
+            if len(bare) >= 2 and bare[-1] > bare[-2] and value < bare[-1] and section != "pairs":
+                section = _SECTION_ORDER[_SECTION_ORDER.index(section or "hard") + 1]
+                bare = []
+            bare.append(value)
         keys = row_keys(label, section)
         codes = [parse_code(p) for p in printed]
         if keys is None:
             if any(c is not None for c in codes) and sum(c is not None for c in codes) >= len(codes) - 1:
                 raise BjexactError(f"{source} line {number}: cannot read the row label {label!r} "
                                    "(expected a total like 16, soft 18, A,7 or a pair like 8,8)")
-            named = _section_of(line)
-            if named:
-                section = named
+            title = _section_of(line)
+            if title:
+                section, named, bare = title, True, []
             continue
         row_section, rows = keys
         for up, cell_text, code in zip(columns, printed, codes):
             if code is None:
                 if strip_markup(cell_text).strip() in ("", "-", "\u2013", "\u2014"):
                     continue
-                raise BjexactError(f"{source} line {number}: {cell_text.strip()!r} is not a strategy code "
-                                   "(H, S, D, Dh, Ds, P, Ph, Pd, R, Rh, Rs, Rp, or Hit, Stand, Dbl, SP, Sur ...)")
+                unreadable.append(f"line {number}: {cell_text.strip()!r} is not a strategy code "
+                                  f"({label.strip()} v {rank_symbol(up)})")
+                continue
             for row in rows:
                 cell = PrintedChartCell(row_section, row, label.strip(), up, code, cell_text.strip(), number,
                                         len(rows) > 1)
@@ -268,6 +334,10 @@ def read_chart(text: str, *, source: str = "<chart>") -> PrintedChart:
                     continue
                 seen[key] = cell
                 cells.append(cell)
+    if unreadable:
+        shown = "; ".join(unreadable[:12]) + ("; ..." if len(unreadable) > 12 else "")
+        many = f"{len(unreadable)} cells cannot be read: " if len(unreadable) > 1 else ""
+        raise BjexactError(f"{source} {many}{shown} (codes: {_KNOWN_CODES})")
     if not cells:
         raise BjexactError(f"{source}: no strategy chart found (a header row of up-cards 2..9, T, A and rows "
                            "like '16 S S S S S H H H H H' are needed)")
@@ -276,7 +346,8 @@ def read_chart(text: str, *, source: str = "<chart>") -> PrintedChart:
 
 def chart_policy(chart: PrintedChart | ChartPolicy | str | Path) -> ChartPolicy:
     """The chart as a fixed policy (:class:`~bjexact.player.policy.ChartPolicy`) to play or value:
-    a chart already read, or a path to a chart file, or a chart's text."""
+    a chart already read, or a path to a chart file, or a chart's text. Hard 4 and hard 20, which
+    charts often leave out (no two different cards make them), play as the nearest printed hard row."""
     if isinstance(chart, ChartPolicy):
         return chart
     if not isinstance(chart, PrintedChart):
@@ -288,7 +359,8 @@ def chart_policy(chart: PrintedChart | ChartPolicy | str | Path) -> ChartPolicy:
                 raise BjexactError(f"cannot read the chart {path}: {exc}") from None
         else:
             chart = read_chart(str(chart))
-    return ChartPolicy({(cell.section, cell.row, cell.upcard): cell.code for cell in chart.cells})
+    codes = {(cell.section, cell.row, cell.upcard): cell.code for cell in chart.cells}
+    return ChartPolicy(with_nearest_hard_rows(codes))
 
 
 # --- judging -----------------------------------------------------------------------------------------------

@@ -12,10 +12,14 @@ The test
     round's net result (:func:`bjexact.player.game.solve_game`; under a chart,
     :func:`bjexact.player.policy.evaluate_chart`) by Pearson's chi-square (outcomes
     with expected counts below 5 pooled, as in :mod:`bjexact.checks.simcheck`), and the sample
-    mean with the exact mean by a z test with the exact variance. The two p-values are
-    Holm-corrected. A result the rules cannot produce (1.2 from a 6:5 payout under 3:2)
-    fails at once. When every expected count is below 5 nothing is tested: the verdict is
-    NOT TESTED, never a pass, with the rounds a test needs.
+    mean with the exact mean by a z test with the exact variance, and each outcome's count
+    by a binomial test (its residual); these p-values form one family, Holm-corrected. The
+    rounds are looked at four times with alpha spending and the run stops at the first look
+    that fails; by default enough rounds are planned to catch a shift of 0.2 percentage
+    points in any outcome's probability with power 0.9 (:mod:`bjexact.checks.sequential`).
+    A result the rules cannot produce (1.2 from a 6:5 payout under 3:2) fails at once.
+    When every expected count is below 5 nothing is tested: the verdict is NOT TESTED,
+    never a pass, with the rounds a test needs.
 
     The exact distribution exists for the infinite deck, for shoes where no hand is split, and
     for finite shoes with splits within :data:`bjexact.player.game.SPLIT_WORK_LIMIT` (one to eight
@@ -32,28 +36,33 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
-from ..core.cards import TEN
+from ..core.cards import ACE, TEN
 from ..core.hand import hand_value, is_natural
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
-from ..errors import BjexactError
+from ..errors import BjexactError, OutOfTime
 from ..player.game import GameSolution, Strategy, solve_game
 from ..player.policy import ChartPolicy, ChartStrategy, evaluate_chart
+from . import sequential
 from .charts import chart_policy
-from .simulators import DEFAULT_ALPHA, MIN_EXPECTED, goodness_of_fit
-from .stats import chi2_sf, holm
+from .round_causes import Cause, DirectedTest, candidate_distributions, directed_tests, rank_causes
+from .sequential import DEFAULT_POWER, DEFAULT_SHIFT, LOOKS
+from .simulators import DEFAULT_ALPHA, MAX_EXAMPLES, MIN_EXPECTED, goodness_of_fit
+from .stats import chi2_sf, holm, normal_quantile
 
 __all__ = [
-    "DEFAULT_GAME_ROUNDS", "exact_round_distribution", "RoundCheck", "check_round_simulator",
+    "DEFAULT_SHIFT", "default_game_rounds", "planned_game_rounds", "fault_candidates", "exact_round_distribution",
+    "OutcomeTest", "RoundCheck",
+    "check_round_simulator",
     "format_round_check", "round_simulator", "exact_round_simulator", "rounds_for_a_round_test",
-    "assert_round_simulator_matches",
+    "assert_round_simulator_matches", "PLANTED_FAULTS",
 ]
 
-DEFAULT_GAME_ROUNDS = 100_000
 _GAME_SOLUTIONS: dict[Any, GameSolution] = {}
 
 
@@ -84,9 +93,15 @@ def _label(value: mpq) -> str:
 
 
 def _as_result(value: Any, outcomes: Mapping[mpq, str], where: str) -> str:
+    """The outcome label of a returned net result; a finite number the rules cannot produce is
+    labelled by its ``repr`` (an impossible outcome); anything else is an error naming the simulator."""
     if isinstance(value, bool) or not isinstance(value, (int, float, mpq)) and not hasattr(value, "__float__"):
         raise BjexactError(f"the simulator {where} returned {value!r}, not a number (the net result of the round)")
-    number = float(value)
+    try:
+        number = float(value)
+    except Exception as exc:  # an overflowing int, a __float__ that raises
+        raise BjexactError(f"the simulator {where} returned a value that is not a finite number "
+                           f"({type(exc).__name__}: {exc})") from None
     if not math.isfinite(number):
         raise BjexactError(f"the simulator {where} returned {value!r}, not a finite number")
     for exact, label in outcomes.items():
@@ -111,8 +126,37 @@ def rounds_for_a_round_test(exact: Mapping[str, mpq]) -> int:
 
 
 @dataclass(frozen=True)
+class OutcomeTest:
+    """One outcome of the round's net result: its count against the exact probability.
+
+    ``residual``: (observed - expected) in standard deviations of the binomial count;
+    ``p_value``: two-sided, ``None`` when the outcome is too rare for a test of its own
+    (:func:`~bjexact.checks.sequential.testable`); ``adjusted``: Holm-corrected over the family;
+    ``detectable``: the smallest shift of its probability these rounds catch with power 0.9."""
+
+    outcome: str
+    observed: int
+    exact: mpq
+    residual: float
+    p_value: float | None
+    adjusted: float | None
+    detectable: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"observed": self.observed, "exact": fraction_string(self.exact), "exact_decimal": float(self.exact),
+                "residual": self.residual, "p_value": self.p_value, "holm_p_value": self.adjusted,
+                "detectable_shift": self.detectable}
+
+
+@dataclass(frozen=True)
 class RoundCheck:
-    """The verdict on a round simulator: chi-square over outcomes and the mean, Holm-corrected."""
+    """The verdict on a round simulator: one family of tests (each outcome's count, the chi-square
+    over outcomes, the mean) Holm-corrected at the level of the look that decided it.
+
+    The run is sequential (:mod:`bjexact.checks.sequential`): ``planned`` rounds looked at
+    ``looks`` times; ``rounds`` were played (fewer when a look failed, or when time ran out:
+    ``stopped`` says why: ``"fail"``, ``"timeout"`` or ``""`` for a run to its end); ``level``
+    is the share of ``alpha`` the last look was tested at."""
 
     rules: GameRules
     rounds: int
@@ -131,15 +175,35 @@ class RoundCheck:
     adjusted: tuple[float, float]
     needed: int
     strategy: str = "optimal"
+    examples: tuple[tuple[int, str], ...] = ()  # (round, from 1; result) of impossible results returned
+    outcomes: tuple[OutcomeTest, ...] = ()
+    planned: int = 0
+    looks: int = 1
+    level: float = 0.0
+    stopped: str = ""
+    shift: float = DEFAULT_SHIFT
+    shift_rounds: int = 0
+    causes: tuple[Cause, ...] = ()  # on a FAIL: candidate faults, likeliest first (bjexact.checks.round_causes)
+    causes_left_out: tuple[str, ...] = ()
+    directed: tuple[tuple[str, float, float], ...] = ()  # (candidate fault, p, Holm p) of the directed tests
+    mean_only: str = ""  # why only the mean was tested (the exact distribution is not computed); "" otherwise
+    sample_variance: float = 0.0  # the mean-only test's variance
 
     @property
     def tested(self) -> bool:
-        return self.df > 0 or bool(self.impossible)
+        return self.df > 0 or bool(self.impossible) or bool(self.mean_only and self.rounds > 1)
 
     @property
     def failed(self) -> list[str]:
-        names = ("distribution", "mean")
-        return [n for n, p in zip(names, self.adjusted) if p < self.alpha] if self.tested else []
+        """The tests that reject: "distribution" (chi-square), "mean", "outcome X" (X's count)."""
+        if not self.tested:
+            return []
+        if self.mean_only:
+            return ["mean"] if self.mean_p < self.alpha else []
+        level = self.level or self.alpha
+        names = [n for n, p in zip(("distribution", "mean"), self.adjusted) if p < level]
+        names += [f"directed {name}" for name, _, adjusted in self.directed if adjusted < level]
+        return names + [f"outcome {t.outcome}" for t in self.outcomes if t.adjusted is not None and t.adjusted < level]
 
     @property
     def verdict(self) -> str:
@@ -149,115 +213,396 @@ class RoundCheck:
     def passed(self) -> bool:
         return self.verdict == "pass"
 
+    @property
+    def impossible_count(self) -> int:
+        """Rounds whose result the rules cannot produce."""
+        return sum(self.counts.get(o, 0) for o in self.impossible)
+
+    @property
+    def worst_detectable(self) -> float | None:
+        """The largest of the outcomes' detectable shifts: smaller shifts of some outcome may go unseen."""
+        shifts = [t.detectable for t in self.outcomes if t.detectable is not None]
+        return max(shifts) if shifts else None
+
     def to_json(self) -> dict[str, Any]:
         return {
             "passed": self.passed, "verdict": self.verdict, "rules": self.rules.to_json(), "strategy": self.strategy,
-            "rounds": self.rounds,
+            "rounds": self.rounds, "planned_rounds": self.planned, "looks": self.looks, "stopped": self.stopped,
+            "tests_run": ["mean"] if self.mean_only else ["distribution", "mean", "outcomes", "directed"],
+            "why_mean_only": self.mean_only or None,
+            "level_of_last_look": self.level,
             "seed": self.seed, "alpha": self.alpha, "rounds_needed": self.needed,
+            "power": {"power": DEFAULT_POWER, "shift": self.shift, "rounds_for_shift": self.shift_rounds,
+                      "largest_undetected_shift": self.worst_detectable},
             "chi_square": self.statistic, "df": self.df, "p_value": self.chi2_p, "holm_p_value": self.adjusted[0],
             "impossible_outcomes_seen": list(self.impossible),
+            "impossible": {"count": self.impossible_count,
+                           "examples": [{"round": r, "result": o} for r, o in self.examples]},
             "mean": self.mean, "exact_mean": fraction_string(self.exact_mean),
             "exact_mean_decimal": float(self.exact_mean), "exact_variance": fraction_string(self.exact_variance),
             "mean_p_value": self.mean_p, "mean_holm_p_value": self.adjusted[1], "failed": self.failed,
-            "outcomes": {o: {"observed": self.counts.get(o, 0), "exact": fraction_string(p),
-                             "exact_decimal": float(p)} for o, p in self.exact.items()}
-                        | {o: {"observed": self.counts[o], "exact": "0", "exact_decimal": 0.0}
+            "likely_causes": [{"cause": c.name, "description": c.description, "log_likelihood_ratio": c.log_likelihood}
+                              for c in self.causes],
+            "causes_left_out": list(self.causes_left_out),
+            "directed_tests": {name: {"p_value": p, "holm_p_value": adjusted} for name, p, adjusted in self.directed},
+            "outcomes": {t.outcome: t.to_json() for t in self.outcomes}
+                        | {o: {"observed": self.counts[o], "exact": "0", "exact_decimal": 0.0, "residual": None,
+                               "p_value": 0.0, "holm_p_value": 0.0, "detectable_shift": None}
                            for o in self.impossible},
         }
+
+
+@dataclass(frozen=True)
+class _Sample:
+    """What the rounds so far have shown (the state between looks)."""
+
+    counts: Mapping[str, int]
+    total: float
+    rounds: int
+
+
+def _look(sample: _Sample, distribution: Mapping[mpq, mpq], exact: Mapping[str, mpq], level: float,
+          tests_for_power: int, directed: tuple[DirectedTest, ...] = ()) -> tuple[
+              float, int, tuple[str, ...], float, float, float, tuple[float, float], tuple[OutcomeTest, ...],
+              tuple[tuple[str, float, float], ...]]:
+    """The family's tests on ``sample``: chi-square, mean, one directed test per candidate fault, each
+    testable outcome; Holm-corrected."""
+    n = sample.rounds
+    statistic, df, impossible = goodness_of_fit(sample.counts, exact)
+    chi2_p = 0.0 if impossible else chi2_sf(statistic, df)
+    ev = sum((r * p for r, p in distribution.items()), mpq(0))
+    variance = sum((r * r * p for r, p in distribution.items()), mpq(0)) - ev * ev
+    mean = sample.total / n
+    z = (mean - float(ev)) / math.sqrt(float(variance) / n) if variance else 0.0
+    mean_p = math.erfc(abs(z) / math.sqrt(2))
+    raw = []
+    for outcome, p in sorted(exact.items(), key=lambda item: mpq(item[0])):
+        observed = sample.counts.get(outcome, 0)
+        q = float(p)
+        residual = sequential.outcome_residual(observed, q, n)
+        raw.append((outcome, observed, p, residual,
+                    sequential.two_sided_p(residual) if sequential.testable(q, n) else None))
+    by_result = _counts_by_result(sample.counts)
+    directed_p = [t.p_value(by_result, n) for t in directed]
+    family = [chi2_p, mean_p, *directed_p] + [r[4] for r in raw if r[4] is not None]
+    adjusted = iter(holm(family))
+    chi2_adjusted, mean_adjusted = next(adjusted), next(adjusted)
+    directed_results = tuple((t.name, p_t, next(adjusted)) for t, p_t in zip(directed, directed_p))
+    outcomes = tuple(OutcomeTest(o, k, p, z_o, p_o, None if p_o is None else next(adjusted),
+                                 sequential.detectable_shift(float(p), n, level=level, tests=tests_for_power)
+                                 if 0 < p < 1 else None)
+                     for o, k, p, z_o, p_o in raw)
+    return statistic, df, impossible, chi2_p, mean, mean_p, (chi2_adjusted, mean_adjusted), outcomes, directed_results
 
 
 def check_round_simulator(
     play_round: Callable[[random.Random], Any],
     rules: GameRules | None = None,
     *,
-    rounds: int = DEFAULT_GAME_ROUNDS,
+    rounds: int | None = None,
     seed: int = 0,
     alpha: float = DEFAULT_ALPHA,
     strategy: ChartPolicy | None = None,
     strategy_name: str | None = None,
+    shift: float = DEFAULT_SHIFT,
+    looks: int = LOOKS,
 ) -> RoundCheck:
-    """Run ``rounds`` rounds of ``play_round`` with ``random.Random(seed)`` and test them against
-    optimal play, or against the chart ``strategy`` (named ``strategy_name`` in the report)."""
+    """Run up to ``rounds`` rounds of ``play_round`` with ``random.Random(seed)`` and test them against
+    optimal play, or against the chart ``strategy`` (named ``strategy_name`` in the report).
+
+    ``rounds=None``: the rounds that catch a ``shift`` of any outcome's probability with power 0.9
+    (:func:`default_game_rounds`). The rounds are looked at ``looks`` times with alpha spending
+    (:mod:`bjexact.checks.sequential`): the run stops at the first look that fails. An
+    :class:`~bjexact.errors.OutOfTime` raised by ``play_round`` (a time guard's) ends the run
+    there, and the rounds done are tested at the level left."""
     rules = rules or GameRules(decks="inf")
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise BjexactError(f"the number of rounds must be a whole number >= 1, not {rounds!r}")
     if not 0 < alpha < 1:
         raise BjexactError(f"alpha must be between 0 and 1, not {alpha!r}")
+    if not 0 < shift < 1:
+        raise BjexactError(f"the shift to detect must be a probability between 0 and 1, not {shift!r}")
+    solution = _solution(rules, strategy)
+    if solution.distribution is None:
+        return _check_mean_only(play_round, solution, rounds or DEFAULT_MEAN_ROUNDS, seed, alpha,
+                                "optimal" if strategy is None else strategy_name or "a chart")
     distribution = exact_round_distribution(rules, strategy)
     outcomes = {r: _label(r) for r in distribution}
     exact = {outcomes[r]: p for r, p in distribution.items()}
+    candidates, left_out = fault_candidates(rules, strategy)
+    directed = directed_tests(distribution, candidates)
+    shift_rounds = sequential.rounds_for_shift(exact, shift, alpha=alpha, looks=looks)
+    if rounds is None:
+        rounds = default_game_rounds(exact, shift, alpha, directed)
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise BjexactError(f"the number of rounds must be a whole number >= 1, not {rounds!r}")
+    lookup = {float(r): label for r, label in outcomes.items()}
     name = getattr(play_round, "__qualname__", None) or type(play_round).__name__
     rng = random.Random(seed)
     counts: Counter[str] = Counter()
     total = 0.0
-    for _ in range(rounds):
+    examples: list[tuple[int, str]] = []
+    levels = sequential.look_levels(alpha, looks)
+    stops = [max(1, math.ceil(rounds * k / looks)) for k in range(1, looks + 1)]
+    done, spent, stopped, look = 0, 0.0, "", None
+    for k, stop in enumerate(stops):
+        try:
+            for number, value in _results(play_round, rng, name, done + 1, stop):
+                label = lookup.get(value) if type(value) is float else None
+                if label is None:
+                    label = _as_result(value, outcomes, name)
+                counts[label] += 1
+                if label not in exact and len(examples) < MAX_EXAMPLES:
+                    examples.append((number, label))
+                total += float(value)
+                done = number
+        except OutOfTime:
+            stopped = "timeout"
+        if done == 0:
+            raise BjexactError(f"the time ran out before the simulator {name} finished a round")
+        level = alpha - spent if stopped else levels[k]
+        spent += level
+        sample = _Sample(dict(counts), total, done)
+        tests = sequential.family_size(exact, done) + len(directed)
+        look = _look(sample, distribution, exact, level, tests, directed), level, k + 1
+        partial = _partial_check(rules, seed, alpha, sample, exact, distribution, look, strategy, strategy_name,
+                                 tuple(examples), rounds, stopped, shift, shift_rounds)
+        if stopped or partial.verdict == "fail":
+            break
+    if partial.verdict == "fail":
+        causes = rank_causes(_counts_by_result(partial.counts), distribution, candidates)
+        partial = replace(partial, causes=causes, causes_left_out=left_out)
+    return replace(partial, stopped=stopped or ("fail" if partial.rounds < rounds else ""))
+
+
+def _counts_by_result(counts: Mapping[str, int]) -> dict[mpq, int]:
+    """Counts by exact net result; a result the rules cannot produce (its float's repr) by the nearest
+    fraction of small denominator (1.2 is 6/5)."""
+    out: dict[mpq, int] = {}
+    for label, k in counts.items():
+        value = mpq(label) if "." not in label else mpq(Fraction(label).limit_denominator(1000))
+        out[value] = out.get(value, 0) + k
+    return out
+
+
+def _results(play_round: Callable[[random.Random], Any], rng: random.Random, name: str, first: int,
+             last: int) -> Iterator[tuple[int, Any]]:
+    """(round number, the simulator's answer) for rounds ``first`` to ``last``; an exception in the
+    simulator is one line naming it (an :class:`~bjexact.errors.OutOfTime` passes through)."""
+    for number in range(first, last + 1):
         try:
             value = play_round(rng)
+        except OutOfTime:
+            raise
         except Exception as exc:  # the user's code failed: one line naming it
-            raise BjexactError(f"the simulator {name} raised {type(exc).__name__}: {exc}") from None
-        counts[_as_result(value, outcomes, name)] += 1
-        total += float(value)
-    statistic, df, impossible = goodness_of_fit(counts, exact)
-    chi2_p = 0.0 if impossible else chi2_sf(statistic, df)
+            raise BjexactError(f"the simulator {name} raised {type(exc).__name__}: {exc} (round {number})") from None
+        yield number, value
+
+
+DEFAULT_MEAN_ROUNDS = 1_000_000
+
+
+def _check_mean_only(play_round: Callable[[random.Random], Any], solution: GameSolution, rounds: int, seed: int,
+                     alpha: float, strategy_name: str) -> RoundCheck:
+    """The fallback where the exact distribution is not computed: the sample mean against the exact
+    expected value (the edge), a z test with the sample variance; one look at the end (or at a time-out)."""
+    name = getattr(play_round, "__qualname__", None) or type(play_round).__name__
+    rng = random.Random(seed)
+    total = squares = 0.0
+    done, stopped = 0, ""
+    try:
+        for number, value in _results(play_round, rng, name, 1, rounds):
+            number_value = _finite(value, name)
+            total += number_value
+            squares += number_value * number_value
+            done = number
+    except OutOfTime:
+        stopped = "timeout"
+    if done == 0:
+        raise BjexactError(f"the time ran out before the simulator {name} finished a round")
+    mean = total / done
+    variance = max(squares / done - mean * mean, 0.0) * done / max(done - 1, 1)
+    z = (mean - float(solution.ev)) / math.sqrt(variance / done) if variance else 0.0
+    mean_p = math.erfc(abs(z) / math.sqrt(2))
+    return RoundCheck(solution.rules, done, seed, alpha, {}, {}, 0.0, 0, (), 1.0, mean, solution.ev, mpq(0), mean_p,
+                      (1.0, mean_p), 2, strategy_name, planned=rounds, level=alpha, stopped=stopped,
+                      mean_only=solution.distribution_missing or "not computed", sample_variance=variance)
+
+
+def _finite(value: Any, name: str) -> float:
+    """A simulator's answer as a finite float (the mean-only check has no outcomes to label)."""
+    _as_result(value, {}, name)  # the same refusals as the full check
+    return float(value)
+
+
+def default_game_rounds(exact: Mapping[str, Any], shift: float = DEFAULT_SHIFT, alpha: float = DEFAULT_ALPHA,
+                        directed: tuple[DirectedTest, ...] = ()) -> int:
+    """The default rounds of ``check-sim --game``: those whose last look catches, with power 0.9, a
+    ``shift`` of any outcome's probability (:func:`~bjexact.checks.sequential.rounds_for_shift`) and each
+    candidate fault of ``directed`` by its directed test; rounded up to a multiple of 10,000."""
+    n = sequential.rounds_for_shift(exact, shift, alpha=alpha)
+    if directed:
+        tests = sequential.family_size(exact, n) + len(directed)
+        z_level = normal_quantile(1 - sequential.look_levels(alpha)[-1] / tests)
+        z_power = normal_quantile(sequential.DEFAULT_POWER)
+        n = max([n, *(min(t.rounds_to_catch(z_level, z_power), MAX_DEFAULT_ROUNDS) for t in directed)])
+    return -(-n // 10_000) * 10_000
+
+
+def planned_game_rounds(rules: GameRules, strategy: ChartPolicy | None = None, shift: float = DEFAULT_SHIFT,
+                        alpha: float = DEFAULT_ALPHA) -> int:
+    """The rounds :func:`check_round_simulator` plans when none are given (:func:`default_game_rounds`
+    with the directed tests of the candidate faults of ``rules``)."""
+    if _solution(rules, strategy).distribution is None:
+        return DEFAULT_MEAN_ROUNDS
+    distribution = exact_round_distribution(rules, strategy)
+    directed = directed_tests(distribution, fault_candidates(rules, strategy)[0])
+    return default_game_rounds({_label(r): p for r, p in distribution.items()}, shift, alpha, directed)
+
+
+MAX_DEFAULT_ROUNDS = 10_000_000
+_CANDIDATES: dict[Any, tuple[dict[str, dict[mpq, mpq]], tuple[str, ...]]] = {}
+
+
+def fault_candidates(rules: GameRules, strategy: ChartPolicy | None = None) -> tuple[
+        dict[str, dict[mpq, mpq]], tuple[str, ...]]:
+    """The candidate faults' distributions for ``rules`` (:mod:`bjexact.checks.round_causes`) and the
+    names left out. A fault that is another rule set is valued with the asked rules' chart (or
+    ``strategy``): the simulator keeps its play and gets the other rule; such candidates are computed
+    for the infinite deck and for shoes without splitting, and left out elsewhere (too slow to value)."""
+    key = (rules, None if strategy is None else frozenset(strategy.codes.items()))
+    found = _CANDIDATES.get(key)
+    if found is None:
+        exact = exact_round_distribution(rules, strategy)
+        quick = rules.infinite or rules.split_hands == 1
+        chart = strategy if strategy is not None or not quick else ChartPolicy.of_solution(_solution(rules))
+
+        def solve(other: GameRules) -> dict[mpq, mpq]:
+            if not quick:
+                raise BjexactError("another rule set is not valued quickly on a finite shoe with splits")
+            return exact_round_distribution(other, chart)
+
+        found = _CANDIDATES[key] = candidate_distributions(rules, exact, solve)
+    return found
+
+
+def _partial_check(rules, seed, alpha, sample, exact, distribution, look, strategy, strategy_name, examples,
+                   planned, stopped, shift, shift_rounds) -> RoundCheck:
+    (statistic, df, impossible, chi2_p, mean, mean_p, adjusted, outcome_tests, directed), level, looks = look
     ev = sum((r * p for r, p in distribution.items()), mpq(0))
     variance = sum((r * r * p for r, p in distribution.items()), mpq(0)) - ev * ev
-    mean = total / rounds
-    z = (mean - float(ev)) / math.sqrt(float(variance) / rounds) if variance else 0.0
-    mean_p = math.erfc(abs(z) / math.sqrt(2))
-    chi2_adjusted, mean_adjusted = holm([chi2_p, mean_p])
-    adjusted = (chi2_adjusted, mean_adjusted)
-    return RoundCheck(rules, rounds, seed, alpha, dict(counts), exact, statistic, df, impossible, chi2_p, mean, ev,
-                      variance, mean_p, adjusted, rounds_for_a_round_test(exact),
-                      "optimal" if strategy is None else strategy_name or "a chart")
+    return RoundCheck(rules, sample.rounds, seed, alpha, dict(sample.counts), exact, statistic, df, impossible, chi2_p,
+                      mean, ev, variance, mean_p, adjusted, rounds_for_a_round_test(exact),
+                      "optimal" if strategy is None else strategy_name or "a chart", examples, outcome_tests,
+                      planned, looks, level, stopped, shift, shift_rounds, directed=directed)
 
 
 def format_round_check(check: RoundCheck) -> str:
     played = "optimal play" if check.strategy == "optimal" else f"play by {check.strategy}"
+    if check.mean_only:
+        return _format_mean_only(check, played)
+    if check.stopped == "fail":
+        how = f"stopped at look {check.looks} of {LOOKS} of the {check.planned} rounds planned, as it failed"
+    elif check.stopped == "timeout":
+        how = f"stopped by --timeout at look {check.looks} of the {check.planned} rounds planned"
+    else:
+        how = f"{check.looks} looks"
     lines = [f"Round simulator checked against the exact distribution of net results for {check.rules.describe()}",
              f"strategy: {played}",
-             f"{check.rounds} rounds (seed {check.seed}); chi-square over outcomes and a test of the mean, "
-             f"Holm-corrected at level {check.alpha:g}", ""]
-    lines.append("   result   observed     exact  residual")
-    for outcome, p in sorted(check.exact.items(), key=lambda item: mpq(item[0])):
-        observed = check.counts.get(outcome, 0) / check.rounds
-        expected = float(p) * check.rounds
-        residual = (check.counts.get(outcome, 0) - expected) / math.sqrt(expected) if expected else 0.0
-        flag = "  <--" if abs(residual) > 4 else ""
-        lines.append(f"{outcome:>9}  {observed:9.6f}  {float(p):8.6f}  {residual:+8.1f}{flag}")
+             f"{check.rounds} rounds (seed {check.seed}; {how}); each outcome's count, the chi-square over "
+             f"outcomes and the mean, Holm-corrected at level {check.level or check.alpha:.3g} of {check.alpha:g} "
+             "(alpha spent over the looks)", ""]
+    lines.append("   result   observed     exact  residual  detectable shift")
+    for t in check.outcomes:
+        observed = t.observed / check.rounds
+        flag = "  <--" if t.adjusted is not None and t.adjusted < (check.level or check.alpha) else ""
+        shift = "" if t.detectable is None else f"{t.detectable:.5f}" if t.p_value is not None else \
+            f"{t.detectable:.5f} (not tested alone)"
+        lines.append(f"{t.outcome:>9}  {observed:9.6f}  {float(t.exact):8.6f}  {t.residual:+8.1f}  {shift:>16}{flag}")
     for outcome in check.impossible:
         lines.append(f"{outcome:>9}  {check.counts[outcome] / check.rounds:9.6f}  {0:8.6f}  impossible  <--")
+    lines.append("(residual: observed - expected count in standard deviations; detectable shift: the smallest "
+                 "change of that outcome's probability these rounds catch with power 90 %)")
     lines.append("")
     lines.append(f"distribution: chi-square {check.statistic:.2f}, df {check.df}, p {check.chi2_p:.2g}, "
                  f"Holm p {check.adjusted[0]:.2g}")
     lines.append(f"mean: {check.mean:+.6f} against exact {float(check.exact_mean):+.6f} "
                  f"(= {fraction_string(check.exact_mean)}), p {check.mean_p:.2g}, Holm p {check.adjusted[1]:.2g}")
     if check.impossible:
-        lines.append("Results these rules cannot produce were returned: " + ", ".join(check.impossible)
-                     + " (a payout or a stake the rules do not have).")
+        shown = ", ".join(f"{o} in round {r}" for r, o in check.examples)
+        lines.append(f"Results these rules cannot produce were returned in {check.impossible_count} rounds: "
+                     + ", ".join(check.impossible) + f" (a payout or a stake the rules do not have); for example "
+                     f"{shown}.")
+    if check.directed:
+        lines.append("directed tests (one per candidate fault): " + ", ".join(
+            f"{name} p {p:.2g}" for name, p, _ in check.directed))
+    worst = check.worst_detectable
+    if worst is not None:
+        seen = "catch" if worst <= check.shift else "do not catch"
+        lines.append(f"Power: these {check.rounds} rounds catch a shift of {worst:.4f} in any outcome's probability "
+                     f"with power 90 %; they {seen} every shift of {check.shift:g} (that takes {check.shift_rounds} "
+                     f"rounds; --bias sets the shift).")
     if check.verdict == "too few rounds":
         lines.append(f"Verdict: NOT TESTED: too few rounds (every expected count is below {MIN_EXPECTED:g}). "
                      f"Run at least {check.needed} rounds.")
     elif check.passed:
-        lines.append("Verdict: PASS. Neither the distribution nor the mean differs from the exact one at this "
-                     "level; a pass is not a proof.")
+        lines.append("Verdict: PASS. No test of the distribution, the mean or an outcome differs from the exact "
+                     "one at this level; a pass is not a proof.")
     else:
         lines.append(f"Verdict: FAIL ({', '.join(check.failed)}). With a correct simulator this happens with "
                      f"probability below {check.alpha:g}.")
+        if check.causes:
+            lines.append("Likely causes, likeliest first (log-likelihood of the counts under each fault's exact "
+                         "distribution, less that under the rules asked):")
+            lines += [f"  {i}. {c.name}: {c.description} ({c.log_likelihood:+.1f})"
+                      for i, c in enumerate(check.causes, start=1)]
+        if check.causes_left_out:
+            lines.append("Not ranked (their distribution is not computed for these rules): "
+                         + ", ".join(check.causes_left_out))
+    return "\n".join(lines) + "\n"
+
+
+def _format_mean_only(check: RoundCheck, played: str) -> str:
+    spread = math.sqrt(check.sample_variance / check.rounds) if check.rounds else 0.0
+    detectable = (normal_quantile(1 - check.alpha / 2) + normal_quantile(DEFAULT_POWER)) * spread
+    stopped = f" (stopped by --timeout; {check.planned} planned)" if check.stopped == "timeout" else ""
+    lines = [f"Round simulator checked against the exact expected value for {check.rules.describe()}",
+             f"strategy: {played}",
+             f"{check.rounds} rounds (seed {check.seed}){stopped}",
+             f"Tests run: the mean only. The exact distribution of a round's net result is not computed for these "
+             f"rules ({check.mean_only}), so the outcome counts, the chi-square and the directed tests cannot "
+             "run; the exact expected value can.", "",
+             f"mean: {check.mean:+.6f} against exact {float(check.exact_mean):+.6f} "
+             f"(= {fraction_string(check.exact_mean)}), sample standard deviation "
+             f"{math.sqrt(check.sample_variance):.4f}, z test p {check.mean_p:.2g} at level {check.alpha:g}",
+             f"Power: these rounds catch a shift of the mean of {detectable:.5f} units per round with power 90 %."]
+    lines.append("Verdict: FAIL (mean)." if check.failed else
+                 "Verdict: PASS (of the mean only). A pass is not a proof.")
     return "\n".join(lines) + "\n"
 
 
 # --- a reference simulator ---------------------------------------------------------------------------------
 
 
+PLANTED_FAULTS = {
+    "natural-not-pushed": "a player natural loses to a dealer natural instead of pushing",
+    "h17-for-s17": "the dealer hits soft 17 where the rules say it stands (or stands where it hits)",
+    "surrender-as-loss": "a surrendered hand loses the whole bet instead of half",
+    "das-refused": "no doubling after a split although the rules allow it",
+    "split-aces-hit": "split aces are played on (hit, and doubled where DAS) instead of taking one card each",
+}
+
+
 def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, split_bug: bool = False,
-                    strategy: ChartPolicy | None = None) -> Callable[[random.Random], float]:
+                    strategy: ChartPolicy | None = None, fault: str | None = None) -> Callable[[random.Random], float]:
     """A simulator of whole rounds on the infinite deck playing bjexact's optimal strategy, or the
     chart ``strategy``.
 
-    ``bj_pays`` and ``split_bug`` make it wrong on purpose (for testing the checker): a natural
-    paid otherwise than the rules say, or split hands that all receive the first hand's
-    second card."""
+    ``bj_pays``, ``split_bug`` and ``fault`` make it wrong on purpose (for testing the checker): a
+    natural paid otherwise than the rules say, split hands that all receive the first hand's
+    second card, or one of :data:`PLANTED_FAULTS`."""
     rules = rules or GameRules(decks="inf")
+    if fault is not None and fault not in PLANTED_FAULTS:
+        raise BjexactError(f"unknown fault {fault!r} (known: {', '.join(PLANTED_FAULTS)})")
+    dealer_rules = replace(rules, h17=rules.h17 != (fault == "h17-for-s17"))  # the dealer's rule, maybe faulty
     if not rules.infinite:
         raise BjexactError("the reference round simulator deals from the infinite deck: use --decks inf")
     solver: Strategy | ChartStrategy
@@ -293,15 +638,17 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
         player_natural = is_natural((a, b))
         if hole is not None and is_natural((up, hole)):
             if player_natural:
-                return 0.0
+                return -1.0 if fault == "natural-not-pushed" else 0.0
             return -0.5 if rules.surrender == "early" and first_move(a, b, up) == "surrender" else -1.0
         if player_natural:
             if hole is None:
                 hole = draw()
-            return 0.0 if is_natural((up, hole)) else pays
+            if is_natural((up, hole)):
+                return -1.0 if fault == "natural-not-pushed" else 0.0
+            return pays
         best = first_move(a, b, up)
         if best == "surrender":
-            return -0.5
+            return -1.0 if fault == "surrender-as-loss" else -0.5
         hands: list[tuple[list[int], int]] = []  # cards, stake
         if best == "split":
             pair = a
@@ -322,12 +669,20 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
                 i += 1
             for cards, table in zip(split, on_table):
                 move = solver.split_move(counts(cards), up, pair, table)
+                if fault == "das-refused" and move == "double":
+                    move = "hit"
+                if fault == "split-aces-hit" and pair == ACE and hand_value(cards).total < 21:  # played as any hand
+                    dealt = first_move(min(cards), max(cards), up)
+                    move = "double" if dealt == "double" and rules.das else \
+                        "hit" if solver.continues_hitting(counts(cards), up) else "stand"
                 if move == "double":
                     hands.append((cards + [draw()], 2))
                     continue
                 if move == "hit":
                     cards = cards + [draw()]
-                    while hand_value(cards).total < 21 and solver.split_hits(counts(cards), up, pair, table):
+                    aces_hit = fault == "split-aces-hit" and pair == ACE
+                    while hand_value(cards).total < 21 and (solver.continues_hitting(counts(cards), up) if aces_hit
+                                                            else solver.split_hits(counts(cards), up, pair, table)):
                         cards.append(draw())
                 hands.append((cards, 1))
         elif best == "double":
@@ -342,7 +697,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
         dealer = [up, hole if hole is not None else draw()]
         if is_natural(dealer):  # no hole card: a dealer natural takes the bets (OBO: the original one)
             return float(rules.dealer_natural_loss([stake for _, stake in hands]))
-        while not rules.dealer_stands(hand_value(dealer)):
+        while not dealer_rules.dealer_stands(hand_value(dealer)):
             dealer.append(draw())
         split_hands = best == "split"
         return float(sum(rules.settle(cards, dealer, stake, split=split_hands) for cards, stake in hands))
@@ -378,7 +733,7 @@ def assert_round_simulator_matches(
         raise TypeError("give rules or rule options, not both")
     try:
         chart = None if strategy is None else chart_policy(strategy)
-        check = check_round_simulator(play_round, rules, rounds=rounds or DEFAULT_GAME_ROUNDS, seed=seed,
+        check = check_round_simulator(play_round, rules, rounds=rounds, seed=seed,
                                       alpha=DEFAULT_ALPHA if alpha is None else alpha, strategy=chart)
     except BjexactError as exc:
         raise AssertionError(f"the simulator cannot be checked: {exc}") from None

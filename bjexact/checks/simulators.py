@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -33,6 +34,7 @@ DEFAULT_ROUNDS = 200_000
 DEFAULT_ALPHA = 0.01
 UPCARDS = UPCARD_ORDER
 MIN_EXPECTED = 5.0
+MAX_EXAMPLES = 5  # impossible results shown with the rounds they came from
 
 _LABELS = {
     **{str(t): str(t) for t in range(17, 22)},
@@ -46,12 +48,13 @@ def outcome_label(value: Any) -> str:
     """The canonical outcome of a simulator's answer (see the module docstring)."""
     if isinstance(value, bool):
         raise BjexactError(f"a simulator returned {value!r}, not an outcome (17..21, bust, blackjack)")
+    if isinstance(value, str) and re.fullmatch(r"[+-]?\d{1,6}", value.strip()):
+        value = int(value.strip())
     if isinstance(value, int) or (hasattr(value, "__index__") and not isinstance(value, str)):
         total = int(value)
         if total > 21:
             return "bust"
-        if 17 <= total <= 21:
-            return str(total)
+        return str(total)  # 17..21, or a total the dealer cannot stand on: an impossible outcome
     elif isinstance(value, str) and value.strip().lower() in _LABELS:
         return _LABELS[value.strip().lower()]
     raise BjexactError(
@@ -77,6 +80,7 @@ class UpcardTest:
     impossible: tuple[str, ...]
     discarded: int = 0
     needed: int = 0  # simulated rounds of this up-card a test needs (0: no test is possible)
+    examples: tuple[tuple[int, str], ...] = ()  # (round of this up-card, from 1; outcome) of impossible ones
 
     @property
     def tested(self) -> bool:
@@ -115,6 +119,8 @@ class UpcardTest:
             "holm_p_value": self.adjusted_p,
             "passed": self.passed(alpha),
             "impossible_outcomes_seen": list(self.impossible),
+            "impossible": {"count": sum(self.counts.get(o, 0) for o in self.impossible),
+                           "examples": [{"round": r, "outcome": o} for r, o in self.examples]},
             "outcomes": {
                 o: {
                     "observed": self.counts.get(o, 0),
@@ -277,7 +283,9 @@ def check_dealer_simulator(
         rng = random.Random(seed * 1_000_003 + upcard)
         counts: Counter[str] = Counter()
         discarded = 0
-        for _ in range(per_upcard):
+        exact = rows_by_upcard[upcard]
+        examples: list[tuple[int, str]] = []
+        for number in range(1, per_upcard + 1):
             label = outcome_label(_call_simulator(dealer_outcome, upcard, rng))
             if label == "blackjack" and rules.naturals == "as21":
                 label = "21"
@@ -285,12 +293,14 @@ def check_dealer_simulator(
                 discarded += 1
                 continue
             counts[label] += 1
-        exact = rows_by_upcard[upcard]
+            if not exact.get(label) and len(examples) < MAX_EXAMPLES:
+                examples.append((number, label))
         statistic, df, impossible = goodness_of_fit(counts, exact)
         p = 0.0 if impossible else chi2_sf(statistic, df)
         n = sum(counts.values())
         needed = _simulated_rounds_needed(rules, upcard, exact)
-        raw.append(UpcardTest(upcard, n, dict(counts), exact, statistic, df, p, p, impossible, discarded, needed))
+        raw.append(UpcardTest(upcard, n, dict(counts), exact, statistic, df, p, p, impossible, discarded, needed,
+                               tuple(examples)))
     tests = holm_tested(raw, lambda t, a: replace(t, adjusted_p=a))
     return SimulatorCheck(rules, per_upcard * len(chosen), seed, alpha, tests)
 
@@ -476,8 +486,10 @@ def format_simulator_check(check: SimulatorCheck, *, shift: float | None = 0.005
         lines += ["", f"Up-card {rank_symbol(t.upcard)}: observed vs exact (with {1 - check.alpha:.0%} "
                   "Wilson intervals):"]
         if t.impossible:
-            lines.append("  outcomes that cannot happen under these rules were reported: "
-                         + ", ".join(t.impossible))
+            count = sum(t.counts.get(o, 0) for o in t.impossible)
+            shown = ", ".join(f"{o} in round {r}" for r, o in t.examples)
+            lines.append(f"  outcomes that cannot happen under these rules were reported {count} times "
+                         f"({', '.join(t.impossible)}); for example {shown}")
         residuals = t.residuals()
         intervals = t.intervals(1 - check.alpha)
         for outcome, p in t.exact.items():

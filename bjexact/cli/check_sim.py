@@ -8,6 +8,9 @@ from .common import RULES_HELP, add_rule_options, bounded_int, rules_from_args, 
 from .game_checks import GAME_CHECKS_HELP, add_game_check_options, run_check_sim_game
 
 MAX_ROUNDS = 10**9
+DEALER_ROUNDS = 200_000  # bjexact.checks.simulators.DEFAULT_ROUNDS (checked by the tests)
+DEALER_BIAS = 0.005
+GAME_SHIFT = 0.002  # bjexact.checks.sequential.DEFAULT_SHIFT (checked by the tests)
 DEFAULT_CALL_TIMEOUT = 10.0
 DEFAULT_TIMEOUT = 1800.0
 
@@ -19,12 +22,36 @@ examples:
   bjexact check-sim --gym --policy stick20 --episodes 50000   # gymnasium's Blackjack-v1
   bjexact check-sim --gym --policy optimal --no-sab --natural --format json
 
-The simulator is a callable dealer_outcome(upcard, rng) -> outcome:
+The dealer contract: the simulator is a callable dealer_outcome(upcard, rng) -> outcome:
   upcard  an int rank: 1 for the ace, 2..9, 10 for any ten-valued card;
-  rng     a seeded random.Random: draw all randomness from it;
+  rng     a seeded random.Random: draw every random number from it (numpy users:
+          numpy.random.default_rng(rng.getrandbits(64)));
   result  "17".."21", "bust" or "blackjack" (a natural), or a total (17..21, above 21
-          for a bust). Each call plays one round from a fresh full shoe less the up-card.
-With --factory, NAME is called with the rules (a bjexact.Rules) and returns the simulator.
+          for a bust; a total below 17 is an impossible outcome and fails its up-card).
+  Each call plays one round from a fresh full shoe less the up-card.
+With --factory, NAME is called with the rules, a bjexact.Rules: decks (int, or
+float('inf')), shoe (ten ints A,2..9,T, or None), h17 (bool), naturals (str: as21,
+separate, peek), bj_pays (a Fraction-like mpq); it returns the simulator.
+
+The --game contract: the simulator is a callable play_round(rng) -> net result:
+  rng     as above: every random number from it;
+  round   one player hand (one box) against the dealer, from a fresh full shoe (no
+          cut card, no cards carried over), played by bjexact's optimal strategy
+          (or by --chart), never taking insurance or even money;
+  result  a number: the net result per unit initial bet, summed over split hands
+          (+1.5 for a natural at 3:2, -2 for a lost double, -0.5 for a surrender).
+          A finite number the rules cannot produce (-16, 1.2 under 3:2) is counted as
+          an impossible result (FAIL); NaN, infinities and non-numbers stop the run.
+With --factory, NAME is called with the rules, a bjexact.GameRules: decks (int, or
+float('inf')), shoe (ten ints A,2..9,T, or None), h17 (bool), bj_pays (mpq), double
+(str: any, 9-11, 10-11), double_soft (bool), das (bool), split_hands (int 1..4), rsa
+(bool), hit_split_aces (bool), surrender (str: none, late, early), hole_card (str:
+peek, enhc), obo (bool), split_strategy (str: cdz, cdp1, cdp); with --chart it also
+gets the chart, a bjexact.player.policy.ChartPolicy whose .codes maps (section, row,
+up-card) to a code: section hard|soft|pairs, row a total ('16') or a pair's card ('8',
+'T', 'A'), up-card an int 1..10. An exception from the factory or from the first round
+is reported as the simulator refusing the rules (exit 2). A complete adapter, under
+30 lines: examples/round_adapter.py in bjexact's repository.
 
 Rounds are split evenly over the up-cards; each up-card's outcomes get a chi-square
 goodness-of-fit test, Holm-corrected across up-cards at level --alpha.
@@ -68,12 +95,16 @@ def register(subparsers) -> None:
     add_rule_options(parser)
     group = parser.add_argument_group("test")
     group.add_argument("--rounds", type=bounded_int(1, MAX_ROUNDS), default=None, metavar="N",
-                       help="rounds in all (default: 200000)")
+                       help=f"rounds in all (default: {DEALER_ROUNDS}; with --game, the rounds whose last look "
+                            "catches a shift of --bias in any outcome's probability with power 0.9, about 1.4 "
+                            "million on common rules; the run stops at an earlier look that fails)")
     group.add_argument("--seed", type=bounded_int(-(2**63), 2**63 - 1, signed=True), default=0,
                        help="seed of the random numbers (default: 0)")
     group.add_argument("--alpha", type=float, default=None, help="significance level (default: 0.01)")
-    group.add_argument("--bias", type=float, default=0.005, metavar="P",
-                       help="report the rounds that detect a probability shift P (default: 0.005)")
+    group.add_argument("--bias", type=float, default=None, metavar="P",
+                       help=f"report the rounds that detect a probability shift P (default: {DEALER_BIAS}); with "
+                            f"--game, the shift of any outcome's probability the default --rounds detect "
+                            f"(default: {GAME_SHIFT})")
     group.add_argument("--call-timeout", type=float, default=DEFAULT_CALL_TIMEOUT, metavar="S",
                        help=f"seconds one call of the simulator may take (default: {DEFAULT_CALL_TIMEOUT:g})")
     group.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
@@ -143,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
     from . import safety
 
     if args.game:
-        return run_check_sim_game(args, load_callable)
+        return run_check_sim_game(args, load_callable, from_factory, check_run_options)
     if args.strategy is not None or args.chart is not None:
         raise BjexactError("--strategy and --chart choose the play of whole rounds: they go with --game")
     if args.gym:
@@ -158,12 +189,7 @@ def run(args: argparse.Namespace) -> int:
     _check_test_options(args, rules, alpha)
     simulator = load_callable(args.simulator)
     if args.factory:
-        try:
-            simulator = safety.call_user_code(simulator, rules, what=f"the factory {args.simulator}")
-        except safety.Abort as exc:
-            raise BjexactError(str(exc)) from None
-        if not callable(simulator):
-            raise BjexactError(f"{args.simulator}(rules) did not return a callable")
+        simulator = from_factory(simulator, args.simulator, rules)
     try:
         with Progress(rounds, "check-sim") as bar, safety.GuardedSimulator(
                 simulator, call_timeout=args.call_timeout, timeout=args.timeout, rounds=rounds,
@@ -179,11 +205,27 @@ def run(args: argparse.Namespace) -> int:
     return 0 if check.passed else 1
 
 
-def _check_test_options(args: argparse.Namespace, rules, alpha: float) -> None:
-    """--alpha, --bias and the time limits, checked before any round runs."""
+def from_factory(factory, spec: str, rules, *extra):
+    """The simulator ``factory(rules, *extra)`` returns; a factory that raises has refused the rules,
+    and one that exits or returns no callable is named, in one line."""
+    from ..errors import BjexactError
+    from . import safety
+
+    called = f"{spec}(rules{', chart' if extra else ''})"
+    try:
+        simulator = safety.call_user_code(factory, rules, *extra, what=f"the factory {called}",
+                                          refused=f"the factory {called} refused these rules ({rules.describe()})")
+    except safety.Abort as exc:
+        raise BjexactError(str(exc)) from None
+    if not callable(simulator):
+        raise BjexactError(f"{called} did not return a callable but {safety.safe_repr(simulator)}")
+    return simulator
+
+
+def check_run_options(args: argparse.Namespace, alpha: float) -> None:
+    """--alpha and the time limits, checked before any round runs (the dealer check and --game)."""
     import math
 
-    from ..checks import simcheck
     from ..errors import BjexactError
 
     if not 0 < alpha < 1:
@@ -191,6 +233,18 @@ def _check_test_options(args: argparse.Namespace, rules, alpha: float) -> None:
     for flag, value in (("--call-timeout", args.call_timeout), ("--timeout", args.timeout)):
         if not math.isfinite(value) or value <= 0:
             raise BjexactError(f"{flag} must be a number of seconds > 0, not {value!r}")
+
+
+def _check_test_options(args: argparse.Namespace, rules, alpha: float) -> None:
+    """--alpha, --bias and the time limits, checked before any round runs."""
+    import math
+
+    from ..checks import simcheck
+    from ..errors import BjexactError
+
+    check_run_options(args, alpha)
+    if args.bias is None:
+        args.bias = DEALER_BIAS
     if not math.isfinite(args.bias) or not 0 <= args.bias < 1:
         raise BjexactError(f"--bias must be a probability shift from 0 (no power report) to below 1, "
                            f"not {args.bias!r}")

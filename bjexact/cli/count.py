@@ -55,8 +55,9 @@ def register(subparsers) -> None:
     parser.add_argument("--penetration", default="0.75", metavar="P",
                         help="share of the shoe dealt before the cut card (default: 0.75)")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="the shuffles' seed (default: 1)")
-    parser.add_argument("--store", default="bjexact-count.store", metavar="DIR",
-                        help="the results store (default: bjexact-count.store)")
+    parser.add_argument("--store", default=None, metavar="DIR",
+                        help="the results store (default: bjexact/count.store in the user's cache directory, "
+                             "$XDG_CACHE_HOME or else ~/.cache)")
     add_game_rule_options(parser)
     where = parser.add_argument_group("execution")
     where.add_argument("--workers", type=bounded_int(1, 10**6), default=None, metavar="N",
@@ -77,7 +78,19 @@ def register(subparsers) -> None:
                                                title="exact tables (each has its own --help)"))
 
 
+def default_store() -> Path:
+    """The results store in the user's cache directory (XDG): ``$XDG_CACHE_HOME/bjexact/count.store``,
+    ``~/.cache/bjexact/count.store`` when that is unset or not an absolute path."""
+    import os
+
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
+    return root / "bjexact" / "count.store"
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.store is None:
+        args.store = str(default_store())
     from ..apps.counting import (
         ROUND_KIND,
         analyse,

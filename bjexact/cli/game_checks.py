@@ -21,6 +21,10 @@ full game (verify --kind chart|edge, check-sim --game): the rules of `bjexact ed
   verify --kind chart FILE   a basic strategy chart (hard, soft, pairs; H S D Dh Ds P Ph Pd R Rh Rs Rp,
                              Hit/Stand/Dbl/SP/Sur); each wrong cell with its exact cost per 100 units bet;
                              cells whose two-card hands disagree are 'depends on composition', not wrong.
+                             Layouts: aligned text, Markdown, LaTeX, bjexact's JSON, CSV grids (columns 2..A;
+                             rows 16, hard 16, H16, soft 18, S18, A,7, 8,8, P8, PA; untitled blocks of bare
+                             numbers hard 5-21, soft 13-21, pairs 2-A follow one another); every cell that
+                             cannot be read is listed. Every chart `bjexact chart` prints is read back.
                              --identify: decks 1/2/4/6/8/inf x S17/H17 x DAS x surrender x hole card
                              (--decks restricts; split to 2 hands unless --split-hands is given), best first.
   verify --kind edge -- -0.46%   a published edge (player expectation or house edge, to its printed
@@ -31,8 +35,9 @@ full game (verify --kind chart|edge, check-sim --game): the rules of `bjexact ed
                              distribution (infinite deck, no splitting, or finite shoes whose split
                              hands' lines can be followed); the reference simulator is
                              bjexact.checks.rounds:exact_round_simulator with --factory.
-                             --chart FILE: the rounds play that basic strategy chart (codes as in
-                             verify --kind chart; after the first two cards the hard/soft rows).
+                             --chart FILE: the rounds play that basic strategy chart (codes and layouts as
+                             in verify --kind chart; after the first two cards the hard/soft rows; hard 4
+                             and 20, when not printed, play as the nearest printed hard row).
 """
 
 
@@ -122,25 +127,43 @@ def _is_edge(text: str) -> bool:
     return True
 
 
-def run_check_sim_game(args: argparse.Namespace, load_callable) -> int:
-    """``check-sim --game MODULE:NAME``: a whole-round simulator against the exact distribution."""
+def run_check_sim_game(args: argparse.Namespace, load_callable, from_factory, check_run_options) -> int:
+    """``check-sim --game MODULE:NAME``: a whole-round simulator against the exact distribution
+    (``load_callable``, ``from_factory``, ``check_run_options``: check-sim's, shared with the dealer check)."""
     from ..checks import rounds as round_check
 
     if args.gym:
         raise BjexactError("--game and --gym are two different checks: give one")
     if args.simulator is None:
         raise BjexactError("name the round simulator as MODULE:NAME")
+    from ..progress import Progress
+    from . import safety
+
     rules = game_rules(args)
     chart = _chart_strategy(args)
+    from ..errors import OutOfTime
+
+    alpha = round_check.DEFAULT_ALPHA if args.alpha is None else args.alpha
+    check_run_options(args, alpha)
+    shift = round_check.DEFAULT_SHIFT if args.bias is None else args.bias
+    if not 0 < shift < 0.5:
+        raise BjexactError(f"--bias with --game: the shift of an outcome's probability to detect, above 0 and "
+                           f"below 0.5, not {shift!r}")
+    rounds = args.rounds
+    if rounds is None:  # solved here, before the simulator is imported
+        rounds = round_check.planned_game_rounds(rules, chart, shift, alpha)
     simulator = load_callable(args.simulator)
     if args.factory:
-        simulator = simulator(rules) if chart is None else simulator(rules, chart)
-        if not callable(simulator):
-            raise BjexactError(f"{args.simulator}(rules{'' if chart is None else ', chart'}) did not return a callable")
-    rounds = round_check.DEFAULT_GAME_ROUNDS if args.rounds is None else args.rounds
-    alpha = round_check.DEFAULT_ALPHA if args.alpha is None else args.alpha
-    check = round_check.check_round_simulator(simulator, rules, rounds=rounds, seed=args.seed, alpha=alpha,
-                                              strategy=chart, strategy_name=f"the chart {args.chart}")
+        simulator = from_factory(simulator, args.simulator, rules, *(() if chart is None else (chart,)))
+    try:
+        with Progress(rounds, "check-sim") as bar, safety.GuardedRoundSimulator(
+                simulator, call_timeout=args.call_timeout, timeout=args.timeout, progress=bar,
+                stop=OutOfTime) as guarded:
+            check = round_check.check_round_simulator(guarded, rules, rounds=rounds, seed=args.seed, alpha=alpha,
+                                                      strategy=chart, strategy_name=f"the chart {args.chart}",
+                                                      shift=shift)
+    except safety.Abort as exc:
+        raise BjexactError(str(exc)) from None
     return _emit(args, check, round_check.format_round_check(check), check.passed)
 
 

@@ -193,14 +193,17 @@ def callable_name(function: object) -> str:
     return f"{module}.{name}" if isinstance(module, str) and module not in ("__main__", "builtins") else name
 
 
-def call_user_code(function, *args, what: str):
+def call_user_code(function, *args, what: str, refused: str | None = None):
     """``function(*args)``; whatever it raises (``sys.exit`` and ``KeyboardInterrupt`` too) is one line.
 
-    The user's own Ctrl-C (SIGINT) still interrupts the run.
+    The user's own Ctrl-C (SIGINT) still interrupts the run. ``refused``: the words for an
+    ordinary exception, read as the user's code refusing the rules (``REFUSED: Error: message``).
     """
+    from ..errors import OutOfTime
+
     try:
         return function(*args)
-    except Abort:
+    except (Abort, OutOfTime):
         raise
     except KeyboardInterrupt:
         if user_interrupted():
@@ -209,19 +212,25 @@ def call_user_code(function, *args, what: str):
     except SystemExit as exc:
         raise Abort(f"{what} called sys.exit({safe_repr(exc.code)}): it must return, not end the program") from None
     except BaseException as exc:  # noqa: BLE001 - the user's code failed: say so in one line
+        if refused is not None and isinstance(exc, Exception):
+            raise Abort(f"{refused}: {type(exc).__name__}: {one_line(exc)}") from None
         raise Abort(f"{what} raised {type(exc).__name__}: {one_line(exc)}") from None
 
 
-class GuardedSimulator:
-    """A user's ``dealer_outcome(upcard, rng)`` with time limits, a progress bar and answers made safe.
+class GuardedCalls:
+    """A user's simulator with time limits, a progress bar and its failures made one line.
 
     Each call must answer within ``call_timeout`` seconds and the whole run end within
-    ``timeout`` seconds (SIGALRM, in the main thread). Exceptions, ``sys.exit``, a
-    ``KeyboardInterrupt`` that is not the user's Ctrl-C, and answers that are not an
-    outcome (or whose ``repr`` fails) stop the run with one line naming the up-card.
+    ``timeout`` seconds (SIGALRM, in the main thread). Exceptions, ``sys.exit`` and a
+    ``KeyboardInterrupt`` that is not the user's Ctrl-C stop the run with one line (:class:`Abort`)
+    naming the simulator; an exception in the very first call is reported as the simulator
+    refusing the rules. With ``stop_at_deadline`` the end of ``timeout`` raises ``stop`` (an
+    exception the check catches to report on the rounds done) instead of aborting.
+    Subclasses define ``__call__`` with the protocol's arguments and answers.
     """
 
-    def __init__(self, simulator, *, call_timeout: float, timeout: float, rounds: int, progress=None):
+    def __init__(self, simulator, *, call_timeout: float, timeout: float, progress=None,
+                 stop: type[BaseException] | None = None):
         import time
 
         self.simulator = simulator
@@ -232,10 +241,13 @@ class GuardedSimulator:
         self.timeout = timeout
         self.deadline = time.monotonic() + timeout
         self.progress = progress
+        self.stop = stop
+        self.calls = 0
+        self._where = ""
         self._clock = time.monotonic
         self._alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
-    def __enter__(self) -> GuardedSimulator:
+    def __enter__(self):
         if self._alarm:
             self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
         return self
@@ -247,29 +259,81 @@ class GuardedSimulator:
 
     def _on_alarm(self, signum, frame) -> None:
         if self._clock() >= self.deadline:
+            if self.stop is not None:
+                raise self.stop(f"--timeout {self.timeout:g} s reached")
             raise Abort(f"check-sim took longer than --timeout {self.timeout:g} s in all "
                         f"(the simulator {self.name} is too slow for the rounds asked; lower --rounds)")
-        raise Abort(f"the simulator {self.name} gave no answer within --call-timeout {self.call_timeout:g} s "
-                    f"for up-card {self._upcard}")
+        raise Abort(f"the simulator {self.name} gave no answer within --call-timeout {self.call_timeout:g} s"
+                    f"{self._where}")
 
-    def __call__(self, upcard: int, rng):
-        from ..core.cards import rank_symbol
-
-        self._upcard = rank_symbol(upcard)
+    def call(self, *args, where: str = ""):
+        """The simulator's raw answer to ``args`` (``where``: ' for up-card 7', for messages)."""
+        self._where = where
         remaining = self.deadline - self._clock()
         if remaining <= 0:
             self._on_alarm(None, None)
-        what = f"the simulator {self.name} for up-card {self._upcard}"
+        self.calls += 1
+        what = f"the simulator {self.name}{where}"
+        refused = f"the simulator {self.name} refused these rules (its first call{where} raised)" \
+            if self.calls == 1 else None
         if self._alarm:
             signal.setitimer(signal.ITIMER_REAL, max(min(self.call_timeout, remaining), 1e-3))
         try:
-            answer = call_user_code(self.simulator, upcard, rng, what=what)
+            answer = call_user_code(self.simulator, *args, what=what, refused=refused)
         finally:
             if self._alarm:
                 signal.setitimer(signal.ITIMER_REAL, 0)
         if self.progress is not None:
             self.progress.advance()
-        return _plain_answer(answer, what)
+        return answer
+
+
+class GuardedSimulator(GuardedCalls):
+    """A user's ``dealer_outcome(upcard, rng)`` guarded (:class:`GuardedCalls`); answers that are not
+    an outcome (or whose ``repr`` fails) stop the run with one line naming the up-card."""
+
+    def __init__(self, simulator, *, call_timeout: float, timeout: float, rounds: int = 0, progress=None):
+        super().__init__(simulator, call_timeout=call_timeout, timeout=timeout, progress=progress)
+
+    def __call__(self, upcard: int, rng):
+        from ..core.cards import rank_symbol
+
+        where = f" for up-card {rank_symbol(upcard)}"
+        return _plain_answer(self.call(upcard, rng, where=where), f"the simulator {self.name}{where}")
+
+
+class GuardedRoundSimulator(GuardedCalls):
+    """A user's ``play_round(rng)`` guarded (:class:`GuardedCalls`): its answer made a plain ``float``;
+    one that is no finite real number (or whose ``__float__`` fails) stops the run with one line."""
+
+    def __call__(self, rng):
+        where = f" in round {self.calls + 1}"
+        return _plain_number(self.call(rng, where=where), f"the simulator {self.name}{where}")
+
+
+class GuardedEngine(GuardedCalls):
+    """A user's strategy engine ``decide(cards, upcard, unseen)`` guarded (:class:`GuardedCalls`)."""
+
+    def __call__(self, cards, upcard, unseen):
+        from ..core.cards import rank_symbol
+
+        where = f" for {'-'.join(map(rank_symbol, cards))} v {rank_symbol(upcard)}"
+        return self.call(cards, upcard, unseen, where=where)
+
+
+def _plain_number(answer, what: str) -> float:
+    """A finite ``float`` of a net result, or a one-line refusal naming the simulator's fault."""
+    import math
+
+    if isinstance(answer, (bool, str, bytes)) or answer is None:
+        raise Abort(f"{what} returned {safe_repr(answer)}, not a number (the net result of the round)")
+    if isinstance(answer, int) and abs(answer) > 10**12:
+        digits = int(int.bit_length(answer) * 0.30103) + 1
+        raise Abort(f"{what} returned an integer of about {digits} digits, not a net result per unit bet")
+    number = call_user_code(float, answer, what=f"{what}: converting its answer {safe_repr(answer)} to a number")
+    if not isinstance(number, float) or not math.isfinite(number):
+        raise Abort(f"{what} returned {safe_repr(answer)}, not a finite number (the net result of the round)")
+    return float.__float__(number)
 
 
 def _plain_answer(answer, what: str):

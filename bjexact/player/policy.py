@@ -76,6 +76,25 @@ def code_move(code: str, allowed: frozenset[str] | set[str], das: bool) -> str:
     raise BjexactError(f"{code!r} is not a chart code ({', '.join(POLICY_CODES)})")
 
 
+UNDEALT_HARD_TOTALS = (4, 20)  # hard totals no two different cards make: reached by three cards or a split
+
+
+def with_nearest_hard_rows(codes: Mapping[tuple[str, str, int], str],
+                           totals: range | tuple[int, ...] = UNDEALT_HARD_TOTALS) -> dict[tuple[str, str, int], str]:
+    """``codes`` with each hard total of ``totals`` that has no row taking the codes of the nearest
+    row (the lower on a tie): hit 4 like 5, stand on 20 like 19."""
+    out = dict(codes)
+    rows: dict[int, dict[int, str]] = {}
+    for (section, row, upcard), code in codes.items():
+        if section == "hard" and row.isdigit():
+            rows.setdefault(int(row), {})[upcard] = code
+    for total in totals:
+        if total not in rows and rows:
+            nearest = min(rows, key=lambda t: (abs(t - total), t))
+            out.update({("hard", str(total), upcard): code for upcard, code in rows[nearest].items()})
+    return out
+
+
 @dataclass(frozen=True)
 class ChartPolicy:
     """A basic strategy chart: (section, row, up-card rank) -> code (see the module docstring)."""
@@ -94,21 +113,12 @@ class ChartPolicy:
         chart = solution.chart(das_codes=True)
         codes = {(section, row, upcard): cell.code for section, rows in chart.items()
                  for row, cells in rows.items() for upcard, cell in cells.items()}
-        return cls(codes).with_every_hard_row()
+        return cls(with_nearest_hard_rows(codes, range(4, 21)))
 
     def with_every_hard_row(self) -> ChartPolicy:
-        """The chart with the hard totals from 4 to 20 it has no row for (4 and 20 no two different
-        cards make, reached by three cards or a split hand; a printed chart may stop at 17) taking
-        the code of the nearest hard row: hit 4 like 5, stand on 20 like 19."""
-        codes = dict(self.codes)
-        hard = sorted({int(row) for section, row, _ in codes if section == "hard"})
-        for total in range(4, 21):
-            if hard and total not in hard:
-                nearest = str(min(hard, key=lambda t: (abs(t - total), t)))
-                for (section, row, upcard), code in self.codes.items():
-                    if section == "hard" and row == nearest:
-                        codes[("hard", str(total), upcard)] = code
-        return ChartPolicy(codes)
+        """The chart with every hard total from 4 to 20 it has no row for (4 and 20 no two different
+        cards make; a printed chart may stop at 17) taking the code of the nearest hard row."""
+        return ChartPolicy(with_nearest_hard_rows(self.codes, range(4, 21)))
 
     def _code(self, section: str, row: str, upcard: int) -> str | None:
         return self.codes.get((section, row, upcard))

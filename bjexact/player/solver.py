@@ -109,7 +109,7 @@ _BATCH_MIN_CARDS = 30
 
 __all__ = [
     "PositionValues", "GameValue", "PlayerMatrices", "InfiniteSolution", "HandDecision", "FiniteSolution",
-    "solve_infinite", "solve_finite", "hand_decision", "solve", "two_card_votes", "majority_move",
+    "solve_infinite", "solve_finite", "hand_decision", "solve", "two_card_votes", "majority_move", "solve_positions",
 ]
 
 
@@ -704,6 +704,16 @@ def hand_decision(
         unseen_shoe = Shoe.of_counts(unseen)
         shoe = FiniteShoe(add_counts(unseen_shoe.counts, counts_of(cards + (upcard,))))
     return HandDecision(cards, upcard, _finite_solver(rules, shoe, objective).position(counts_of(cards), upcard))
+
+
+def solve_positions(rules: Rules, shoe: FiniteShoe) -> dict[tuple[Counts, int], PositionValues]:
+    """Stand and hit values of every hand the player can hold (two or more cards, a hard total of 21
+    or less) against every up-card of ``shoe`` (the counts before the player's cards and the up-card
+    are dealt), in one solve with the dealer's outcomes batched; keyed by (hand counts, up-card)."""
+    solver = _FiniteSolver(rules, shoe, "ev")
+    solver.batch()
+    return {(cards, upcard): solver.position(cards, upcard)
+            for upcard in RANKS if shoe.counts[upcard - 1] for cards in hands_up_to_21(shoe.counts, upcard)}
 
 
 @lru_cache(maxsize=8)

@@ -1,0 +1,217 @@
+"""Checking a strategy engine's decisions exhaustively against the exact values.
+
+The engine protocol
+    ``decide(cards, upcard, unseen) -> move``: ``cards`` the player's hand as a tuple of ranks
+    (1 for the ace, 2..9, 10 for any ten-valued card; two or more cards), ``upcard`` the dealer's
+    up-card rank, ``unseen`` the ten counts A,2..9,T of the cards the player has not seen (the shoe
+    left plus the dealer's hole card). The answer: ``"hit"`` or ``"stand"`` (also ``h``, ``s``,
+    any case).
+
+The check
+    Every hand the player can hold (two or more cards, a hard total of 21 or less) against every
+    up-card of the full shoe, and of ``shoes`` random depleted shoes (seeded: a random 10 to 50 %
+    of the cards dealt away), is put to the engine and compared with the exact values of standing
+    and hitting (:class:`~bjexact.player.decisions.ShoeDecisions`; under peek, given that the dealer
+    has no natural). An exact tie is agreement. A disagreement is reported with both values and
+    its cost (the better value less the engine's), grouped by hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.cards import RANKS, Counts, FiniteShoe, counts_of, rank_symbol
+from ..core.numbers import fraction_string, mpq
+from ..core.rules import GameRules, Rules
+from ..errors import BjexactError
+from ..player.decisions import ShoeDecisions
+from ..player.game import solve_game
+
+__all__ = ["Disagreement", "StrategyCheck", "check_hit_stand_engine", "check_game_engine", "format_strategy_check",
+           "depleted_shoes", "engine_move"]
+
+_MOVES = {"hit": "hit", "h": "hit", "stand": "stand", "s": "stand", "stay": "stand", "stick": "stand"}
+_GAME_MOVES = {**_MOVES, "double": "double", "d": "double", "split": "split", "p": "split",
+               "surrender": "surrender", "r": "surrender"}
+
+
+def engine_move(answer: Any, where: str, moves: dict[str, str] = _MOVES) -> str:
+    """The canonical move of an engine's answer, or an error naming it."""
+    if isinstance(answer, str) and answer.strip().lower() in moves:
+        return moves[answer.strip().lower()]
+    shown = repr(answer) if isinstance(answer, (str, int, float, type(None))) else f"a {type(answer).__name__}"
+    known = "hit or stand" if moves is _MOVES else "hit, stand, double, split or surrender"
+    raise BjexactError(f"the engine {where} answered {shown[:40]}, not a move ({known})")
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """The engine's move differs from the better one: the exact value of each and the cost."""
+
+    shoe: int  # 0: the full shoe; k: the k-th depleted shoe
+    cards: tuple[int, ...]
+    upcard: int
+    unseen: Counts
+    engine: str
+    best: str
+    values: dict[str, mpq]
+
+    @property
+    def cost(self) -> mpq:
+        return self.values[self.best] - self.values[self.engine]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"shoe": self.shoe, "cards": [rank_symbol(c) for c in self.cards], "upcard": rank_symbol(self.upcard),
+                "unseen": list(self.unseen), "engine": self.engine, "best": self.best,
+                "values": {m: fraction_string(v) for m, v in self.values.items()},
+                "cost": fraction_string(self.cost), "cost_decimal": float(self.cost)}
+
+
+@dataclass(frozen=True)
+class StrategyCheck:
+    rules: Rules
+    shoes: tuple[Counts, ...]
+    seed: int
+    decisions: int
+    disagreements: tuple[Disagreement, ...]
+    game: str = ""  # the full game's rules, for a full-game engine
+
+    @property
+    def passed(self) -> bool:
+        return not self.disagreements
+
+    def to_json(self) -> dict[str, Any]:
+        return {"passed": self.passed, "rules": self.rules.to_json(), "game": self.game or None, "seed": self.seed,
+                "shoes": [list(s) for s in self.shoes], "decisions": self.decisions,
+                "disagreements": [d.to_json() for d in self.disagreements]}
+
+
+def depleted_shoes(full: Counts, count: int, seed: int) -> list[Counts]:
+    """``count`` shoes, each ``full`` less a random 10 to 50 % of its cards (``random.Random(seed)``)."""
+    rng = random.Random(seed)
+    cards = [r for r in RANKS for _ in range(full[r - 1])]
+    out = []
+    for _ in range(count):
+        left = rng.sample(cards, len(cards) - rng.randint(len(cards) // 10, len(cards) // 2))
+        out.append(tuple(left.count(r) for r in RANKS))
+    return out
+
+
+def check_hit_stand_engine(engine: Callable[[tuple[int, ...], int, Counts], Any], rules: Rules, *,
+                           shoes: int = 0, seed: int = 0, progress: Any = None) -> StrategyCheck:
+    """Put every hand of the full shoe of ``rules`` and of ``shoes`` depleted ones to ``engine`` (see the
+    module docstring); ``progress``: an object with ``advance()``, called once per shoe solved."""
+    full = rules.make_shoe()
+    if not isinstance(full, FiniteShoe):
+        raise BjexactError("check-strategy enumerates the hands of a finite shoe: give --decks N or --shoe")
+    all_shoes = [tuple(full.counts), *depleted_shoes(tuple(full.counts), shoes, seed)]
+    found: list[Disagreement] = []
+    decisions = 0
+    name = getattr(engine, "__qualname__", None) or type(engine).__name__
+    for index, shoe in enumerate(all_shoes):
+        table = ShoeDecisions.solve(rules, shoe)
+        for counts, upcard in table.hands():
+            cards = tuple(r for r in RANKS for _ in range(counts[r - 1]))
+            unseen = tuple(s - c - (r == upcard) for r, s, c in zip(RANKS, shoe, counts))
+            values = table.values(cards, upcard)
+            if len(values) < 2:
+                continue  # nothing to choose: no card left to draw
+            decisions += 1
+            move = engine_move(engine(cards, upcard, unseen), f"{name} for {'-'.join(map(rank_symbol, cards))} "
+                                                               f"v {rank_symbol(upcard)}")
+            best = max(values, key=lambda m: (values[m], m == "stand"))
+            if values[move] < values[best]:
+                found.append(Disagreement(index, cards, upcard, unseen, move, best, values))
+        if progress is not None:
+            progress.advance()
+    return StrategyCheck(rules, tuple(all_shoes), seed, decisions, tuple(found))
+
+
+def _unseen(shoe: Counts, counts: Counts, upcard: int) -> Counts:
+    return tuple(s - c - (r == upcard) for r, s, c in zip(RANKS, shoe, counts))
+
+
+def check_game_engine(engine: Callable[[tuple[int, ...], int, Counts], Any], rules: GameRules, *,
+                      progress: Any = None) -> StrategyCheck:
+    """A full-game engine: its first decision on every two-card hand of the full shoe of ``rules``
+    against every up-card (stand, hit, double, split, surrender, as the rules allow: the values of
+    :func:`~bjexact.player.game.solve_game`, dealer naturals included), and its hit/stand decisions
+    on every hand of three or more cards (:class:`~bjexact.player.decisions.ShoeDecisions`; under
+    ENHC a dealer natural beats the hand)."""
+    full = rules.make_shoe()
+    if not isinstance(full, FiniteShoe):
+        raise BjexactError("check-strategy enumerates the hands of a finite shoe: give --decks N or --shoe")
+    shoe = tuple(full.counts)
+    solution = solve_game(rules, with_distribution=False, progress=False)
+    name = getattr(engine, "__qualname__", None) or type(engine).__name__
+    found: list[Disagreement] = []
+    decisions = 0
+    for (a, b, upcard), moves in solution.hands.items():
+        if {a, b} == {1, 10} or len(moves.w) < 2:
+            continue  # a natural, or nothing to choose
+        values = {m: moves.unconditional(m) for m in moves.w}
+        decisions += 1
+        counts = counts_of((a, b))
+        where = f"{name} for {rank_symbol(a)}-{rank_symbol(b)} v {rank_symbol(upcard)}"
+        move = engine_move(engine((a, b), upcard, _unseen(shoe, counts, upcard)), where, _GAME_MOVES)
+        if move not in values:
+            raise BjexactError(f"the engine {where} answered {move}, which these rules do not allow there "
+                               f"(allowed: {', '.join(values)})")
+        best = moves.best
+        if values[move] < values[best]:
+            found.append(Disagreement(0, (a, b), upcard, _unseen(shoe, counts, upcard), move, best, values))
+    if progress is not None:
+        progress.advance()
+    hit_stand = Rules(shoe=shoe, h17=rules.h17, naturals="peek" if rules.hole_card == "peek" else "separate")
+    table = ShoeDecisions.solve(hit_stand, shoe)
+    for counts, upcard in table.hands():
+        if sum(counts) < 3:
+            continue
+        cards = tuple(r for r in RANKS for _ in range(counts[r - 1]))
+        values = table.values(cards, upcard)
+        if len(values) < 2:
+            continue
+        decisions += 1
+        where = f"{name} for {'-'.join(map(rank_symbol, cards))} v {rank_symbol(upcard)}"
+        move = engine_move(engine(cards, upcard, _unseen(shoe, counts, upcard)), where)
+        best = max(values, key=lambda m: (values[m], m == "stand"))
+        if values[move] < values[best]:
+            found.append(Disagreement(0, cards, upcard, _unseen(shoe, counts, upcard), move, best, values))
+    return StrategyCheck(hit_stand, (shoe,), 0, decisions, tuple(found), rules.describe())
+
+
+def format_strategy_check(check: StrategyCheck, *, limit: int = 40) -> str:
+    """A report: the decisions put, then the disagreements grouped by hand (full shoe first)."""
+    described = f"{check.game or check.rules.describe()}; the full shoe"
+    if len(check.shoes) > 1:
+        described += f" and {len(check.shoes) - 1} depleted shoes (seed {check.seed})"
+    kind = "the first move of every two-card hand and hit/stand after" if check.game else "hit/stand"
+    lines = [f"Strategy engine checked against the exact values ({kind}) for {described}",
+             f"{check.decisions} decisions (every hand of two or more cards with a total of 21 or less, "
+             "against every up-card); exact ties count as agreement", ""]
+    if check.passed:
+        lines.append("Verdict: PASS. Every decision is a best move.")
+        return "\n".join(lines) + "\n"
+    groups: dict[tuple[int, tuple[int, ...]], list[Disagreement]] = {}
+    for d in check.disagreements:
+        groups.setdefault((d.shoe, d.cards), []).append(d)
+    shown = 0
+    for (shoe, cards), items in groups.items():
+        if shown >= limit:
+            break
+        where = "" if shoe == 0 else f" (depleted shoe {shoe})"
+        lines.append(f"{'-'.join(map(rank_symbol, cards))}{where}:")
+        for d in items:
+            shown_values = ", ".join(f"{m} {float(v):+.6f}" for m, v in d.values.items())
+            lines.append(f"  v {rank_symbol(d.upcard)}: engine {d.engine}, best {d.best}; {shown_values}; costs "
+                         f"{float(d.cost):.6f} (= {fraction_string(d.cost)})")
+        shown += 1
+    if len(groups) > shown:
+        lines.append(f"... and {len(groups) - shown} more hands (--format json lists all)")
+    share = len(check.disagreements) / check.decisions
+    lines += ["", f"Verdict: FAIL. {len(check.disagreements)} of {check.decisions} decisions ({share:.2%}) are "
+                  f"not a best move, in {len(groups)} hands."]
+    return "\n".join(lines) + "\n"

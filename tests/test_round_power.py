@@ -1,0 +1,163 @@
+"""The whole-round check's power, its one default, the sequential looks and the time limit."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from bjexact.checks import rounds as round_check
+from bjexact.checks import sequential
+from bjexact.checks.rounds import _look, _Sample, check_round_simulator, format_round_check, round_simulator
+from bjexact.checks.simulators import DEFAULT_ROUNDS
+from bjexact.cli import check_sim
+from bjexact.core.numbers import mpq
+from bjexact.core.rules import GameRules
+from bjexact.errors import OutOfTime
+
+COMMON_RULES = [
+    GameRules(decks="inf"),
+    GameRules(decks="inf", h17=True, surrender="late", split_hands=2),
+    GameRules(decks=6, split_hands=1, h17=True, surrender="late"),
+    GameRules(decks=2, split_hands=1, hole_card="enhc"),
+]
+
+
+def _exact(rules):
+    distribution = round_check.exact_round_distribution(rules)
+    return distribution, {round_check._label(r): p for r, p in distribution.items()}
+
+
+def test_one_default_in_the_help_and_the_code():
+    assert check_sim.DEALER_ROUNDS == DEFAULT_ROUNDS and check_sim.GAME_SHIFT == sequential.DEFAULT_SHIFT
+    assert round_check.DEFAULT_SHIFT == sequential.DEFAULT_SHIFT == 0.002
+    assert sum(sequential.look_levels(0.01)) == pytest.approx(0.01)
+
+
+@pytest.mark.parametrize("rules", COMMON_RULES, ids=lambda r: r.describe())
+def test_the_default_rounds_catch_a_shift_of_two_tenths_of_a_point_in_any_outcome(rules):
+    distribution, exact = _exact(rules)
+    n = round_check.default_game_rounds(exact)
+    assert 1_000_000 < n < 1_600_000
+    level = sequential.look_levels(0.01)[-1]
+    tests = sequential.family_size(exact, n)
+    assert all(sequential.detectable_shift(float(p), n, level=level, tests=tests) <= 0.002
+               for p in exact.values() if 0 < p < 1)
+    # and by sampling: the likeliest outcome (the hardest to move) shifted by 0.002 to the second likeliest,
+    # tested at the last look's level alone, is caught at least 90 % of the time
+    ordered = sorted(distribution, key=lambda r: -distribution[r])
+    shifted = dict(distribution)
+    shifted[ordered[0]] -= mpq(1, 500)
+    shifted[ordered[1]] += mpq(1, 500)
+    values = list(distribution)
+    rng = np.random.default_rng(7)
+    caught = 0
+    for _ in range(100):
+        draws = rng.multinomial(n, [float(shifted[r]) for r in values])
+        counts = {round_check._label(r): int(k) for r, k in zip(values, draws) if k}
+        sample = _Sample(counts, float(sum(float(r) * k for r, k in zip(values, draws))), n)
+        adjusted, outcomes = _look(sample, distribution, exact, level, tests)[6:8]
+        caught += min([*adjusted, *(t.adjusted for t in outcomes if t.adjusted is not None)]) < level
+    assert caught >= 85  # 90 % power: 85 of 100 or more but for a chance below 5 %
+
+
+def test_a_correct_simulator_rarely_fails_over_the_four_looks():
+    rules = COMMON_RULES[0]
+    distribution, exact = _exact(rules)
+    values = list(distribution)
+    probabilities = [float(distribution[r]) for r in values]
+    rng = np.random.default_rng(11)
+    levels = sequential.look_levels(0.01)
+    alarms = 0
+    for _ in range(150):
+        draws = np.zeros(len(values), dtype=np.int64)
+        for k, level in enumerate(levels):
+            draws += rng.multinomial(350_000, probabilities)
+            n = 350_000 * (k + 1)
+            counts = {round_check._label(r): int(c) for r, c in zip(values, draws) if c}
+            sample = _Sample(counts, float(sum(float(r) * c for r, c in zip(values, draws))), n)
+            adjusted, outcomes = _look(sample, distribution, exact, level, sequential.family_size(exact, n))[6:8]
+            if min([*adjusted, *(t.adjusted for t in outcomes if t.adjusted is not None)]) < level:
+                alarms += 1
+                break
+    assert alarms <= 6  # at most 1 % expected: 1.5 of 150, and 6 or more has chance below 0.5 %
+
+
+def test_a_gross_fault_stops_at_the_first_look_and_says_so():
+    rules = GameRules(decks="inf", split_hands=1)
+    check = check_round_simulator(round_simulator(rules, bj_pays="1"), rules, rounds=400_000, seed=1)
+    assert check.verdict == "fail" and check.stopped == "fail" and check.looks == 1 and check.rounds == 100_000
+    text = format_round_check(check)
+    assert "stopped at look 1 of 4 of the 400000 rounds planned, as it failed" in text
+    assert check.to_json()["stopped"] == "fail" and check.to_json()["planned_rounds"] == 400_000
+
+
+def test_residuals_and_detectable_shifts_in_text_and_json():
+    rules = GameRules(decks="inf", split_hands=1)
+    check = check_round_simulator(round_simulator(rules), rules, rounds=20_000, seed=2)
+    document = check.to_json()
+    for row in document["outcomes"].values():
+        assert set(row) >= {"observed", "exact", "residual", "p_value", "holm_p_value", "detectable_shift"}
+        expected = float(mpq(row["exact"])) * 20_000
+        spread = (expected * (1 - float(mpq(row["exact"])))) ** 0.5
+        assert row["residual"] == pytest.approx((row["observed"] - expected) / spread)
+    assert document["power"]["rounds_for_shift"] > 1_000_000
+    assert document["power"]["largest_undetected_shift"] == max(r["detectable_shift"] for r in document["outcomes"]
+                                                               .values() if r["detectable_shift"] is not None)
+    text = format_round_check(check)
+    assert "residual  detectable shift" in text and "they do not catch every shift of 0.002" in text
+
+
+class Tiring:
+    """A simulator whose time runs out after 3000 rounds (as a time guard would raise)."""
+
+    def __init__(self, rules):
+        self.play = round_simulator(rules)
+        self.calls = 0
+
+    def __call__(self, rng: random.Random) -> float:
+        self.calls += 1
+        if self.calls > 3000:
+            raise OutOfTime("--timeout")
+        return self.play(rng)
+
+
+def test_out_of_time_reports_on_the_rounds_done_at_the_alpha_left():
+    rules = GameRules(decks="inf", split_hands=1)
+    check = check_round_simulator(Tiring(rules), rules, rounds=100_000, seed=3)
+    assert check.rounds == 3000 and check.stopped == "timeout" and check.looks == 1
+    assert check.level == pytest.approx(0.01)  # nothing was spent before: all of alpha is left
+    text = format_round_check(check)
+    assert "stopped by --timeout at look 1 of the 100000 rounds planned" in text
+    assert "do not catch every shift of 0.002" in text
+
+
+def test_the_command_bounds_the_run_by_timeout_and_reports(tmp_path, capsys):
+    from bjexact.cli import main
+
+    status = main(["check-sim", "--game", "bjexact.checks.rounds:exact_round_simulator", "--factory",
+                   "--decks", "inf", "--split-hands", "1", "--timeout", "2", "--format", "json"])
+    import json
+
+    document = json.loads(capsys.readouterr().out)
+    assert status == 0 and document["stopped"] == "timeout" and 0 < document["rounds"] < document["planned_rounds"]
+    assert document["planned_rounds"] == round_check.planned_game_rounds(GameRules(decks="inf", split_hands=1))
+
+
+def test_where_the_distribution_is_not_computed_the_mean_alone_is_tested(monkeypatch):
+    """As for 8 decks resplit to 4: the exact distribution is out of reach, the exact mean is not."""
+    import dataclasses
+
+    rules = GameRules(decks="inf", split_hands=1)
+    solution = round_check._solution(rules)
+    monkeypatch.setitem(round_check._GAME_SOLUTIONS, (rules, None), dataclasses.replace(
+        solution, distribution=None, distribution_missing="the split hands' joint law is too large"))
+    check = check_round_simulator(round_simulator(rules), rules, rounds=20_000, seed=1)
+    assert check.mean_only and check.passed and check.exact_mean == solution.ev
+    text = format_round_check(check)
+    assert "Tests run: the mean only" in text and "the split hands' joint law is too large" in text
+    assert check.to_json()["tests_run"] == ["mean"]
+    wrong = check_round_simulator(round_simulator(rules, bj_pays="1"), rules, rounds=20_000, seed=1)
+    assert wrong.mean_only and wrong.failed == ["mean"] and "Verdict: FAIL (mean)" in format_round_check(wrong)
+    assert round_check.planned_game_rounds(rules) == round_check.DEFAULT_MEAN_ROUNDS
