@@ -191,8 +191,8 @@ def test_player_full_chart_is_the_chart_command(capsys):
 def test_player_full_text_has_the_house_edge_the_chart_and_the_values(capsys):
     status, out, _ = run(capsys, "player", "--decks", "inf", "--split-hands", "2", "--values")
     assert status == 0
-    assert out.startswith("Expected result of a round per unit initial bet:") and "House edge:" in out
-    assert "Basic strategy, pairs:" in out and "Values of the moves v A:" in out
+    assert out.startswith("Expected result of a round: -0.570388012% of the initial bet") and "House edge:" in out
+    assert "Basic strategy, pairs:" in out and "Values of the moves v A (% of bet):" in out
     assert sum(line.startswith("Values of the moves v ") for line in out.splitlines()) == 10
 
 

@@ -531,7 +531,7 @@ def test_an_interrupted_report_leaves_the_old_one(tmp_path, monkeypatch):
     assert status == 0
     assert (old / "notes.txt").read_text() == "old notes.txt"
     assert not (old / "report.pdf").exists()  # the old PDF was of an older report
-    assert (old / "report.md").read_text().startswith("# Exact blackjack analysis")
+    assert (old / "report.md").read_text().startswith("# Exact blackjack: infinite deck, S17, 3:2")
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 

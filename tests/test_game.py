@@ -590,12 +590,12 @@ def test_a_tampered_shuffle_is_refused():
 
 def test_whole_game_through_stdin():
     answers = "10\nh\ns\n\ns\n20\ns\n\n\nq\n"
-    command = [sys.executable, "-m", "bjexact", "play", "--seed", "3", "--hints", "off"]
+    command = [sys.executable, "-m", "bjexact", "play", "--seed", "3", "--hints", "off"]  # 2 decks, as every command
     first = subprocess.run(command, input=answers, capture_output=True, text=True, timeout=60)
     second = subprocess.run(command, input=answers, capture_output=True, text=True, timeout=60)
     assert first.returncode == 0 and first.stderr == "" and first.stdout == second.stdout
     lines = first.stdout.splitlines()
-    assert lines[0].startswith("Blackjack: 1 deck, S17, blackjack pays 3/2")
+    assert lines[0].startswith("Blackjack: 2 decks, S17, blackjack pays 3/2")
     assert "Stake (1-100, q to quit): 10" in lines and "\x1b[" not in first.stdout   # not a terminal: no colour
     assert any(line.startswith("Final balance: ") for line in lines[-2:])
 

@@ -243,7 +243,7 @@ def test_full_game_html_has_the_house_edge_every_upcard_and_the_chart():
     html = game._repr_html_()
     parsed = cells(html)
     by_upcard = parsed.tables[0]
-    assert [c[0] for c in by_upcard[0]] == ["up-card", "chance", "expected result"]
+    assert [c[0] for c in by_upcard[0]] == ["up-card", "chance (%)", "expected result (% of bet)"]
     for row, (upcard, value) in zip(by_upcard[1:], game.by_upcard.items(), strict=True):
         assert row[0][0] == bjexact.rank_symbol(upcard)
         assert Fraction(row[2][1]) == Fraction(fraction_string(value))
@@ -297,7 +297,9 @@ def test_decision_and_moves_html_show_each_value_and_the_best_move():
     for move, value in moves.values.items():
         assert Fraction(rows[move][1][1]) == Fraction(fraction_string(value))
     assert rows["split"][2][0] == "best"
-    assert "| split | -0.364252 | best |" in moves._repr_markdown_()
+    # one convention with the command line: % of the initial bet, the header says so
+    assert "| split | -36.4252 | best |" in moves._repr_markdown_()
+    assert "| move | value (% of bet) | cost (% of bet) |" in moves._repr_markdown_()
 
 
 def test_matrices_html_have_every_cell():
@@ -349,7 +351,7 @@ def _env():
 def test_dealer_table_frame_holds_the_exact_cells():
     pytest.importorskip("pandas")
     table = dealer_table(Rules(decks=2))
-    frame = table.to_pandas()
+    frame = table.to_pandas(exact=True)
     assert list(frame.index) == ["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"]
     assert list(frame.columns) == list(table.outcomes)
     for upcard, row in table.rows.items():
@@ -364,7 +366,7 @@ def test_dealer_table_frame_holds_the_exact_cells():
 def test_player_frames_hold_the_exact_values():
     pytest.importorskip("pandas")
     solution = solve(Rules(decks="inf"))
-    frame = solution.to_pandas()
+    frame = solution.to_pandas(exact=True)
     assert len(frame) == len(solution.positions) == 280
     for state, position in solution.positions.items():
         row = frame.loc[(str(state.hand), bjexact.rank_symbol(state.upcard))]
@@ -381,7 +383,7 @@ def test_player_frames_hold_the_exact_values():
 def test_full_game_frame_holds_every_move_value():
     pytest.importorskip("pandas")
     game = infinite_game()
-    frame = game.to_pandas()
+    frame = game.to_pandas(exact=True)
     assert len(frame) == len(game.hands)
     assert list(frame.columns) == ["chance", "best", "stand", "hit", "double", "split", "round value"]
     for (a, b, u), moves in game.hands.items():
@@ -399,13 +401,13 @@ def test_matrix_frames_hold_the_exact_grids():
     chain = dealer_matrices(Rules(decks="inf"), "6")
     for name in ("absorption", "T", "R", "N", "B"):
         rows, columns, grid = chain.grid(name)
-        frame = chain.to_pandas(name)
+        frame = chain.to_pandas(name, exact=True)
         assert list(frame.index) == list(rows) and list(frame.columns) == list(columns)
         assert frame.values.tolist() == [list(r) for r in grid]
     with pytest.raises(BjexactError, match="unknown matrix 'X'"):
         chain.to_pandas("X")
     player = solve(Rules(decks="inf")).matrices("T")
-    frame = player.to_pandas()
+    frame = player.to_pandas(exact=True)
     assert frame.loc[player.states[0], player.states[1]] == player.T[0][1]
     assert list(frame["V"]) == list(player.V) and list(frame["policy"]) == list(player.policy)
 
@@ -436,7 +438,7 @@ def test_symbolic_table_keys_frames_and_views():
         assert row[3][0] == polynomial_string(table[upcard][outcome])
     assert "`" + polynomial_string(table[6]["bust"]) + "`" in table._repr_markdown_()
     pytest.importorskip("pandas")
-    frame = table.to_pandas()
+    frame = table.to_pandas(exact=True)
     assert frame.loc["6", "bust"] == table[6]["bust"]
     assert table.to_pandas(exact=False).loc["6", "bust"] == float(numeric[6]["bust"])
 
@@ -454,11 +456,61 @@ def test_removal_effects_keys_frames_and_views():
         assert rank == bjexact.parse_rank(row[0][0][1:])
     assert changes[1][6][0] == "+0.8550"  # removing an ace: bust +0.8550 points, as `bjexact eor --decks 1`
     pytest.importorskip("pandas")
-    frame = effects.to_pandas()
+    frame = effects.to_pandas(exact=True)
     assert list(frame.index) == ["full", *"A23456789T"]
     assert frame.loc["full", "bust"] == effects.base["bust"] and frame.loc["A", "bust"] == effects.effects[1]["bust"]
     game = bjexact.game_removal_effects(Rules(decks="inf"))
     assert game.effects["T"] == game.effects[10]
-    frame = game.to_pandas()
+    frame = game.to_pandas(exact=True)
     assert frame.loc["standard", "value"] == game.base and frame.loc["5", "value"] == game.effects[5]
     assert "D_5" in game._repr_html_() and f"title=\"{fraction_string(game.effects[5])}\"" in game._repr_html_()
+
+
+# --- the Python API as a notebook user meets it ----------------------------------------------------
+
+
+def test_game_solution_repr_is_short_and_names_the_edge():
+    game = infinite_game()
+    text = repr(game)
+    assert len(text) < 2000 and "house edge 0.570388%" in text and "mpq" not in text
+    assert game.house_edge == -game.ev and game.house_edge > 0
+
+
+def test_tables_read_like_mappings_of_their_rows():
+    table = dealer_table(Rules(decks="inf"))
+    assert len(table) == 10 and list(table) == [2, 3, 4, 5, 6, 7, 8, 9, 10, 1] == list(table.keys())
+    assert dict(table.items())[10] is table["T"] and "A" in table and 11 in table and 0 not in table
+    assert list(table.values())[0] is table[2]
+
+
+def test_frames_are_floats_by_default_and_can_be_indexed_by_rank():
+    pytest.importorskip("pandas")
+    table = dealer_table(Rules(decks="inf"))
+    assert table.to_pandas().loc["T", "bust"] == float(table["T"]["bust"])
+    by_rank = table.to_pandas(upcards="rank")
+    assert by_rank.loc[10, "bust"] == float(table[10]["bust"]) and by_rank.loc[1, "bust"] == float(table["A"]["bust"])
+    assert table.to_pandas(exact=True, upcards="rank").loc[10, "bust"] == table[10]["bust"]
+    moves = infinite_game().to_pandas(upcards="rank")
+    assert moves.loc[("8,8", 10), "best"] == "split" and isinstance(moves.loc[("8,8", 10), "split"], float)
+
+
+def test_figures_show_themselves_in_a_notebook():
+    from bjexact.render.figures import dealer_outcome_figure, result_distribution_figure, strategy_chart_figure
+
+    game = infinite_game()
+    for figure in (strategy_chart_figure(game), result_distribution_figure(game),
+                   dealer_outcome_figure(dealer_table(Rules(decks="inf")))):
+        svg = figure._repr_svg_()
+        assert svg.startswith("<svg ") and svg.rstrip().endswith("</svg>")
+
+
+@pytest.mark.parametrize("value, words", [(1.2, "bj_pays must be an exact fraction"), ("x", "bj_pays must"),
+                                           (-1, "bj_pays must not be negative")])
+def test_python_errors_name_the_python_parameter(value, words):
+    with pytest.raises(BjexactError, match=words) as raised:
+        GameRules(bj_pays=value)
+    assert "--bj-pays" not in str(raised.value)
+
+
+def test_a_payout_may_be_written_as_odds():
+    assert GameRules(bj_pays="6:5").bj_pays == mpq(6, 5) == Rules(bj_pays="6:5").bj_pays

@@ -71,7 +71,9 @@ def terminal(tmp_path):
     opened = []
 
     def start(*args: str) -> Terminal:
-        term = Terminal(tmp_path / f"tmux-{len(opened)}", [sys.executable, "-m", "bjexact", "play", *args])
+        # the seeded deals below were chosen from one deck (play's default is 2, as every command's)
+        decks = [] if "--decks" in args else ["--decks", "1"]
+        term = Terminal(tmp_path / f"tmux-{len(opened)}", [sys.executable, "-m", "bjexact", "play", *decks, *args])
         opened.append(term)
         return term
 
@@ -113,7 +115,7 @@ def test_a_person_splits_doubles_and_quits(terminal):
 
 def test_a_person_surrenders(tmp_path):
     term = Terminal(tmp_path / "tmux-no-colour", ["env", "NO_COLOR=1", sys.executable, "-m", "bjexact", "play",
-                                                   "--seed", "10", "--surrender", "late"])
+                                                   "--decks", "1", "--seed", "10", "--surrender", "late"])
     try:
         term.wait_for(r"Stake \(1-100, q to quit\):$")
         term.type("10")

@@ -160,7 +160,7 @@ def test_other_formats_run(capsys, fmt):
     status, out, err = run(capsys, "player", "--moves", "hit-stand", "--decks", "inf", "--format", fmt)
     assert status == 0 and err == "" and len(out.splitlines()) > 20
     if fmt == "csv":
-        assert "hard 12,H,H,S,S,S,H,H,H,H,H" in out.splitlines()
+        assert "hard,hard 12,H,H,S,S,S,H,H,H,H,H" in out.splitlines()  # one table, a section column
 
 
 def test_output_file_equals_stdout(tmp_path, capsys):

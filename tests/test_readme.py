@@ -50,7 +50,7 @@ def test_readme_example_runs_and_shows_what_it_says(block):
             value = eval(compile(ast.Expression(statement.value), "<README>", "eval"), namespace)
             expected = notes[statement.end_lineno]
             pattern = ".*".join(re.escape(part) for part in expected.split("..."))
-            assert re.fullmatch(pattern, repr(value)), (ast.unparse(statement), repr(value), expected)
+            assert re.fullmatch(pattern, repr(value), re.S), (ast.unparse(statement), repr(value), expected)
             checked += 1
         else:
             exec(code, namespace)
@@ -99,3 +99,34 @@ def test_every_exported_name_resolves():
     namespace: dict = {}
     exec("from bjexact import *", namespace)
     assert set(bjexact.__all__) <= set(namespace)
+
+
+def quick_start_commands() -> list[list[str]]:
+    """The ``bjexact ...`` lines of the README's quick start, as argument lists (comments dropped)."""
+    text = README.read_text()
+    block = text[text.index("## Quick start"):text.index("## Contents")]
+    return [line.split("#")[0].split()[1:] for line in block.splitlines() if line.startswith("bjexact ")]
+
+
+def test_the_readme_opens_with_a_short_quick_start_then_contents():
+    text = README.read_text()
+    quick = text[text.index("## Quick start"):text.index("## Contents")]
+    assert text.index("## Quick start") < text.index("## Contents") < text.index("## Set up")
+    code = [line for line in quick.split("\n\n")[1].splitlines() if line and not line.startswith("```")]
+    assert len(code) <= 10  # commands and a notebook snippet, ten lines at most
+    assert [argv[0] for argv in quick_start_commands()] == ["edge", "hand", "chart", "report"]
+    # the game people play first, the dealer's tour after it
+    assert text.index("### The full game") < text.index("### The player") < text.index("### The dealer")
+    setup = text[text.index("## Set up"):text.index("## A tour")]
+    assert "pip install -e . && bjexact report " in setup and "pip install -e '.[test]' && python -m pytest" in setup
+
+
+def test_quick_start_commands_parse_and_the_fast_one_runs(capsys):
+    from bjexact.cli import build_parser, main
+
+    parser = build_parser()
+    for argv in quick_start_commands():
+        args = parser.parse_args(argv)
+        assert args.run is not None
+    hand = next(argv for argv in quick_start_commands() if argv[0] == "hand")
+    assert main(hand) == 0 and "split" in capsys.readouterr().out

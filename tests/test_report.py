@@ -32,6 +32,8 @@ from bjexact.render.report import (
     PLAYER_BEGIN,
     PLAYER_END,
     REFERENCE_SETS,
+    SUMMARY_BEGIN,
+    SUMMARY_END,
     build_report,
     compile_latex,
     reference_texts,
@@ -75,17 +77,54 @@ def test_full_game_section(inf_report):
     assert inf_report.game.rules == GameRules(decks="inf")
     assert "The house edge is 0.511734% of the initial bet" in game
     assert "Double down on any two cards, also after splitting (DAS)." in game
-    # the chart: hard 16 v T hits (no surrender), 8,8 splits against everything, 11 doubles but
-    # against an ace (S17)
-    assert "| 16 | S | S | S | S | S | H | H | H | H | H |" in game
-    assert "| 8,8 | P | P | P | P | P | P | P | P | P | P |" in game
-    assert "| 11 | Dh | Dh | Dh | Dh | Dh | Dh | Dh | Dh | Dh | H |" in game
+    # the chart, on the summary page: hard 16 v T hits (no surrender), 8,8 splits against everything,
+    # 11 doubles but against an ace (S17)
+    summary = text[text.index(SUMMARY_BEGIN):text.index(SUMMARY_END)]
+    assert "| 16 | S | S | S | S | S | H | H | H | H | H |" in summary
+    assert "| 8,8 | P | P | P | P | P | P | P | P | P | P |" in summary
+    assert "| 11 | Dh | Dh | Dh | Dh | Dh | Dh | Dh | Dh | Dh | H |" in summary
+    # every two-card hand's best move in the full game's section: T,2 v 4 stands like its row
+    assert "| T,2 | H | H | S | S | S | H | H | H | H | H |" in game
     assert "Net result of a round" in game and "variance" in game
     # the exact value, in groups of five digits: the digits read back are the fraction
     values = game[game.index("expected result = "):]
     digits = values.split("```")[0].replace("expected result = ", "").replace(" ", "").replace("\n", "")
     numerator, denominator = digits.split("house")[0].split("/")
     assert mpq(int(numerator), int(denominator)) == inf_report.game.ev
+
+
+def test_summary_comes_first_and_speaks_of_the_game_played(inf_report):
+    text = report_markdown(inf_report)
+    assert text.startswith("# Exact blackjack: infinite deck, S17, 3:2, peek, DAS, split to 4 hands\n")
+    summary = text[text.index(SUMMARY_BEGIN):text.index(SUMMARY_END)]
+    assert text.index(SUMMARY_END) < text.index(GAME_BEGIN) < text.index("## Appendix: the method")
+    assert text.index("## Appendix: the method") < text.index("## The dealer's final outcome")
+    assert "House edge with the best composition-dependent play: 0.5117% of the initial bet." in summary
+    # the infinite deck: a hand's value depends only on its total, so the chart is the optimal play
+    assert "House edge playing the basic strategy chart below (as published tables quote it): 0.5117%" in summary
+    assert "mean -0.0051 units, standard deviation 1.1538 units" in summary
+    assert "as21" not in summary and "+1 win" not in summary
+
+
+@pytest.mark.skipif(not (HAVE_TEX and HAVE_DOT and shutil.which("pdftotext")), reason="needs TeX, Graphviz, poppler")
+def test_report_with_casino_rule_options_has_the_edge_on_page_one(tmp_path, capsys):
+    argv = ["report", "-o", str(tmp_path), "--decks", "inf", "--h17", "--das", "--surrender", "late", "--quiet"]
+    assert main(argv) == 0
+    page = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(tmp_path / "report.pdf"), "-"],
+                          capture_output=True, text=True, check=True).stdout
+    assert "infinite deck, H17, 3:2, peek, DAS, split to 4 hands, late surrender" in page
+    assert "House edge with the best composition-dependent play: 0.6294% of the initial bet." in page
+    assert "bjexact report -o DIR --decks inf --h17 --surrender late" in (tmp_path / "report.md").read_text()
+
+
+def test_report_writes_a_new_folder_by_default(tmp_path, monkeypatch):
+    import bjexact.render.report as report
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(report, "_tex_command", lambda: None)
+    monkeypatch.setattr(report, "have_dot", lambda: False)
+    assert main(["report", "--decks", "inf", "--quiet"]) == 0
+    assert sorted(p.name for p in (tmp_path / "bjexact-report").iterdir()) == ["figures", "report.md", "report.tex"]
 
 
 def test_finite_shoe_sections_say_only_what_they_hold():
@@ -186,12 +225,13 @@ def test_without_tex_the_tex_is_written(monkeypatch, tmp_path, capsys):
 
 def test_bad_options(tmp_path, capsys):
     assert main(["report", "--reference", str(tmp_path), "--h17"]) == 2
+    assert main(["report", "--reference", str(tmp_path), "--surrender", "late"]) == 2
     assert main(["report", "-o", str(tmp_path / "no" / "such"), "--decks", "inf", "--shoe", "1,1"]) == 2
-    assert len(capsys.readouterr().err.strip().splitlines()) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 3
 
 
 def _outside_slow_sections(text: str) -> str:
-    for begin, end in ((GAME_BEGIN, GAME_END), (PLAYER_BEGIN, PLAYER_END)):
+    for begin, end in ((SUMMARY_BEGIN, SUMMARY_END), (GAME_BEGIN, GAME_END), (PLAYER_BEGIN, PLAYER_END)):
         head, _, rest = text.partition(begin)
         _, _, tail = rest.partition(end)
         text = head + tail

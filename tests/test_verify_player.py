@@ -128,8 +128,19 @@ def test_value_tables_printed_by_the_player_command_pass(fmt):
     assert check_player_table(table, INF).consistent
 
 
+def test_csv_value_blocks_are_named_by_their_section_column():
+    table = read_player_table(rendered("values", "csv"), "values")
+    assert {c.block for c in table.cells} == {"stand", "hit"} and check_player_table(table, INF).consistent
+
+
+def untitled_csv_values() -> str:
+    """The value tables as CSV blocks one after another, untitled (not bjexact's one table)."""
+    style = NumberStyle(decimals=6, percent=False)
+    return "\n".join(render([table], "csv", style) for table in player_tables(solve_infinite(INF), style, "values"))
+
+
 def test_untitled_csv_value_blocks_need_their_names():
-    text = rendered("values", "csv")
+    text = untitled_csv_values()
     with pytest.raises(BjexactError, match="standing, hitting or the best move"):
         read_player_table(text, "values")
     table = read_player_table(text, "values", blocks=["stand", "hit"])
@@ -140,9 +151,9 @@ def test_untitled_csv_value_blocks_need_their_names():
 
 def test_a_value_one_unit_off_fails_on_that_cell_only():
     lines = rendered("values", "csv", 4).splitlines()
-    row = next(i for i, line in enumerate(lines) if line.startswith("hard 16,"))  # first block: standing
+    row = next(i for i, line in enumerate(lines) if line.startswith("stand,hard 16,"))  # section: standing
     cells = lines[row].split(",")
-    cells[6] = str(Decimal(cells[6]) + Decimal("0.0001"))  # up-card 7
+    cells[7] = str(Decimal(cells[7]) + Decimal("0.0001"))  # up-card 7
     lines[row] = ",".join(cells)
     check = check_player_table(read_player_table("\n".join(lines), "values", blocks=["stand", "hit"]), INF)
     assert [(c.cell.total, c.cell.upcard, c.cell.block) for c in check.inconsistent_cells] == [(16, 7, "stand")]
@@ -181,7 +192,7 @@ def test_the_command_checks_player_tables(tmp_path, capsys):
     cell = data["cells"][0]
     assert (cell["row"], cell["column"], cell["printed"], cell["exact"]) == ("12", "2", "H", "H")
     values = tmp_path / "values.csv"
-    values.write_text(rendered("values", "csv"))
+    values.write_text(untitled_csv_values())
     assert main(["verify", str(values), "--kind", "values", "--decks", "inf", "--blocks", "stand,hit"]) == 0
     assert main(["verify", str(values), "--kind", "values", "--decks", "inf", "--blocks", "hit,stand"]) == 1
     assert main(["verify", str(values), "--kind", "values", "--decks", "2", "--blocks", "stand,hit"]) == 2

@@ -37,6 +37,7 @@ from typing import Any
 from ..core.cards import ACE, parse_rank, rank_symbol
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
+from ..core.text import untidy_csv
 from ..errors import BjexactError
 from ..player.game import ChartCell, GameSolution, solve_game
 from ..player.policy import ChartPolicy, with_nearest_hard_rows
@@ -273,6 +274,7 @@ def read_chart(text: str, *, source: str = "<chart>") -> PrintedChart:
     notes: list[str] = []
     unreadable: list[str] = []
     seen: dict[tuple[str, str, int], PrintedChartCell] = {}
+    text = untidy_csv(text)  # bjexact's own CSV: one table, a section column
     for number, raw_line in enumerate(text.splitlines(), start=1):
         line = _plain_line(raw_line)
         if skippable(line):

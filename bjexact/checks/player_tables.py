@@ -12,6 +12,7 @@ from typing import Any
 from ..core.cards import parse_rank, rank_symbol
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
+from ..core.text import untidy_csv
 from ..errors import BjexactError
 from ..player.solver import majority_move, solve_finite, solve_infinite
 from ..player.states import PlayerState
@@ -132,6 +133,7 @@ def read_player_table(
         if name not in VALUE_BLOCKS:
             raise BjexactError(f"unknown value block {name!r} (use stand, hit or value)")
     untitled = list(blocks)
+    text = untidy_csv(text)  # bjexact's own CSV: one table, a section column
     cells: list[PlayerCell] = []
     context = ""
     header: dict[str, Any] | None = None

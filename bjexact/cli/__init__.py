@@ -85,12 +85,16 @@ def _run(argv: Sequence[str] | None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     from . import safety
+    from .common import short
 
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0].startswith("-") and not safety.is_top_level_option(parser, argv[0]):
         parser.error(f"unrecognized option {argv[0]!r}: options come after the command, "
                      "e.g. 'bjexact dealer --decks 6'")
+    if argv and not argv[0].startswith("-") and argv[0] not in safety.command_names(parser):
+        parser.error(f"unknown command {short(argv[0])!r}"
+                     f"{safety.did_you_mean(argv[0], safety.command_names(parser))}")
     argv = safety.join_dash_values(parser, argv)
     try:
         args, extras = parser.parse_known_args(argv)
@@ -99,7 +103,9 @@ def _main(argv: Sequence[str] | None) -> int:
         raise
     sub = safety.subparser(parser, args.command)
     if extras:
-        sub.error(f"unrecognized arguments: {' '.join(extras)}")
+        options = [o for o in sub._option_string_actions if o.startswith("--")]
+        hint = safety.did_you_mean(extras[0], options) if extras[0].startswith("--") else ""
+        sub.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
     for action in sub._actions:  # "--decks=--": argparse drops the "--" and leaves an empty list
         if action.option_strings and action.nargs is None and isinstance(getattr(args, action.dest, None), list):
             sub.error(f"argument {action.option_strings[-1]}: expected one value, not '--'")

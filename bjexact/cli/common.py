@@ -142,16 +142,32 @@ def decimal_places(text: str) -> int:
 def add_output_options(parser: argparse.ArgumentParser, formats=("text", "csv", "json", "md", "latex")) -> None:
     group = parser.add_argument_group("output")
     group.add_argument("--format", choices=formats, default=formats[0], help=f"output format (default: {formats[0]})")
-    group.add_argument("--exact", action="store_true", help="print exact fractions instead of decimals")
-    group.add_argument("--decimals", type=decimal_places, default=4, metavar="N",
-                       help="decimal places of printed numbers, percentages for probabilities (default: 4)")
+    add_units_options(group)
     group.add_argument("-o", "--output", default=None, metavar="FILE", help="write to FILE instead of standard output")
 
 
+UNITS_HELP = ("how numbers are printed: percent (default: chances in %%, expected results in %% of the "
+              "initial bet) or per-unit (chances from 0 to 1, results per unit initial bet); every "
+              "header says which")
+
+
+def add_units_options(group) -> None:
+    """--units, --exact and --decimals: how the exact numbers are printed."""
+    group.add_argument("--units", choices=("percent", "per-unit"), default=None, help=UNITS_HELP)
+    group.add_argument("--exact", action="store_true", help="print exact fractions (per unit) instead of decimals")
+    group.add_argument("--decimals", type=decimal_places, default=None, metavar="N",
+                       help="decimal places of printed numbers (default: 4 for percent, 6 for per-unit)")
+
+
 def number_style(args: argparse.Namespace, percent: bool = True):
+    """The :class:`~bjexact.render.tables.NumberStyle` of --units, --exact and --decimals; without
+    --units, ``percent`` (every command's default but those whose numbers are not chances or results)."""
     from ..render.tables import NumberStyle
 
-    return NumberStyle(decimals=args.decimals, percent=percent, exact=args.exact)
+    units = getattr(args, "units", None)
+    percent = percent if units is None else units != "per-unit"
+    decimals = args.decimals if args.decimals is not None else 4 if percent else 6
+    return NumberStyle(decimals=decimals, percent=percent, exact=args.exact)
 
 
 def write_output(text: str, output: str | None) -> None:

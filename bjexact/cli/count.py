@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     eor_lines, eor_json = [], None
     if args.eor:
         eor_lines, eor_json = _removal(args, rules_json, full, system)
-    style = number_style(args, percent=True)
+    style = number_style(args)
     signed = NumberStyle(style.decimals, style.percent, style.exact, signed=True)
     total = analysis.rounds
     share = NumberStyle(1, True)

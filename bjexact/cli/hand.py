@@ -50,10 +50,11 @@ def run(args: argparse.Namespace) -> int:
     rules = game_rules_from_args(args)
     cards = [parse_rank(c) for c in args.cards]
     upcard = parse_rank(args.upcard)
-    style = number_style(args, percent=True)
+    style = number_style(args)
     if is_natural(cards) and upcard == ACE:
         values = even_money(rules)
-        text = render(even_money_tables(values, rules.describe()), args.format, style, even_money_json(values, rules))
+        text = render(even_money_tables(values, rules.describe(), style), args.format, style,
+                      even_money_json(values, rules))
         write_output(text, args.output)
         return 0
     moves = hand_moves(rules, cards, upcard)

@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
 
     rules = rules_from_args(args)
     require_a_round(rules)
-    style = number_style(args, percent=False)
+    style = number_style(args)
     solution = solve(rules, args.objective, progress=False if args.quiet else None)
     views = ["hands" if args.by == "hand" else "policy"] + (["values"] if args.values else [])
     tables = [t for view in views for t in player_tables(solution, style, view)]
@@ -108,10 +108,10 @@ def _run_full(args: argparse.Namespace) -> int:
 
     rules = game_rules_from_args(args)
     solution = solve_game(rules, with_distribution=False, progress=False if args.quiet else None)
-    style = number_style(args, percent=False)
+    style = number_style(args)
     tables = player_game_tables(solution, style, by_hand=args.by == "hand", values=args.values)
     text = render(tables, args.format, style, player_game_json(solution))
     if args.format in ("text", "md"):
-        text = "\n".join(edge_headline(solution)) + "\n\n" + text
+        text = "\n".join(edge_headline(solution, style)) + "\n\n" + text
     write_output(text, args.output)
     return 0

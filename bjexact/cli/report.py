@@ -5,17 +5,22 @@ from __future__ import annotations
 import argparse
 
 from .common import RULES_HELP, add_bj_pays_option, add_rule_options, rules_from_args
+from .game_options import GAME_RULES_HELP, add_game_rule_options
+
+DEFAULT_DIRECTORY = "bjexact-report"
 
 EXAMPLES = """\
 examples:
-  bjexact report -o out/ --decks inf              # out/report.tex, report.pdf, report.md, figures/
-  bjexact report -o out/ --decks 6 --h17          # finite shoes take 20 to 60 seconds (progress bars)
-  bjexact report -o out/ --decks 2 --no-pdf --quiet
-  bjexact report --reference reports/             # regenerate every reference report and reports/index.md
+  bjexact report                                  # bjexact-report/report.pdf (.md, .tex, figures/): 2 decks
+  bjexact report -o out/ --decks 6 --h17 --das --surrender late   # finite shoes take a minute or two
+  bjexact report -o out/ --decks inf --no-pdf --quiet
+  bjexact report --reference reports/             # maintainers: regenerate the committed reference reports
 
-The full game is played with the shoe, --h17 and --bj-pays given and the full game's
-default rules otherwise (double any two, DAS, split to 4 hands, no RSA, one card to
-split aces, no surrender, peek, CDZ-). The PDF is compiled with latexmk (or pdflatex)
+The report's first page is a summary: the rules in words, the house edge (optimal
+play and the basic strategy chart), the net result's mean and standard deviation and
+the colour chart; then the full game (every two-card hand's best move), and the method
+as an appendix (dealer tables, the absorbing chain, the hit/stand game, removal,
+diagrams). The full game takes every rule option of 'bjexact edge'. The PDF is compiled with latexmk (or pdflatex)
 in a temporary directory when TeX is installed; otherwise report.tex is written and a
 message says how to get a PDF. Figures need Graphviz's 'dot' (.svg for Markdown, .pdf
 for LaTeX); without it they are written as .dot files. A TeX error prints one line and the log's path, and exits 2.
@@ -24,18 +29,21 @@ for LaTeX); without it they are written as .dot files. A TeX error prints one li
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "report", help="LaTeX/PDF and Markdown reports: tables, matrices, the full game, diagrams",
-        description="A LaTeX (PDF) and Markdown report of a rule set: dealer table, matrices, "
-                    "the full game (house edge, basic strategy chart), the best hit/stand play, "
-                    "effects of removal, diagrams and the method.",
-        epilog=RULES_HELP + "\n" + EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
+        "report", help="LaTeX/PDF and Markdown reports: house edge and colour chart first, then the method",
+        description="A LaTeX (PDF) and Markdown report of a rule set: a summary page (the house edge, the "
+                    "colour chart), the full game, then the method: dealer table, matrices, the hit/stand "
+                    "game, effects of removal, diagrams.",
+        epilog=RULES_HELP + "\n" + GAME_RULES_HELP + "\n" + EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    target = parser.add_mutually_exclusive_group(required=True)
-    target.add_argument("-o", "--output", metavar="DIR", help="the directory to write the report into")
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument("-o", "--output", metavar="DIR",
+                        help=f"the directory to write the report into (default: {DEFAULT_DIRECTORY}/)")
     target.add_argument("--reference", metavar="DIR",
                         help="regenerate the reference reports (infinite deck S17/H17, 1, 2, 6, 8 decks S17)")
     add_rule_options(parser)
     add_bj_pays_option(parser)
+    add_game_rule_options(parser, title="full game rules")
     parser.add_argument("--objective", choices=("ev", "win"), default="ev",
                         help="ev: +1 win, 0 push, -1 loss (default); win: chance of winning, push = 1/2")
     parser.add_argument("--no-pdf", action="store_true", help="write report.tex without compiling it")
@@ -51,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     from ..render.report import REFERENCE_SETS, build_report, write_reference, write_report
 
     progress = False if args.quiet else None
-    named = args.reference if args.reference is not None else args.output
+    named = args.reference if args.reference is not None else args.output if args.output is not None \
+        else DEFAULT_DIRECTORY
     if not named.strip():
         raise BjexactError("no report directory named: give one after -o")
     target = Path(named)
@@ -60,16 +69,22 @@ def run(args: argparse.Namespace) -> int:
                          and args.objective == "ev" and args.bj_pays == "3/2")
         if not default_rules:
             raise BjexactError("--reference regenerates the fixed reference rule sets: give no rule options")
+        from .game_options import refuse_options
+
+        refuse_options(args, "with --reference (the reference rule sets are fixed)")
         announce = None if args.quiet else (lambda text: print(text, file=sys.stderr))
         _check_target(target, {"index.md": False, **{slug: True for slug, _ in REFERENCE_SETS}})
         written = write_staged(target, lambda into: write_reference(
             into, compile_pdf=not args.no_pdf, quiet=args.quiet, progress=progress, announce=announce))
     else:
+        from .game_options import game_rules_from_args
+
         rules = rules_from_args(args)
         if rules.shoe is not None and sum(rules.shoe) < 20:
             raise BjexactError("a report needs a shoe of at least 20 cards")
+        full_rules = game_rules_from_args(args)
         _check_target(target, REPORT_ENTRIES)
-        report = build_report(rules, args.objective, progress=progress)
+        report = build_report(rules, args.objective, progress=progress, full_rules=full_rules)
         written = write_staged(target, lambda into: write_report(
             report, into, compile_pdf=not args.no_pdf, quiet=args.quiet), stale=REPORT_ENTRIES)
     if not args.quiet:

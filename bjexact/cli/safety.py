@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from ..files import os_error_message
 
@@ -112,6 +112,23 @@ def subparser(parser: argparse.ArgumentParser, command: str) -> argparse.Argumen
         if isinstance(action, argparse._SubParsersAction) and command in action.choices:
             return action.choices[command]
     return parser
+
+
+def command_names(parser: argparse.ArgumentParser) -> list[str]:
+    """The names of ``bjexact``'s commands."""
+    return [name for action in parser._subparsers._group_actions  # type: ignore[union-attr]
+            if isinstance(action, argparse._SubParsersAction) for name in action.choices]
+
+
+def did_you_mean(word: str, names: Sequence[str]) -> str:
+    """`` (did you mean 'edge'?)`` for a mistyped name: the same name in other case, else the
+    closest by spelling; empty when nothing is close."""
+    from difflib import get_close_matches
+
+    key = word.split("=", 1)[0]
+    same = [n for n in names if n.lower() == key.lower()]
+    close = same or get_close_matches(key, names, n=1, cutoff=0.75)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def join_dash_values(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:

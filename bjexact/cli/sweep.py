@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
 
     base_edge, rows = effects(grid, by_key)
     base_rules = rules_from_json(grid.base_point())
-    style = number_style(args, percent=True)
+    style = number_style(args)
     signed = NumberStyle(style.decimals, style.percent, style.exact, signed=True)
     notes = [f"{len(points)} rule sets: {stats.computed} solved on {stats.workers} worker(s), "
              f"{stats.stored} from the store {store.directory}; rows in {rows_path}"]

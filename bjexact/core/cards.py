@@ -12,7 +12,7 @@ replacement.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from dataclasses import dataclass
 from operator import add
 from typing import Any, Generic, TypeVar
@@ -220,6 +220,25 @@ class UpcardRows(Generic[_V]):
 
     def __getitem__(self, upcard: int | str) -> Mapping[str, _V]:
         return self.rows[rank_key(upcard)]
+
+    # a table reads like the mapping of its rows: up-card rank -> row
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.rows)
+
+    def __contains__(self, upcard: object) -> bool:
+        return upcard in self.rows
+
+    def keys(self) -> KeysView[int]:
+        return self.rows.keys()
+
+    def items(self) -> ItemsView[int, Mapping[str, _V]]:
+        return self.rows.items()
+
+    def values(self) -> ValuesView[Mapping[str, _V]]:
+        return self.rows.values()
 
 
 def parse_cards(text: str, *, suits: bool = False) -> tuple[int, ...]:

@@ -9,11 +9,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .cards import rank_symbol
 from .numbers import mpq
 
-__all__ = ["PANDAS_MISSING", "require_pandas", "data_frame"]
+__all__ = ["PANDAS_MISSING", "require_pandas", "data_frame", "upcard_label"]
 
 PANDAS_MISSING = "to_pandas() needs pandas: pip install 'bjexact[pandas]'"
+
+
+def upcard_label(upcard: int, upcards: str) -> str | int:
+    """An up-card in a frame's index: its symbol (``"T"``, ``"A"``) with ``upcards="symbol"``, its
+    rank (10, 1) with ``upcards="rank"``."""
+    if upcards == "rank":
+        return upcard
+    if upcards != "symbol":
+        raise ValueError(f"upcards must be 'symbol' or 'rank', not {upcards!r}")
+    return rank_symbol(upcard)
 
 
 def require_pandas() -> Any:

@@ -120,12 +120,12 @@ def dealer_stands(h17: bool, hand: HandValue) -> bool:
 
 def parse_bj_pays(text: str, what: str = "--bj-pays") -> mpq:
     """What a player's natural pays, as people type it (``--bj-pays``, a grid file's ``bj_pays``):
-    a short fraction or decimal such as ``3/2`` or ``1.2``, refused in one line naming ``what``
-    when it is too long, out of range, or no number."""
+    a short fraction, ratio or decimal such as ``3/2``, ``6:5`` or ``1.2``, refused in one line
+    naming ``what`` when it is too long, out of range, or no number."""
     try:
-        return parse_fraction(check_number_text(text, what))
+        return parse_fraction(check_number_text(text, what).replace(":", "/", 1))
     except ValueError:
-        raise BjexactError(f"{what} must be a fraction such as 3/2, not {short(text)!r}") from None
+        raise BjexactError(f"{what} must be a fraction such as 3/2 or 6:5, not {short(text)!r}") from None
 
 
 def refuse_split_rules_without_splitting(rules: GameRules) -> GameRules:
@@ -145,13 +145,18 @@ def refuse_split_rules_without_splitting(rules: GameRules) -> GameRules:
 
 
 def _payout(value: Any) -> mpq:
-    """The blackjack payout as an exact non-negative fraction (``--bj-pays``)."""
+    """The blackjack payout as an exact non-negative fraction: ``3/2`` as ``mpq(3, 2)``,
+    ``Fraction(3, 2)``, ``"3/2"`` or ``"3:2"`` (a float is refused: it is not exact)."""
+    if isinstance(value, str) and value.count(":") == 1:
+        value = value.replace(":", "/")
     try:
         bj_pays = as_rational(value)
     except (ValueError, TypeError, ZeroDivisionError):
-        raise BjexactError(f"--bj-pays must be an exact fraction such as 3/2, not {value!r}") from None
+        hint = " (a float is not exact)" if isinstance(value, float) else ""
+        raise BjexactError(f"bj_pays must be an exact fraction such as \"3/2\", \"6:5\" or Fraction(6, 5), "
+                           f"not {value!r}{hint}") from None
     if bj_pays < 0:
-        raise BjexactError(f"--bj-pays must not be negative ({value})")
+        raise BjexactError(f"bj_pays must not be negative ({value})")
     return bj_pays
 
 

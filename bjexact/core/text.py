@@ -13,13 +13,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 from ..core.numbers import fraction_string, mpq
 
-__all__ = ["FORMATS", "Table", "NumberStyle", "render", "latex_escape", "decimal_string"]
+__all__ = ["FORMATS", "Table", "NumberStyle", "render", "latex_escape", "decimal_string", "tidy_table", "untidy_csv",
+           "with_floats"]
 
 FORMATS = ("text", "csv", "json", "md", "latex")
 
@@ -46,6 +48,33 @@ class NumberStyle:
             return str(value.numerator)
         sign = "-" if value < 0 else ""
         return f"{sign}\\frac{{{abs(value.numerator)}}}{{{value.denominator}}}"
+
+    @property
+    def chance_units(self) -> str:
+        """How probabilities are printed: ``%``, ``0 to 1`` or ``exact``."""
+        return "exact" if self.exact else "%" if self.percent else "0 to 1"
+
+    @property
+    def value_units(self) -> str:
+        """How expected results are printed: ``% of bet``, ``per unit bet`` or ``exact, per unit bet``
+        ("bet": the round's initial bet)."""
+        return "exact, per unit bet" if self.exact else "% of bet" if self.percent else "per unit bet"
+
+    def chance_header(self, name: str) -> str:
+        """A column of probabilities, its units stated: ``chance (%)``."""
+        return f"{name} ({self.chance_units})"
+
+    def value_header(self, name: str) -> str:
+        """A column of expected results, its units stated: ``value (% of bet)``."""
+        return f"{name} ({self.value_units})"
+
+    def value_text(self, value: Any, places: int | None = None) -> str:
+        """One expected result in a sentence, its units said: ``-0.4569% of the bet``, ``-0.004569 per
+        unit bet``, or the fraction ``per unit bet``."""
+        if self.exact:
+            return f"{fraction_string(value)} per unit bet"
+        style = self if places is None else replace(self, decimals=places)
+        return style.plain(value) + ("% of the bet" if self.percent else " per unit bet")
 
 
 def decimal_string(value: mpq, places: int, signed: bool = False) -> str:
@@ -76,6 +105,9 @@ class Table:
     columns: Sequence[str]
     rows: Sequence[Sequence[Any]]
     notes: Sequence[str] = field(default_factory=tuple)
+    section: str = ""
+    """The table's name in the ``section`` column when several tables are written as one CSV
+    (default: its title up to the first colon)."""
 
 
 def _cell(value: Any, style: NumberStyle, latex: bool = False) -> str:
@@ -84,10 +116,32 @@ def _cell(value: Any, style: NumberStyle, latex: bool = False) -> str:
     return style.latex(value) if latex else style.plain(value)
 
 
+def _as_float(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        return {key: _as_float(v) for key, v in value.items()}
+    return float(Fraction(value))
+
+
+def with_floats(document: Mapping[str, Any], keys: Sequence[str]) -> dict[str, Any]:
+    """``document`` with a field ``KEY_float`` after each of ``keys`` that holds an exact "p/q" string
+    (or a mapping of them, or null): the same number as the nearest float, for tools that sort and
+    filter (``jq``). The exact string stays the value of record."""
+    out: dict[str, Any] = {}
+    for key, value in document.items():
+        out[key] = value
+        if key in keys:
+            out[f"{key}_float"] = _as_float(value)
+    return out
+
+
 def render(tables: Sequence[Table], fmt: str, style: NumberStyle, json_document: Any = None) -> str:
     """Render tables in ``fmt`` (one of :data:`FORMATS`); JSON prints ``json_document``."""
     if fmt == "json":
         return json.dumps(json_document, indent=2) + "\n"
+    if fmt == "csv" and len(tables) > 1:
+        return _csv(tidy_table(tables), style)
     renderer = {"text": _text, "csv": _csv, "md": _markdown, "latex": _latex}[fmt]
     return "\n".join(renderer(t, style) for t in tables)
 
@@ -114,6 +168,49 @@ def _csv(table: Table, style: NumberStyle) -> str:
     writer.writerow(table.columns)
     for row in table.rows:
         writer.writerow([_cell(v, style) for v in row])
+    return buffer.getvalue()
+
+
+def tidy_table(tables: Sequence[Table]) -> Table:
+    """Several tables as one, for data tools: a first column ``section`` names each row's table
+    (:attr:`Table.section`), then the columns of all the tables in order of appearance (a column
+    name shared by two tables is one column); cells a table does not have are empty."""
+    columns: list[str] = []
+    for table in tables:
+        columns += [c for c in table.columns if c not in columns]
+    rows = []
+    for table in tables:
+        name = table.section or table.title.split(":")[0].strip()
+        where = [columns.index(c) for c in table.columns]
+        for row in table.rows:
+            cells: list[Any] = [""] * len(columns)
+            for i, value in zip(where, row):
+                cells[i] = value
+            rows.append([name, *cells])
+    return Table("", ["section", *columns], rows)
+
+
+def untidy_csv(text: str) -> str:
+    """The inverse of :func:`tidy_table` for readers of printed blocks: a CSV whose first column is
+    ``section`` becomes one block per section (the section's name on a line of its own, then a
+    header of the columns that section fills, then its rows); any other text is returned as it is."""
+    if not text.lstrip().startswith("section,"):
+        return text
+    rows = list(csv.reader(io.StringIO(text.lstrip())))
+    header, body = rows[0][1:], [r for r in rows[1:] if r]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    start = 0
+    while start < len(body):
+        end = start
+        while end < len(body) and body[end][0] == body[start][0]:
+            end += 1
+        block = [r[1:] for r in body[start:end]]
+        used = [i for i in range(len(header)) if any(i < len(r) and r[i] for r in block)]
+        buffer.write(("\n" if start else "") + body[start][0] + "\n")
+        writer.writerow([header[i] for i in used])
+        writer.writerows([[r[i] if i < len(r) else "" for i in used] for r in block])
+        start = end
     return buffer.getvalue()
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..core.cards import ACE, RANKS, STANDARD_PROPORTIONS, Counts, FiniteShoe, UpcardRows, rank_symbol
 from ..core.display import Displayable
-from ..core.frames import data_frame
+from ..core.frames import data_frame, upcard_label
 from ..core.hand import no_natural_chance
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
@@ -38,10 +38,11 @@ class DealerTable(UpcardRows[mpq], Displayable):
     outcomes: tuple[str, ...]
     rows: Mapping[int, Mapping[str, mpq]]
 
-    def to_pandas(self, exact: bool = True) -> Any:
-        """A pandas DataFrame: one row per up-card (index ``"2"`` .. ``"9"``, ``"T"``, ``"A"``), one
-        column per outcome; exact ``mpq`` cells, or floats with ``exact=False``."""
-        records = [{"up-card": rank_symbol(u), **row} for u, row in self.rows.items()]
+    def to_pandas(self, exact: bool = False, *, upcards: str = "symbol") -> Any:
+        """A pandas DataFrame: one row per up-card (index ``"2"`` .. ``"9"``, ``"T"``, ``"A"``; with
+        ``upcards="rank"`` 2 .. 10 and 1 for the ace, so that ``.loc[10]`` is the ten), one column per
+        outcome; floats (the default), or exact ``mpq`` cells with ``exact=True``."""
+        records = [{"up-card": upcard_label(u, upcards), **row} for u, row in self.rows.items()]
         return data_frame(records, ["up-card", *self.outcomes], exact, index="up-card")
 
     def to_json(self) -> dict[str, Any]:

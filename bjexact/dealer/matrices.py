@@ -101,9 +101,9 @@ class AbsorbingChain(Displayable):
         columns = self.transient if name in ("T", "N") else self.absorbing
         return self.transient, columns, getattr(self, name)
 
-    def to_pandas(self, name: str = "absorption", exact: bool = True) -> Any:
+    def to_pandas(self, name: str = "absorption", exact: bool = False) -> Any:
         """One matrix as a pandas DataFrame labelled by states: ``absorption`` (``N R``, the
-        default), ``T``, ``R``, ``B`` or ``N``; exact ``mpq`` cells, or floats with ``exact=False``."""
+        default), ``T``, ``R``, ``B`` or ``N``; floats (the default), or exact ``mpq`` cells with ``exact=True``."""
         rows, columns, grid = self.grid(name)
         records = [{"state": label, **dict(zip(columns, row))} for label, row in zip(rows, grid)]
         return data_frame(records, ["state", *columns], exact, index="state")

@@ -80,10 +80,11 @@ from ..core.cards import (
     rank_symbol,
 )
 from ..core.display import Displayable
-from ..core.frames import data_frame
+from ..core.frames import data_frame, upcard_label
 from ..core.hand import hand_value, is_natural, natural_partner, player_hand
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
+from ..core.text import decimal_string
 from ..dealer.batch import OUTCOMES, DealerOracle, from_residues, moduli_above
 from ..dealer.distributions import dealer_distributions
 from ..errors import BjexactError
@@ -1288,12 +1289,29 @@ class GameSolution(Displayable):
             if not isinstance(value, RankKeyed):
                 object.__setattr__(self, name, RankKeyed(value, hands=name in ("hands", "deal_chance")))
 
-    def to_pandas(self, exact: bool = True) -> Any:
+    @property
+    def house_edge(self) -> mpq:
+        """Minus :attr:`ev`: what the house expects to win per unit initial bet."""
+        return -self.ev
+
+    def __repr__(self) -> str:
+        """A few lines (the whole solution is in its attributes and :meth:`to_pandas`)."""
+        exact = fraction_string(self.ev)
+        exact = exact if len(exact) <= 160 else f"{exact[:60]}... ({len(exact):,} characters: .ev)"
+        spread = "" if self.variance is None else f", standard deviation {float(self.variance) ** 0.5:.4f}"
+        return (f"<GameSolution: {self.rules.describe()}\n"
+                f" house edge {decimal_string(-self.ev * 100, 6)}% (.house_edge), expected result per unit "
+                f"initial bet (.ev) {exact}{spread}\n"
+                f" {len(self.hands):,} two-card hands by up-card (.hands[(\"8\", \"8\", \"T\")]), "
+                f".chart(), .by_upcard, .to_pandas()>")
+
+    def to_pandas(self, exact: bool = False, *, upcards: str = "symbol") -> Any:
         """A pandas DataFrame, one row per two-card hand (not a natural) and up-card, indexed by hand
-        (``"8,8"``) and up-card (``"T"``): P(the hand | up-card), the best move, the value of each move
-        as the player weighs it (:meth:`MoveValues.value`; missing where the rules forbid the move)
-        and the hand's value to the round; exact ``mpq`` cells, or floats with ``exact=False``."""
-        records = [{"hand": f"{rank_symbol(a)},{rank_symbol(b)}", "up-card": rank_symbol(u),
+        (``"8,8"``) and up-card (``"T"``; ``upcards="rank"``: the rank, 1 the ace, 10 a ten): P(the
+        hand | up-card), the best move, the value of each move per unit initial bet as the player
+        weighs it (:meth:`MoveValues.value`; missing where the rules forbid the move) and the hand's
+        value to the round; floats (the default), or exact ``mpq`` cells with ``exact=True``."""
+        records = [{"hand": f"{rank_symbol(a)},{rank_symbol(b)}", "up-card": upcard_label(u, upcards),
                     "chance": self.deal_chance[(a, b, u)], "best": moves.best, **moves.values,
                     "round value": moves.round_value}
                    for (a, b, u), moves in self.hands.items()]

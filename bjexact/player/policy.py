@@ -115,6 +115,11 @@ class ChartPolicy:
                  for row, cells in rows.items() for upcard, cell in cells.items()}
         return cls(with_nearest_hard_rows(codes, range(4, 21)))
 
+    def with_every_hard_row(self) -> ChartPolicy:
+        """The chart with every hard total from 4 to 20 it has no row for (4 and 20 no two different
+        cards make; a printed chart may stop at 17) taking the code of the nearest hard row."""
+        return ChartPolicy(with_nearest_hard_rows(self.codes, range(4, 21)))
+
     def _code(self, section: str, row: str, upcard: int) -> str | None:
         return self.codes.get((section, row, upcard))
 

@@ -221,9 +221,9 @@ class PlayerMatrices(Displayable):
             return Matrix([[rational(x) for x in row] for row in value])
         return Matrix([rational(x) for x in value])
 
-    def to_pandas(self, exact: bool = True) -> Any:
+    def to_pandas(self, exact: bool = False) -> Any:
         """A pandas DataFrame, one row per state: the columns of ``T`` (one per state), then ``B``,
-        ``R_stand``, ``V`` and ``policy``; exact ``mpq`` cells, or floats with ``exact=False``."""
+        ``R_stand``, ``V`` and ``policy``; floats (the default), or exact ``mpq`` cells with ``exact=True``."""
         records = [{"state": label, **dict(zip(self.states, row)), "B": b, "R_stand": r, "V": v, "policy": move}
                    for label, row, b, r, v, move in zip(self.states, self.T, self.B, self.R_stand, self.V, self.policy)]
         return data_frame(records, ["state", *self.states, "B", "R_stand", "V", "policy"], exact, index="state")
@@ -264,10 +264,10 @@ class InfiniteSolution(Displayable):
     def best(self, total: int, soft: bool, upcard: int | str) -> str:
         return self[(total, soft, upcard)].best
 
-    def to_pandas(self, exact: bool = True) -> Any:
+    def to_pandas(self, exact: bool = False) -> Any:
         """A pandas DataFrame, one row per state, indexed by hand (``"hard 16"``) and up-card (``"T"``):
         the values of standing, of hitting and of the best move, and the best move; exact ``mpq``
-        cells, or floats with ``exact=False``."""
+        cells with ``exact=True``, floats by default."""
         records = [{"hand": str(s.hand), "up-card": rank_symbol(s.upcard), "total": s.total, "soft": s.soft,
                     "stand": v.stand, "hit": v.hit, "value": v.value, "best": v.best}
                    for s, v in self.positions.items()]
@@ -564,10 +564,10 @@ class FiniteSolution(Displayable):
         if not isinstance(self.hands, RankKeyed):
             object.__setattr__(self, "hands", RankKeyed(self.hands, hands=True))
 
-    def to_pandas(self, exact: bool = True) -> Any:
+    def to_pandas(self, exact: bool = False) -> Any:
         """A pandas DataFrame, one row per two-card hand and up-card, indexed by hand (``"6,T"``) and
         up-card (``"A"``): the hand's total, the values of standing, of hitting and of the best move,
-        and the best move; exact ``mpq`` cells, or floats with ``exact=False``."""
+        and the best move; floats (the default), or exact ``mpq`` cells with ``exact=True``."""
         records = []
         for (first, second, upcard), d in self.hands.items():
             hand = d.hand

@@ -18,7 +18,7 @@ each broken line ending in a continuation mark.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,6 +113,8 @@ class TableBlock:
     size: str = "small"
     left: tuple[int, ...] = ()
     centred: bool = False
+    colours: Mapping[str, str] | None = None
+    """LaTeX: the background of a text cell, by its first letter (a chart's codes): ``{"S": "#f0e442"}``."""
 
     @property
     def caption_parts(self) -> tuple[Inline, ...]:
@@ -129,7 +131,8 @@ class TableBlock:
 
 @dataclass(frozen=True)
 class Figure:
-    """A diagram: ``figures/NAME.svg`` for Markdown, ``figures/NAME.pdf`` for LaTeX."""
+    """A diagram or a figure: ``figures/NAME.svg`` for Markdown, ``figures/NAME.pdf`` for LaTeX; ``graph``:
+    a Graphviz graph (:mod:`bjexact.render.diagrams`) or a :class:`~bjexact.render.svg.Drawing`."""
 
     name: str
     caption: str
@@ -279,6 +282,7 @@ PREAMBLE = r"""\documentclass[a4paper,10pt]{article}
 \usepackage{amsmath}
 \allowdisplaybreaks
 \usepackage{booktabs}
+\usepackage[table]{xcolor}
 \usepackage{longtable}
 \usepackage{graphicx}
 \usepackage{pdflscape}
@@ -351,11 +355,13 @@ def _tex_inline(parts: Sequence[Inline]) -> str:
     return "".join(out)
 
 
-def _tex_cell(value: Any, style: NumberStyle) -> str:
+def _tex_cell(value: Any, style: NumberStyle, colours: Mapping[str, str] | None = None) -> str:
     if isinstance(value, Math):
         return f"${value.tex}$"
     if isinstance(value, str):
-        return _tex_text(value)
+        colour = colours.get(value[:1]) if colours else None
+        shade = f"\\cellcolor[HTML]{{{colour.lstrip('#').upper()}}}" if colour else ""
+        return shade + _tex_text(value)
     if style.exact:
         return "$" + style.latex(value).replace("\\frac", "\\dfrac") + "$"
     return style.latex(value)
@@ -390,7 +396,8 @@ def _tex_table(block: TableBlock) -> list[str]:
     table = block.table
     other = "c" if block.centred else "r"
     spec = "".join("l" if i == 0 or i in block.left else other for i in range(len(table.columns)))
-    rows = [" & ".join(_tex_cell(v, block.style) for v in row) for row in table.rows]
+    rows = [" & ".join([_tex_cell(row[0], block.style)] + [_tex_cell(v, block.style, block.colours) for v in row[1:]])
+            for row in table.rows]
     if _breakable(block):
         return _tex_long_table(block, spec, rows)
     gap = " \\\\[10pt]" if block.style.exact else " \\\\"
@@ -434,7 +441,7 @@ def _tex_figure(block: Figure) -> list[str]:
     return [
         "\\begin{figure}[H]", "\\centering",
         f"\\IfFileExists{{{path}}}{{\\includegraphics[width=\\linewidth,height=0.42\\textheight,"
-        f"keepaspectratio]{{{path}}}}}{{\\fbox{{{path} is drawn by Graphviz (not installed)}}}}",
+        f"keepaspectratio]{{{path}}}}}{{\\fbox{{{path} was not drawn (Graphviz or matplotlib missing)}}}}",
         f"\\caption{{{_tex_text(block.caption)}}}", "\\end{figure}",
     ]
 
@@ -465,9 +472,12 @@ def _height(block: Block) -> float:
 
 
 def _keep(blocks: Sequence[Block], start: int) -> float:
-    """The space to ask for before ``blocks[start]``: it, and a short paragraph's next block, whole."""
+    """The space to ask for before ``blocks[start]``: it, and a short paragraph's next block, whole.
+    A :class:`Marker` ends the look ahead: the text outside a marked section does not depend on it."""
     total = 0.0
     for block in blocks[start:]:
+        if isinstance(block, Marker) and total:
+            break
         if isinstance(block, (Marker, PageBreak)):
             continue
         total += _height(block)

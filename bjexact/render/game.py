@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..core.cards import UPCARD_ORDER, rank_symbol
 from ..core.numbers import fraction_string, mpq
 from ..core.text import decimal_string as _decimal
 from ..player.game import MOVES, GameSolution, MoveValues, chart_code
-from .tables import NumberStyle, Table
+from .tables import NumberStyle, Table, with_floats
 
 __all__ = ["edge_tables", "edge_json", "edge_headline", "hand_tables", "hand_json", "chart_tables", "chart_json",
            "even_money_tables", "even_money_json", "chart_row_label", "player_game_tables", "player_game_json",
@@ -17,6 +18,11 @@ __all__ = ["edge_tables", "edge_json", "edge_headline", "hand_tables", "hand_jso
 CHART_LEGEND = ("H hit, S stand, Dh double else hit, Ds double else stand, P split, "
                 "Ph/Pd split if doubling after splitting is allowed, else hit/double, "
                 "Rh/Rs/Rp surrender else hit/stand/split")
+PERCENT = NumberStyle()  # the default: chances in %, expected results in % of the initial bet
+
+# the exact "p/q" fields of the JSON documents that get a "KEY_float" beside them
+_FLOAT_KEYS = ("ev", "house_edge", "by_upcard", "moves", "distribution", "variance", "insurance",
+               "dealer_natural_chance")
 _SECTION_TITLES = {"hard": "Hard totals", "soft": "Soft totals", "pairs": "Pairs"}
 
 
@@ -24,34 +30,65 @@ def _upcard_columns(first: str) -> list[str]:
     return [first] + [rank_symbol(u) for u in UPCARD_ORDER]
 
 
-def edge_headline(solution: GameSolution) -> list[str]:
-    """The round's exact value and the house edge, as people quote them."""
+def edge_headline(solution: GameSolution, style: NumberStyle = PERCENT) -> list[str]:
+    """The round's exact value and the house edge, as people quote them (9 places of a percentage,
+    or 11 of a unit with ``style`` per unit), and the exact fraction per unit initial bet."""
     ev = solution.ev
+    if style.percent:
+        value, edge = f"{_decimal(ev * 100, 9, signed=True)}% of the initial bet", f"{_decimal(-ev * 100, 9)}%"
+    else:
+        value, edge = f"{_decimal(ev, 11, signed=True)} per unit initial bet", f"{_decimal(-ev, 11)} per unit"
     return [
-        f"Expected result of a round per unit initial bet: {_decimal(ev * 100, 9, signed=True)}%",
-        f"  = {fraction_string(ev)}",
-        f"House edge: {_decimal(-ev * 100, 9)}%",
+        f"Expected result of a round: {value}",
+        f"  = {fraction_string(ev)} per unit initial bet",
+        f"House edge: {edge}",
     ]
+
+
+def strategy_lines(strategy: str, chart_source: str | None, optimal: GameSolution, played: GameSolution,
+                   style: NumberStyle) -> list[str]:
+    """Which play the headline is for; for a chart, the optimal play's edge beside it."""
+    if strategy == "optimal":
+        return ["Strategy: optimal composition-dependent play (each hand's own cards count)."]
+    what = "the basic strategy chart of these rules (bjexact chart)" if chart_source == "bjexact chart" \
+        else f"the chart {chart_source}"
+    cost = replace(style, exact=False, signed=False).value_text(optimal.ev - played.ev, 6 if style.percent else 8)
+    return [f"Strategy: every hand played by {what}.",
+            f"Optimal composition-dependent play: house edge {_decimal(-optimal.ev * 100, 9)}% "
+            f"(the chart costs {cost})."]
+
+
+def edge_summary_table(solution: GameSolution, style: NumberStyle, chart_ev: mpq | None = None) -> Table:
+    """The round's expected result and the house edge as a table (CSV and LaTeX, which have no
+    headline); with ``chart_ev`` also the basic strategy chart's."""
+    rows = [["expected result", solution.ev], ["house edge", -solution.ev]]
+    if chart_ev is not None:
+        rows += [["expected result, basic strategy chart", chart_ev], ["house edge, basic strategy chart", -chart_ev]]
+    return Table(f"The round: {solution.rules.describe()}", ["quantity", style.value_header("value")], rows,
+                 section="summary")
 
 
 def edge_tables(solution: GameSolution, style: NumberStyle) -> list[Table]:
     rules = solution.rules.describe()
     rows = [[rank_symbol(u), solution.upcard_chance[u], solution.by_upcard[u]] for u in solution.by_upcard]
-    tables = [Table(f"Expected result of a round by up-card: {rules}", ["up-card", "chance", "expected result"],
-                    rows, ["Per unit initial bet, dealer naturals included; weighted by the up-card's chance "
-                           "they sum to the round's expected result."])]
+    tables = [Table(f"Expected result of a round by up-card: {rules}",
+                    ["up-card", style.chance_header("chance"), style.value_header("expected result")],
+                    rows, ["Dealer naturals included; weighted by the up-card's chance the expected results "
+                           "sum to the round's."], section="by up-card")]
     rows = [[what, p] for what, p in solution.move_chances.items()]
     notes = ["A natural is settled at once; otherwise the chance that the first decision is each move."]
     if solution.distribution is None and solution.distribution_missing:
         notes.append(f"The distribution of the net result is not computed: {solution.distribution_missing}.")
-    tables.append(Table(f"How rounds go: {rules}", ["round", "chance"], rows, notes))
+    tables.append(Table(f"How rounds go: {rules}", ["round", style.chance_header("chance")], rows, notes,
+                        section="how rounds go"))
     variance = solution.variance
     if solution.distribution is not None and variance is not None:
         rows = [[_result_label(r), p] for r, p in sorted(solution.distribution.items())]
-        tables.append(Table(f"Net result of a round: {rules}", ["net result", "chance"], rows,
+        tables.append(Table(f"Net result of a round: {rules}",
+                            ["net result (units)", style.chance_header("chance")], rows,
                             [f"Mean {_decimal(solution.ev, 9, signed=True)}, variance "
                              f"{_decimal(variance, 9)}, standard deviation "
-                             f"{float(variance) ** 0.5:.6f} units per unit initial bet."]))
+                             f"{float(variance) ** 0.5:.6f} units per unit initial bet."], section="net result"))
     return tables
 
 
@@ -65,7 +102,7 @@ def edge_json(solution: GameSolution) -> dict[str, Any]:
     ``distribution_missing`` then says why;
     ``moves``: how rounds go, see :attr:`GameSolution.move_chances`)."""
     distribution = solution.distribution
-    return {
+    return with_floats({
         "rules": solution.rules.to_json(),
         "ev": fraction_string(solution.ev),
         "house_edge": fraction_string(-solution.ev),
@@ -75,7 +112,7 @@ def edge_json(solution: GameSolution) -> dict[str, Any]:
             fraction_string(r): fraction_string(p) for r, p in sorted(distribution.items())},
         "variance": None if distribution is None else fraction_string(solution.variance),
         "distribution_missing": solution.distribution_missing or None,
-    }
+    }, _FLOAT_KEYS)
 
 
 def _hand_label(cards: tuple[int, ...]) -> str:
@@ -88,18 +125,18 @@ def _two_card_label(cards: tuple[int, int]) -> str:
     return _hand_label((low, high) if low == 1 else (high, low))
 
 
-def even_money_tables(values: dict[str, mpq], rules_text: str) -> list[Table]:
+def even_money_tables(values: dict[str, mpq], rules_text: str, style: NumberStyle = PERCENT) -> list[Table]:
     best = max(values, key=lambda what: values[what])
     rows = [[what, value, "best" if what == best else values[best] - value] for what, value in values.items()]
-    return [Table(f"A,T v A: {rules_text}", ["choice", "value", "cost"], rows,
+    return [Table(f"A,T v A: {rules_text}", ["choice", style.value_header("value"), style.value_header("cost")], rows,
                   ["A natural against an ace: even money is insuring it, a sure 1; without insurance it pays "
                    "the blackjack payout unless the dealer also has a natural (a push)."])]
 
 
 def even_money_json(values: dict[str, mpq], rules: Any) -> dict[str, Any]:
-    return {"rules": rules.to_json(), "cards": ["A", "T"], "upcard": "A",
-            "moves": {what: fraction_string(v) for what, v in values.items()},
-            "best": max(values, key=lambda what: values[what])}
+    return with_floats({"rules": rules.to_json(), "cards": ["A", "T"], "upcard": "A",
+                        "moves": {what: fraction_string(v) for what, v in values.items()},
+                        "best": max(values, key=lambda what: values[what])}, _FLOAT_KEYS)
 
 
 def hand_tables(moves: MoveValues, rules_text: str, style: NumberStyle, insurance: mpq | None = None) -> list[Table]:
@@ -107,7 +144,7 @@ def hand_tables(moves: MoveValues, rules_text: str, style: NumberStyle, insuranc
     best = moves.best
     order = sorted(values, key=lambda m: (m != best, -moves.unconditional(m)))
     rows = [[move, values[move], "best" if move == best else _cost(moves, move)] for move in order]
-    notes = ["Values per unit initial bet; cost: what the move loses against the best, per unit initial bet."]
+    notes = ["Cost: what the move loses against the best."]
     if moves.peek and moves.natural:
         notes.append("With this up-card the dealer has peeked: values are conditioned on no dealer natural "
                      f"(P(natural | cards seen) = {fraction_string(moves.natural)})"
@@ -115,10 +152,10 @@ def hand_tables(moves: MoveValues, rules_text: str, style: NumberStyle, insuranc
                         and moves.early_surrender else "."))
     if insurance is not None:
         notes.append(f"Insurance (half the stake, paid 2:1 if the hole card is a ten): worth "
-                     f"{_decimal(insurance * 100, style.decimals, signed=True)}% of the initial bet "
+                     f"{replace(style, signed=True, exact=False).value_text(insurance)} "
                      f"({fraction_string(insurance)}); {'take it' if insurance > 0 else 'not worth taking'}.")
     return [Table(f"{_hand_label(moves.cards)} v {rank_symbol(moves.upcard)}: {rules_text}",
-                  ["move", "value", "cost"], rows, notes)]
+                  ["move", style.value_header("value"), style.value_header("cost")], rows, notes)]
 
 
 def _cost(moves: MoveValues, move: str) -> mpq:
@@ -134,7 +171,7 @@ def hand_json(moves: MoveValues, rules: Any, insurance: mpq | None = None) -> di
     """``{"cards", "upcard", "moves", "best"}`` (and the rules, P(dealer natural), whether conditioned,
     with an ace up the value of insurance)."""
     extra = {} if insurance is None else {"insurance": fraction_string(insurance)}
-    return {
+    return with_floats({
         "rules": rules.to_json(),
         "cards": [rank_symbol(c) for c in moves.cards],
         "upcard": rank_symbol(moves.upcard),
@@ -142,7 +179,7 @@ def hand_json(moves: MoveValues, rules: Any, insurance: mpq | None = None) -> di
         "best": moves.best,
         "conditioned_on_no_dealer_natural": bool(moves.peek and moves.natural),
         "dealer_natural_chance": fraction_string(moves.natural),
-    } | extra
+    } | extra, _FLOAT_KEYS)
 
 
 def chart_tables(solution: GameSolution, by_hand: bool = False, das_codes: bool = True) -> list[Table]:
@@ -160,7 +197,7 @@ def chart_tables(solution: GameSolution, by_hand: bool = False, das_codes: bool 
             body.append([label] + [(cells[u].code + ("*" if cells[u].depends_on_composition else ""))
                                    if u in cells else "" for u in UPCARD_ORDER])
         tables.append(Table(f"Basic strategy, {_SECTION_TITLES[section].lower()}: {rules}",
-                            _upcard_columns("player"), body,
+                            _upcard_columns("player"), body, section=section, notes=
                             [CHART_LEGEND + ". Total-dependent: each cell is the move with the largest expected "
                              "value summed over its two-card hands, each weighted by its chance; * its hands "
                              "disagree (see --by hand)."]))
@@ -199,9 +236,9 @@ def _chart_by_hand(solution: GameSolution, chart: Any, rules: str) -> list[Table
                         exceptions.append([f"{_two_card_label(cards)} v {rank_symbol(u)}", cell.code,
                                            chart_code({m: moves.unconditional(m) for m in moves.w})])
     tables = [Table(f"Best move by two-card hand (composition-dependent): {rules}", _upcard_columns("hand"), rows,
-                    [CHART_LEGEND + "."])]
+                    [CHART_LEGEND + "."], section="by hand")]
     tables.append(Table(f"Hands that play differently from their chart cell: {rules}",
-                        ["hand", "chart", "this hand"], exceptions or [["(none)", "", ""]]))
+                        ["hand", "chart", "this hand"], exceptions or [["(none)", "", ""]], section="exceptions"))
     return tables
 
 
@@ -220,7 +257,7 @@ def _ordered_hands(solution: GameSolution) -> list[tuple[int, int]]:
     return sorted({(a, b) for a, b, _ in solution.hands}, key=lambda h: (h[0] == h[1], h[0] == 1, h))
 
 
-def move_value_tables(solution: GameSolution) -> list[Table]:
+def move_value_tables(solution: GameSolution, style: NumberStyle = PERCENT) -> list[Table]:
     """Every move's value for every two-card hand, one table per up-card."""
     rules = solution.rules.describe()
     moves = [m for m in MOVES if any(m in v.w for v in solution.hands.values())]
@@ -236,11 +273,13 @@ def move_value_tables(solution: GameSolution) -> list[Table]:
         if not rows:
             continue
         conditioned = solution.rules.hole_card == "peek" and upcard in (1, 10)
-        note = ("Per unit initial bet, conditioned on no dealer natural (the dealer has peeked)"
+        note = ("Conditioned on no dealer natural (the dealer has peeked)"
                 + ("; early surrender, decided before the peek, is not." if solution.rules.surrender == "early"
-                   else ".") if conditioned else "Per unit initial bet, dealer naturals included.")
-        tables.append(Table(f"Values of the moves v {rank_symbol(upcard)}: {rules}", ["hand"] + moves + ["best"],
-                            rows, [note + " Composition-dependent: each hand's own cards have left the shoe."]))
+                   else ".") if conditioned else "Dealer naturals included.")
+        tables.append(Table(f"Values of the moves v {rank_symbol(upcard)} ({style.value_units}): {rules}",
+                            ["hand"] + moves + ["best"], rows,
+                            [note + " Composition-dependent: each hand's own cards have left the shoe."],
+                            section=f"v {rank_symbol(upcard)}"))
     return tables
 
 
@@ -248,7 +287,7 @@ def player_game_tables(solution: GameSolution, style: NumberStyle, *, by_hand: b
                        values: bool = False) -> list[Table]:
     """``bjexact player`` for the full game: the chart (by total, or by hand) and, with ``values``,
     every move's value hand by hand."""
-    return chart_tables(solution, by_hand=by_hand) + (move_value_tables(solution) if values else [])
+    return chart_tables(solution, by_hand=by_hand) + (move_value_tables(solution, style) if values else [])
 
 
 def player_game_json(solution: GameSolution) -> dict[str, Any]:
@@ -256,9 +295,10 @@ def player_game_json(solution: GameSolution) -> dict[str, Any]:
     "upcard", "moves", "best"}, ...]}``, values exact "p/q" strings (as :func:`hand_json`: conditioned on no
     dealer natural where the dealer has peeked)."""
     chart = chart_json(solution)
-    hands = [{"cards": [rank_symbol(a), rank_symbol(b)], "upcard": rank_symbol(u),
-              "moves": {m: fraction_string(v) for m, v in solution.hands[(a, b, u)].values.items()},
-              "best": solution.hands[(a, b, u)].best}
+    hands = [with_floats({"cards": [rank_symbol(a), rank_symbol(b)], "upcard": rank_symbol(u),
+                          "moves": {m: fraction_string(v) for m, v in solution.hands[(a, b, u)].values.items()},
+                          "best": solution.hands[(a, b, u)].best}, _FLOAT_KEYS)
              for a, b in _ordered_hands(solution) for u in UPCARD_ORDER if (a, b, u) in solution.hands]
-    return {"rules": chart.pop("rules"), "moves": "full", "ev": fraction_string(solution.ev),
-            "house_edge": fraction_string(-solution.ev), "chart": chart, "hands": hands}
+    return with_floats({"rules": chart.pop("rules"), "moves": "full", "ev": fraction_string(solution.ev),
+                        "house_edge": fraction_string(-solution.ev), "chart": chart, "hands": hands},
+                       ("ev", "house_edge"))

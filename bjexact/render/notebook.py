@@ -36,8 +36,10 @@ from .tables import game_lines, player_tables
 
 __all__ = ["html_tables", "markdown_tables", "notebook_tables"]
 
-_PERCENT = NumberStyle()  # probabilities as percentages, 4 places
-_VALUE = NumberStyle(decimals=6, percent=False)  # expected values per unit bet
+# one convention, as on the command line: chances in %, expected results in % of the initial bet
+# (4 places), every header saying so; the exact fraction (per unit) is each number's tooltip
+_PERCENT = NumberStyle()
+_VALUE = _PERCENT
 _MATRIX = NumberStyle(decimals=6, percent=False)
 
 
@@ -94,13 +96,13 @@ def notebook_tables(value: Any) -> tuple[list[str], list[Table], Styles]:
         lines.append("Every value: solution.to_pandas().")
         return lines, player_tables(value, _VALUE, "policy"), _VALUE
     if isinstance(value, GameSolution):
-        lines = [line.strip() for line in edge_headline(value)]
+        lines = [line.strip() for line in edge_headline(value, _PERCENT)]
         # the chart without the Ph/Pd codes, which take one more valuation of the splits (seconds)
         lines.append("Chart codes as bjexact chart prints them, but P for every split: "
                      "solution.chart(das_codes=True) marks the splits that only DAS makes best (Ph, Pd).")
         return lines, edge_tables(value, _PERCENT) + chart_tables(value, das_codes=False), _PERCENT
     if isinstance(value, MoveValues):
-        return [], hand_tables(value, "values per unit initial bet", _VALUE), _VALUE
+        return [], hand_tables(value, "the player's moves", _VALUE), _VALUE
     if isinstance(value, HandDecision):
         return [], [_decision_table(value)], _VALUE
     if isinstance(value, AbsorbingChain):
@@ -123,8 +125,7 @@ def _decision_table(decision: HandDecision) -> Table:
     rows = [[move, value, "best" if move == decision.best else ""]
             for move, value in (("stand", decision.stand), ("hit", decision.hit)) if value is not None]
     return Table(f"{cards} ({decision.hand}) v {rank_symbol(decision.upcard)}: best move {decision.best}",
-                 ["move", "value", ""], rows,
-                 ["Values per unit bet; hitting: one card, then the best play."])
+                 ["move", _VALUE.value_header("value"), ""], rows, ["Hitting: one card, then the best play."])
 
 
 _GRID_TITLES = {"absorption": "N R: P(final outcome | state)", "T": "T: one draw, transient to transient",

@@ -36,6 +36,7 @@ from ..errors import BjexactError
 from ..files import write_atomically
 from ..player.game import GameSolution, solve_game
 from ..player.outcomes import RESULTS
+from ..player.policy import ChartPolicy, evaluate_chart
 from ..player.solver import solve
 from .diagrams import dealer_diagram, have_dot, player_diagram
 from .diagrams import render as render_diagram
@@ -47,7 +48,6 @@ from .document import (
     Document,
     Figure,
     Heading,
-    Inline,
     Marker,
     Math,
     Paragraph,
@@ -58,6 +58,7 @@ from .document import (
     to_latex,
     to_markdown,
 )
+from .figures import CHART_COLOURS, ev_heatmap_figure, result_distribution_figure
 from .game import CHART_LEGEND, chart_tables
 from .symbolic import report_blocks, report_title
 from .tables import NumberStyle, Table, dealer_tables, decimal_string, player_tables
@@ -68,6 +69,9 @@ __all__ = [
     "PLAYER_END",
     "GAME_BEGIN",
     "GAME_END",
+    "SUMMARY_BEGIN",
+    "SUMMARY_END",
+    "rules_in_words",
     "Figure",
     "Report",
     "build_report",
@@ -89,6 +93,8 @@ REFERENCE_SETS: tuple[tuple[str, Rules], ...] = (
     ("6-decks-s17", Rules(decks=6)),
     ("8-decks-s17", Rules(decks=8)),
 )
+SUMMARY_BEGIN = "summary: begin"
+SUMMARY_END = "summary: end"
 PLAYER_BEGIN = "player analysis: begin"
 PLAYER_END = "player analysis: end"
 GAME_BEGIN = "full game: begin"
@@ -114,6 +120,16 @@ class Report:
     symbolic: tuple[Block, ...] = ()
     game: GameSolution | None = None
     game_error: str = ""
+    full_rules: GameRules | None = None
+    """The full game's rules (every option of ``bjexact edge``); ``None``: :func:`game_rules` of ``rules``."""
+    chart_game: GameSolution | None = None
+    """The full game played by its total-dependent basic strategy chart (the edge published tables quote)."""
+    game_figures: tuple[Figure, ...] = ()
+    """The full game's figures (:class:`~bjexact.render.svg.Drawing`): the value heat map, the distribution."""
+
+    @property
+    def game_rules(self) -> GameRules:
+        return self.full_rules if self.full_rules is not None else game_rules(self.rules)
 
 
 def game_rules(rules: Rules) -> GameRules:
@@ -126,19 +142,26 @@ def game_rules(rules: Rules) -> GameRules:
 
 
 def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
-                 progress: bool | None = None) -> Report:
-    """Compute what a report shows. ``player=False`` leaves out the two slow sections, the
-    full game and the hit/stand game (for finite shoes they take seconds each)."""
+                 progress: bool | None = None, full_rules: GameRules | None = None) -> Report:
+    """Compute what a report shows. ``player=False`` leaves out the slow sections, the summary,
+    the full game and the hit/stand game (for finite shoes they take seconds each). ``full_rules``:
+    the full game's rules (default :func:`game_rules` of ``rules``); its shoe, H17 and payout
+    must be those of ``rules``."""
+    full = full_rules if full_rules is not None else game_rules(rules)
+    if (full.decks, full.shoe, full.h17, full.bj_pays) != (rules.decks, rules.shoe, rules.h17, rules.bj_pays):
+        raise BjexactError("the full game's shoe, H17 and payout must be the report's")
 
     dealer = dealer_table(rules)
     chain = dealer_matrices(rules, MATRIX_UPCARD) if rules.infinite else None
     solution = solve(rules, objective, progress=progress) if player else None
-    game, game_error = None, ""
+    game, chart_game, game_error = None, None, ""
     if player:
         try:
             # the report asks for the distribution on the infinite deck only: on a finite shoe the split
             # hands' lines would have to be followed (split_lines), beyond the work limit with resplits
-            game = solve_game(game_rules(rules), with_distribution=rules.infinite, progress=progress)
+            game = solve_game(full, with_distribution=rules.infinite, progress=progress)
+            chart_game = evaluate_chart(full, ChartPolicy.of_solution(game), with_distribution=False,
+                                        progress=progress)
         except BjexactError as exc:
             game_error = str(exc)
     shoe = rules.make_shoe()
@@ -148,21 +171,47 @@ def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
             continue
         symbol = rank_symbol(upcard)
         what = ("every state, exact transition probabilities" if rules.infinite else
-                "hands merged by (total, soft); edges are averages of conditional probabilities")
+                "hands merged by (total, soft); an edge label 'avg p' is the average of P(next state | hand) "
+                "over the hands merged, weighted by the chance of reaching each; the merged chain is not Markov, "
+                "so multiplying these averages does not give the dealer table")
         figures.append(Figure(f"dealer-{symbol}", f"The dealer's chain from up-card {symbol} ({what}).",
                               dealer_diagram(rules, [upcard])))
     if rules.infinite:
         figures.append(Figure("player-6", "The player's hit chain against up-card 6 in the hit/stand game, "
                               "under the best play: each state with its best move and value; edges leave the "
                               "states where hitting is best.", player_diagram(rules, 6, objective=objective)))
-    return Report(rules, objective, dealer, chain, solution, tuple(figures), report_blocks(rules), game, game_error)
+    game_figures = []
+    if game is not None:
+        game_figures.append(Figure("ev-heatmap", "The value of the best move of each chart cell, per unit initial "
+                                   "bet (its two-card hands weighted by their chances).", ev_heatmap_figure(game)))
+        if game.distribution is not None:
+            game_figures.append(Figure("distribution", "The net result of a round, per unit initial bet: each "
+                                       "bar is its exact chance.", result_distribution_figure(game)))
+    return Report(rules, objective, dealer, chain, solution, tuple(figures), report_blocks(rules), game, game_error,
+                  full_rules, chart_game, tuple(game_figures))
 
 
 # --- the document -----------------------------------------------------------------------
 
 
-def _title(rules: Rules) -> str:
-    return f"Exact blackjack analysis: {rules.describe()}"
+def _title(report: Report) -> str:
+    return f"Exact blackjack: {rules_in_words(report.game_rules)}"
+
+
+def rules_in_words(rules: GameRules) -> str:
+    """The rules as players say them: ``6 decks, H17, 3:2, peek, DAS, split to 4 hands, late surrender``."""
+    shoe = rules.describe().split(",")[0]
+    words = [shoe, "H17" if rules.h17 else "S17", fraction_string(rules.bj_pays).replace("/", ":"),
+             "peek" if rules.hole_card == "peek" else "ENHC" + (", OBO" if rules.obo else "")]
+    if rules.double != "any" or not rules.double_soft:
+        words.append(f"double {rules.double}" + ("" if rules.double_soft else ", not soft"))
+    words.append("DAS" if rules.das else "no DAS")
+    words.append("no splitting" if rules.split_hands < 2 else f"split to {rules.split_hands} hands")
+    words += ["RSA"] if rules.rsa else []
+    words += ["hit split aces"] if rules.hit_split_aces else []
+    words += [f"{rules.surrender} surrender"] if rules.surrender != "none" else []
+    words += [rules.split_strategy.upper()] if rules.split_strategy != "cdz" else []
+    return ", ".join(words)
 
 
 _NATURALS = {
@@ -241,7 +290,8 @@ def _method(rules: Rules) -> list[Paragraph]:
     ]
 
 
-def _rule_flags(rules: Rules) -> str:
+def _rule_flags(report: Report) -> str:
+    rules, full = report.rules, report.game_rules
     flags = ["--decks inf" if rules.infinite else f"--decks {rules.decks}" if rules.shoe is None else
              "--shoe " + ",".join(map(str, rules.shoe))]
     if rules.h17:
@@ -250,6 +300,16 @@ def _rule_flags(rules: Rules) -> str:
         flags.append(f"--naturals {rules.naturals}")
     if rules.bj_pays != mpq(3, 2):
         flags.append(f"--bj-pays {fraction_string(rules.bj_pays)}")
+    default = game_rules(rules)
+    for name, option in (("double", "--double"), ("surrender", "--surrender"), ("hole_card", "--hole-card"),
+                         ("split_strategy", "--split-strategy"), ("split_hands", "--split-hands")):
+        if getattr(full, name) != getattr(default, name):
+            flags.append(f"{option} {getattr(full, name)}")
+    for name, option, on in (("double_soft", "--no-double-soft", False), ("das", "--no-das", False),
+                             ("rsa", "--rsa", True), ("hit_split_aces", "--hit-split-aces", True),
+                             ("obo", "--obo", True)):
+        if getattr(full, name) != getattr(default, name) and getattr(full, name) == on:
+            flags.append(option)
     return " ".join(flags)
 
 
@@ -319,10 +379,10 @@ def _percent(value: mpq, places: int = 6, signed: bool = True) -> str:
 
 
 def _game_blocks(report: Report) -> list[Block]:
-    rules = game_rules(report.rules)
+    rules = report.game_rules
     blocks: list[Block] = [
         Marker(GAME_BEGIN),
-        Heading("The full game: house edge and basic strategy"),
+        Heading("The full game"),
         paragraph("The full game is played under these rules:"),
         Bullets(tuple(paragraph(line) for line in _game_rules_words(rules))),
     ]
@@ -370,15 +430,18 @@ def _game_blocks(report: Report) -> list[Block]:
             "followed, which resplitting to 4 hands takes beyond the work limit. ", Code("bjexact edge "
             "--distribution"), " computes it where pairs are split once. The expected values above are "
             "exact all the same."))
-    disagree: tuple[Inline, ...] = () if rules.infinite else (
-        " A * marks a cell whose hands disagree (", Code("bjexact chart --by hand"), " lists them).")
     blocks.append(paragraph(
-        "The basic strategy chart: each cell is the move with the largest expected value summed over the "
-        "two-card hands of its row, each weighted by its chance.", *disagree, " Codes: " + CHART_LEGEND + "."))
-    for table in chart_tables(game):
-        title = table.title.split(":")[0].replace("Basic strategy, ", "Basic strategy: ")
-        blocks.append(_table(Table(title, table.columns, table.rows), NumberStyle(), notes=(), centred=True))
-    return blocks + [Marker(GAME_END)]
+        "Every two-card hand's best move (composition-dependent: the hand's own cards have left the shoe), "
+        "as a chart code: the move the code names first is the best. The chart on the first page gives each "
+        "row the move with the largest expected value summed over the two-card hands of its row, each "
+        "weighted by its chance; ", Code("bjexact hand CARD CARD --upcard U"), " prints every move's value."))
+    by_hand, exceptions = chart_tables(game, by_hand=True)
+    blocks.append(_table(Table("Best move of every two-card hand", by_hand.columns, by_hand.rows), NumberStyle(),
+                         "footnotesize", notes=(), centred=True, colours=CHART_COLOURS))
+    if exceptions.rows and exceptions.rows[0][0] != "(none)":
+        blocks.append(_table(Table("Hands that play differently from their chart cell", exceptions.columns,
+                                   exceptions.rows), NumberStyle(), notes=()))
+    return blocks + list(report.game_figures) + [Marker(GAME_END)]
 
 
 def _sqrt(value: mpq, places: int = 8) -> mpq:
@@ -398,18 +461,72 @@ def _game_rules_words(rules: GameRules) -> list[str]:
     shoe = "the infinite deck" if rules.infinite else (
         f"{rules.decks} deck{'s' if rules.decks != 1 else ''} of 52 cards" if rules.shoe is None
         else f"a shoe of {sum(rules.shoe)} cards")
+    hole = ("The dealer peeks under a ten or an ace: a dealer natural takes the initial bet only; a player "
+            "natural against it pushes." if rules.hole_card == "peek" else
+            "No hole card (ENHC): the dealer's second card comes after the player's play; a dealer natural takes "
+            + ("the initial bet only (OBO)." if rules.obo else "every bet, doubles and splits included."))
+    double = {"any": "any two cards", "9-11": "totals 9 to 11", "10-11": "totals 10 and 11"}[rules.double]
+    double += "" if rules.double_soft else " (not soft totals)"
+    aces = ("aces may be resplit" if rules.rsa else "split aces are not resplit") + (
+        " and may be hit" if rules.hit_split_aces else " and get one card each (a split ace and a ten is 21, "
+        "not a natural)")
+    split = ("No splitting." if rules.split_hands < 2 else
+             f"Split any pair, to {rules.split_hands} hands" + (f"; {aces}." if rules.split_hands > 2 or
+                                                                  rules.hit_split_aces else f"; {aces}."))
+    surrender = {"none": "No surrender", "late": "Late surrender (after the peek)",
+                 "early": "Early surrender (before the dealer checks for a natural)"}[rules.surrender]
+    strategy = {"cdz": "CDZ-: as the best composition-dependent two-card play, given the cards gone before "
+                       "the split",
+                "cdp1": "CDP1: the first split hand's optimal strategy, applied to every split hand",
+                "cdp": "CDP: optimal with the other split hands' pair cards gone"}[rules.split_strategy]
     return [
-        f"Dealt from {shoe}; the dealer {'hits' if rules.h17 else 'stands on'} soft 17; "
-        f"a natural pays {payout}.",
-        "The dealer peeks under a ten or an ace: a dealer natural takes the initial bet only; a player natural "
-        "against it pushes.",
-        "Double down on any two cards, also after splitting (DAS).",
-        "Split any pair, resplitting to four hands, except aces: split aces are not resplit and get one "
-        "card each (a split ace and a ten is 21, not a natural).",
-        "No surrender, no insurance.",
-        "Split hands are played by CDZ-: as the best composition-dependent two-card play, given the cards "
-        "gone before the split.",
+        f"Dealt from {shoe}; the dealer {'hits' if rules.h17 else 'stands on'} soft 17; a natural pays {payout}.",
+        hole,
+        f"Double down on {double}" + (", also after splitting (DAS)." if rules.das else "; not after splitting."),
+        split,
+        f"{surrender}; no insurance.",
+        f"Split hands are played by {strategy}.",
     ]
+
+
+def _summary_blocks(report: Report) -> list[Block]:
+    """The first page: the rules in words, the house edge (optimal play and the basic strategy chart),
+    the result's mean and standard deviation, and the colour chart."""
+    rules = report.game_rules
+    blocks: list[Block] = [Marker(SUMMARY_BEGIN), Heading("Summary"),
+                           paragraph(f"Rules: {rules_in_words(rules)}.")]
+    game = report.game
+    if game is None:
+        text = (f"The full game cannot be dealt from this shoe: {report.game_error}." if report.game_error
+                else "(left out)")
+        return blocks + [paragraph(text), Marker(SUMMARY_END)]
+    edge = -game.ev
+    lines = [f"House edge with the best composition-dependent play: {_percent(edge, 4, signed=False)} of the "
+             "initial bet."]
+    values = [("house edge", edge)]
+    if report.chart_game is not None:
+        chart_edge = -report.chart_game.ev
+        lines.append(f"House edge playing the basic strategy chart below (as published tables quote it): "
+                     f"{_percent(chart_edge, 4, signed=False)}; the chart costs "
+                     f"{_percent(chart_edge - edge, 4, signed=False)}.")
+        values.append(("house edge, chart", chart_edge))
+    variance = game.variance
+    if variance is not None:
+        lines.append(f"A round's net result: mean {decimal_string(game.ev, 4, signed=True)} units, standard "
+                     f"deviation {decimal_string(_sqrt(variance), 4)} units (per unit initial bet).")
+    else:
+        lines.append(f"A round's net result: mean {decimal_string(game.ev, 4, signed=True)} units per unit initial "
+                     "bet; its standard deviation needs every line of the split hands followed on a finite shoe "
+                     "(bjexact edge --distribution, pairs split once), about 1.15 units.")
+    blocks += [Bullets(tuple(paragraph(line) for line in lines)), paragraph("Exactly, per unit initial bet:"),
+               Values(tuple(values))]
+    blocks.append(paragraph("The basic strategy chart (total-dependent): " + CHART_LEGEND + "."
+                            + ("" if rules.infinite else " A * marks a cell whose two-card hands disagree.")))
+    for table in chart_tables(game):
+        title = table.title.split(":")[0].replace("Basic strategy, ", "Basic strategy: ")
+        blocks.append(_table(Table(title, table.columns, table.rows), NumberStyle(), notes=(), centred=True,
+                             colours=CHART_COLOURS))
+    return blocks + [Marker(SUMMARY_END)]
 
 
 def _player_blocks(report: Report) -> list[Block]:
@@ -448,12 +565,18 @@ def _untitled(table: Table) -> Table:
 
 
 def report_document(report: Report) -> Document:
-    """The report as one document, for :func:`bjexact.render.document.to_markdown` and ``to_latex``."""
+    """The report as one document, for :func:`bjexact.render.document.to_markdown` and ``to_latex``: the
+    summary (first page), the full game, then the method as an appendix (conventions, the dealer's table
+    and chain, the hit/stand game, removal, diagrams and how it is computed)."""
     rules = report.rules
-    blocks: list[Block] = [Heading("Rules and conventions"), Bullets(tuple(_conventions(rules, report.objective)))]
+    blocks: list[Block] = _summary_blocks(report) + _game_blocks(report)
+    blocks += [Heading("Appendix: the method"),
+               paragraph("The rest of the report shows how the numbers are computed: the dealer's final outcome, "
+                         "its absorbing chain (the matrices T, B, N and R), the hit/stand game the dealer tables "
+                         "come from, the effects of removing cards as polynomials, and diagrams."),
+               Heading("Rules and conventions"), Bullets(tuple(_conventions(rules, report.objective)))]
     blocks += _dealer_blocks(report)
     blocks += _chain_blocks(report)
-    blocks += _game_blocks(report)
     blocks += _player_blocks(report)
     if report.symbolic:
         blocks += [Heading(report_title(rules)), *report.symbolic]
@@ -461,8 +584,8 @@ def report_document(report: Report) -> Document:
         blocks += [Heading("Diagrams"), paragraph("The diagrams are vector graphics: zoom in to read the edge labels."),
                    *report.figures]
     blocks += [Heading("Method"), *_method(rules),
-               paragraph("Regenerate: ", Code(f"bjexact report -o DIR {_rule_flags(rules)}"), ".")]
-    return Document(_title(rules), tuple(blocks))
+               paragraph("Regenerate: ", Code(f"bjexact report -o DIR {_rule_flags(report)}"), ".")]
+    return Document(_title(report), tuple(blocks))
 
 
 def report_markdown(report: Report) -> str:
@@ -504,6 +627,15 @@ def write_report(report: Report, directory: Path, *, compile_pdf: bool = True, q
             path = figures / f"{figure.name}.{fmt}"
             write_atomically(path, render_diagram(figure.graph, fmt))
             written.append(path)
+    for figure in report.game_figures:  # drawings: SVG, and PDF where matplotlib is installed
+        for fmt in ("svg", "pdf"):
+            try:
+                data = figure.graph.render(fmt)
+            except BjexactError:
+                _say(f"note: figures/{figure.name}.pdf needs matplotlib (pip install 'bjexact[plot]')", quiet)
+                continue
+            write_atomically(figures / f"{figure.name}.{fmt}", data)
+            written.append(figures / f"{figure.name}.{fmt}")
     if not dot:
         _say("note: Graphviz's 'dot' is not installed: figures written as .dot only "
              "(apt-get install graphviz, brew install graphviz), then run the report again", quiet)

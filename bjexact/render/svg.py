@@ -123,6 +123,10 @@ class Drawing:
         out.append("</svg>")
         return "\n".join(out) + "\n"
 
+    def _repr_svg_(self) -> str:
+        """Jupyter shows the picture: the SVG without its XML declaration, to sit inside a page."""
+        return self.svg().split("\n", 1)[1]
+
     def render(self, fmt: str) -> bytes:
         """The file's bytes in ``fmt`` (svg, png or pdf); png and pdf need matplotlib."""
         if fmt == "svg":

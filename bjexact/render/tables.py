@@ -11,7 +11,7 @@ from typing import Any
 from ..core.cards import UPCARD_ORDER, rank_symbol
 from ..core.hand import hand_value
 from ..core.numbers import fraction_string
-from ..core.text import FORMATS, NumberStyle, Table, decimal_string, latex_escape, render
+from ..core.text import FORMATS, NumberStyle, Table, decimal_string, latex_escape, render, tidy_table, with_floats
 from ..dealer.text import dealer_tables, dealer_text
 from ..player.outcomes import RESULTS
 from ..player.solver import InfiniteSolution, majority_move
@@ -19,7 +19,7 @@ from ..player.states import PlayerState
 
 __all__ = [
     "FORMATS", "PLAYER_VIEWS", "Table", "NumberStyle", "render", "dealer_text", "dealer_tables",
-    "player_tables", "game_lines", "latex_escape", "decimal_string",
+    "player_tables", "game_lines", "latex_escape", "decimal_string", "tidy_table", "with_floats",
 ]
 
 # --- the player's tables ----------------------------------------------------
@@ -53,7 +53,13 @@ def player_tables(solution: Any, style: NumberStyle, view: str = "policy") -> li
 def _objective_note(solution: Any) -> str:
     if solution.objective == "win":
         return "Values are the chance of winning, a push counted as half a win."
-    return "Values are expected results per unit bet: +1 win, 0 push, -1 loss."
+    return "Values are expected results of the bet: +1 win, 0 push, -1 loss."
+
+
+def _value_title(solution: Any, action: str, style: NumberStyle) -> str:
+    """"Value of standing (% of bet)": the units of the objective's values stated."""
+    units = style.chance_units if solution.objective == "win" else style.value_units
+    return f"Value of {'standing' if action == 'stand' else 'hitting'} ({units})"
 
 
 def _infinite_tables(solution: Any, style: NumberStyle, view: str) -> list[Table]:
@@ -74,7 +80,7 @@ def _infinite_tables(solution: Any, style: NumberStyle, view: str) -> list[Table
         for name, soft, totals in blocks:
             rows = [[f"{name} {t}"] + [_MOVE[solution.best(t, soft, u)] for u in _UPCARD_COLUMNS] for t in totals]
             tables.append(Table(f"Best move, {name} totals: {rules}", _upcard_header("player"), rows,
-                                ["H: hit, S: stand; ties go to standing."]))
+                                ["H: hit, S: stand; ties go to standing."], section=name))
         return tables
     for action in ("stand", "hit"):
         rows = []
@@ -83,8 +89,8 @@ def _infinite_tables(solution: Any, style: NumberStyle, view: str) -> list[Table
                 rows.append([f"{name} {t}"] + [
                     getattr(solution[PlayerState(t, soft, u)], action) for u in _UPCARD_COLUMNS
                 ])
-        tables.append(Table(f"Value of {'standing' if action == 'stand' else 'hitting'}: {rules}",
-                            _upcard_header("player"), rows, [_objective_note(solution)]))
+        tables.append(Table(f"{_value_title(solution, action, style)}: {rules}",
+                            _upcard_header("player"), rows, [_objective_note(solution)], section=action))
     return tables
 
 
@@ -110,10 +116,10 @@ def _finite_tables(solution: Any, style: NumberStyle, view: str) -> list[Table]:
                       ["H: hit, S: stand; composition-dependent: the hand's own cards have left the shoe."])]
     if view == "values":
         return [
-            Table(f"Value of {'standing' if action == 'stand' else 'hitting'} by two-card hand: {rules}",
+            Table(f"{_value_title(solution, action, style)} by two-card hand: {rules}",
                   _upcard_header("hand"),
                   [[hand_label(h)] + [cell(*h, u, action) for u in _UPCARD_COLUMNS] for h in hands],
-                  [_objective_note(solution)])
+                  [_objective_note(solution)], section=action)
             for action in ("stand", "hit")
         ]
 
@@ -136,13 +142,14 @@ def _finite_tables(solution: Any, style: NumberStyle, view: str) -> list[Table]:
             rows.append(row)
         tables.append(Table(f"Best move of two-card hands, {name} totals: {rules}", _upcard_header("player"),
                             rows, ["H: hit, S: stand; * some hands of this total (two cards or more) "
-                                   "play the other way: see the exceptions."]))
+                                   "play the other way: see the exceptions."], section=name))
     rows = [[f"{s.hand} v {rank_symbol(s.upcard)}", _MOVE[best],
              " ".join("".join(rank_symbol(r) for r in cards) for cards in found[:8])
              + (f" (+{len(found) - 8} more)" if len(found) > 8 else "")]
             for s, best, found in solution.exceptions]
     tables.append(Table(f"Composition exceptions: {rules}", ["state", "best", "hands"], rows,
-                        ["Hands whose best move differs from the majority of the two-card hands of their total."]))
+                        ["Hands whose best move differs from the majority of the two-card hands of their total."],
+                        section="exceptions"))
     return tables
 
 

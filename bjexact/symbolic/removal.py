@@ -139,11 +139,11 @@ class RemovalEffects(Displayable):
     def kind(self) -> str:
         return "derivative" if self.rules.infinite else "removal"
 
-    def to_pandas(self, exact: bool = True, *, partials: bool = False) -> Any:
+    def to_pandas(self, exact: bool = False, *, partials: bool = False) -> Any:
         """A pandas DataFrame: the full shoe's probabilities (row ``"full"``, ``"standard"`` for the
         infinite deck), then the change per rank removed (rows ``"A"`` .. ``"T"``; ``partials``:
-        the raw ``df/dp_r`` of the infinite deck); one column per outcome; exact ``mpq`` cells,
-        or floats with ``exact=False``. A rank that cannot be removed has an empty row."""
+        the raw ``df/dp_r`` of the infinite deck); one column per outcome; floats by default,
+        or with ``exact=True`` exact ``mpq`` cells. A rank that cannot be removed has an empty row."""
         rows = self.partials if partials else self.effects
         if rows is None:
             raise BjexactError("partials exist for the infinite deck only")
@@ -308,10 +308,10 @@ class GameRemovalEffects(Displayable):
     def kind(self) -> str:
         return "derivative" if self.rules.infinite else "removal"
 
-    def to_pandas(self, exact: bool = True) -> Any:
+    def to_pandas(self, exact: bool = False) -> Any:
         """A pandas DataFrame with one column, ``value``: the game's value (row ``"full"``,
         ``"standard"`` for the infinite deck), then its change per rank removed (rows ``"A"`` ..
-        ``"T"``, empty where the rank cannot be removed); exact ``mpq``, or floats with ``exact=False``."""
+        ``"T"``, empty where the rank cannot be removed); floats (the default), or exact ``mpq`` with ``exact=True``."""
         records = [{"shoe": "standard" if self.rules.infinite else "full", "value": self.base}]
         records += [{"shoe": rank_symbol(r), "value": v} for r, v in self.effects.items()]
         return data_frame(records, ["shoe", "value"], exact, index="shoe")

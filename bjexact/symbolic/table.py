@@ -50,10 +50,10 @@ class SymbolicTable(UpcardRows[Any], Displayable):
     outcomes: tuple[str, ...]
     rows: Mapping[int, Mapping[str, Any]]
 
-    def to_pandas(self, exact: bool = True) -> Any:
+    def to_pandas(self, exact: bool = False) -> Any:
         """A pandas DataFrame, one row per up-card (``"2"`` .. ``"T"``, ``"A"``), one column per
         outcome: the polynomials themselves (elements of ``model.domain``; ``str`` gives sympy's
-        text), or with ``exact=False`` their values at the standard deck as floats."""
+        text) with ``exact=True``; by default their values at the standard deck as floats."""
         cells = self.rows if exact else self.evaluate()
         records = [{"up-card": rank_symbol(u), **row} for u, row in cells.items()]
         return data_frame(records, ["up-card", *self.outcomes], exact, index="up-card")
