@@ -1119,7 +1119,7 @@ def test_scheduler_addresses_are_checked(tmp_path, command, address):
     ("decks = 1000000000000000000", "too large: at most 1,000,000"),
     ("decks = 1000001", "too large: at most 1,000,000"),
     ("shoe = [4, 4, 4, 4, 4, 4, 4, 4, 4, 99999999999999999999]", "too large"),
-    ('decks = "inf"\nbj_pays = "1e300"', "bj_pays must be a fraction such as 3/2, not '1e300'"),
+    ('decks = "inf"\nbj_pays = "1e300"', "bj_pays must be a fraction such as 3/2 or 6:5, not '1e300'"),
     ('decks = "inf"\nbj_pays = "' + "9" * 5000 + '"', "bj_pays must be a fraction"),
 ])
 def test_grid_values_are_bounded_as_options_are(tmp_path, base, words):
