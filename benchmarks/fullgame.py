@@ -9,7 +9,7 @@ the house edge it printed and whether the distribution of the net result was com
 finite shoes where pairs are split the distribution follows every line of the split hands,
 which ``edge`` does on request (``--distribution``); the cases marked so time it.
 
-Targets (issue #20), whole process on a 2-core machine: 6 decks split once <= 1.0 s, 1 deck
+Targets, whole process on a 2-core machine: 6 decks split once <= 1.0 s, 1 deck
 split once <= 0.6 s, infinite deck <= 0.3 s (S17, double any two, DAS, peek, 3:2); 6 decks
 split to 4 hands <= 3 s; CDP with the default rules (2 decks, split to 4 hands) <= 5 s;
 ``chart`` with the default rules <= 3 s; memory <= 500 MB; every value exact. The other cases
