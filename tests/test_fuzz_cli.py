@@ -1155,6 +1155,7 @@ def test_play_in_an_ascii_locale():
     ["play", "--replay", "/dev/zero"],
     ["replay", "--file", "/dev/zero"],
     ["verify", "/dev/zero", "--kind", "edge"],
+    ["edge", "--decks", "inf", "--chart", "/dev/zero", "--quiet"],
 ])
 def test_input_files_are_read_with_a_bound(argv):
     """/dev/zero never ends: each command reads a bounded amount and says the file is too large."""

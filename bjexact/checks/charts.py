@@ -39,6 +39,7 @@ from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..core.text import untidy_csv
 from ..errors import BjexactError
+from ..files import read_bounded
 from ..player.game import ChartCell, GameSolution, solve_game
 from ..player.policy import ChartPolicy, with_nearest_hard_rows
 from .player_tables import upcard_of_header
@@ -344,6 +345,9 @@ def read_chart(text: str, *, source: str = "<chart>") -> PrintedChart:
     return PrintedChart(tuple(cells), source, tuple(notes))
 
 
+MAX_CHART_BYTES = 10 * 2**20  # a chart file is a few kilobytes; read no more than this of one
+
+
 def chart_policy(chart: PrintedChart | ChartPolicy | str | Path) -> ChartPolicy:
     """The chart as a fixed policy (:class:`~bjexact.player.policy.ChartPolicy`) to play or value:
     a chart already read, or a path to a chart file, or a chart's text. Hard 4 and hard 20, which
@@ -353,10 +357,7 @@ def chart_policy(chart: PrintedChart | ChartPolicy | str | Path) -> ChartPolicy:
     if not isinstance(chart, PrintedChart):
         path = Path(chart)
         if "\n" not in str(chart) and path.exists():
-            try:
-                chart = read_chart(path.read_text(), source=str(path))
-            except (OSError, UnicodeDecodeError) as exc:
-                raise BjexactError(f"cannot read the chart {path}: {exc}") from None
+            chart = read_chart(read_bounded(str(path), limit=MAX_CHART_BYTES, what="chart"), source=str(path))
         else:
             chart = read_chart(str(chart))
     codes = {(cell.section, cell.row, cell.upcard): cell.code for cell in chart.cells}
