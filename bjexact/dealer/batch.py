@@ -175,7 +175,11 @@ class DealerOracle:
     def residues(self, removed: Sequence[Counts], upcard: int, pair: int = 0, hidden: Sequence[int] | None = None,
                  bound: int = 1) -> Residues:
         """The numerators of :meth:`numerators` modulo primes whose product exceeds ``bound``
-        times every denominator."""
+        times every denominator.
+
+        Rows already walked for this shoe (by any oracle of the same shoe and soft-17 rule,
+        such as a second solution of other rules) are reused; the others are walked together.
+        """
         import numpy as np  # imported here: the infinite deck never needs it
 
         walk = _walk(self.h17, upcard)
@@ -199,10 +203,69 @@ class DealerOracle:
             if den is None:
                 den = known[(n, q, i)] = _capped(n - i, k) * (_capped(q, k) if pair else 1)
             denominators.append(den)
-        primes = moduli_above(bound * max(denominators))
-        numerators = _numerators(walk, left, sizes, others, np.array(primes, dtype=np.int64)[:, None],
-                                 upcard, pair, j)
-        return Residues(numerators, denominators, primes)
+        store = self._store(upcard, pair, bound)
+        keys = list(zip(map(tuple, removed), j.tolist()))
+        fresh = [c for c, key in enumerate(keys) if key not in store.where]
+        if fresh:
+            if len(fresh) < len(keys) or len(set(keys)) < len(keys):  # walk each new set once
+                first = {keys[c]: c for c in reversed(fresh)}
+                fresh = sorted(first.values())
+            chunk = _numerators(walk, left[fresh], sizes[fresh], others[fresh],
+                                np.array(store.primes, dtype=np.int64)[:, None], upcard, pair, j[fresh])
+            number = len(store.chunks)
+            store.chunks.append(chunk)
+            store.where.update((keys[c], (number, column)) for column, c in enumerate(fresh))
+            if len(fresh) == len(keys):
+                return Residues(chunk, denominators, store.primes)
+        return Residues(store.gather(keys), denominators, store.primes)
+
+    def _store(self, upcard: int, pair: int, bound: int) -> _Store:
+        """The rows walked for this shoe, up-card, pair rank of the hidden cards and ``bound``,
+        modulo primes enough for every removed set of the shoe."""
+        shoe_key = (self.shoe, self.h17)
+        stores = _STORES.pop(shoe_key, None) or {}
+        _STORES[shoe_key] = stores  # the most recent last
+        while len(_STORES) > _SHOES_KEPT:
+            del _STORES[next(iter(_STORES))]
+        key = (upcard, pair, bound)
+        found = stores.get(key)
+        if found is None:
+            k = self.longest(upcard)
+            unseen = sum(self.shoe) - 1
+            largest = _capped(unseen, k)
+            if pair:
+                largest *= _capped(unseen - self.shoe[pair - 1] + (upcard == pair), k)
+            found = stores[key] = _Store(moduli_above(bound * largest), {}, [])
+        return found
+
+
+@dataclass(frozen=True)
+class _Store:
+    """Walked rows modulo ``primes``: ``chunks`` (primes x outcomes x sets) and where each
+    (removed set, hidden cards) is, (chunk, column)."""
+
+    primes: list[int]
+    where: dict[tuple[Counts, int], tuple[int, int]]
+    chunks: list[np.ndarray]
+
+    def gather(self, keys: Sequence[tuple[Counts, int]]) -> np.ndarray:
+        import numpy as np
+
+        places = [self.where[key] for key in keys]
+        out = np.empty(self.chunks[0].shape[:2] + (len(keys),), dtype=np.int64)
+        by_chunk: dict[int, tuple[list[int], list[int]]] = {}
+        for position, (chunk, column) in enumerate(places):
+            targets, columns = by_chunk.setdefault(chunk, ([], []))
+            targets.append(position)
+            columns.append(column)
+        for chunk, (targets, columns) in by_chunk.items():
+            out[:, :, targets] = self.chunks[chunk][:, :, columns]
+        return out
+
+
+# (shoe, h17) -> (up-card, pair, bound) -> rows walked; a few shoes kept, the most recent last
+_STORES: dict[tuple[Counts, bool], dict[tuple[int, int, int], _Store]] = {}
+_SHOES_KEPT = 2
 
 
 @dataclass(frozen=True)
@@ -252,9 +315,12 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
     The walk sums, per outcome, depth and number ``b`` of non-pair cards drawn (only
     with a ``pair`` rank), the products of card counts along the paths; each group is
     then brought to the common denominator ff(N - j, K) (times ff(Q, K) with a pair rank).
-    Along the paths the arithmetic is in float64: a residue is kept in about [-p/2, p/2]
-    (p < 2^31) and multiplied by a card count; the sums of a node's incoming flows stay below
-    2^53 (exact) for shoes of fewer than 2^18 cards, and are reduced once per node.
+    Along the paths the arithmetic is in float64 on integers held exactly: every sum carries
+    a bound on its magnitude (the sum of its flows' bounds, a flow's bound its source's times
+    the largest count it is multiplied by), and a sum is reduced modulo p (to within p in
+    magnitude, p < 2^31) only when a product or a sum could otherwise reach 2^52. Near the
+    up-card the sums are the exact numerators themselves (they count ordered draws, at most
+    N^d at depth d), so most nodes are never reduced.
     """
     import numpy as np
     most = int(left.sum(axis=1).max())
@@ -262,45 +328,54 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
         raise BjexactError("the shoe is too large for exact arithmetic modulo primes")
     pf = p.astype(np.float64)
     inverse = 1.0 / pf
-    # a flow is below p/2 times a card count: how many can be summed before a reduction
-    budget = max(1, int(2.0 ** 52 / (float(pf.max()) * (most + 1))))
+    reduced = 2.0 * float(pf.max())  # a reduced sum is within about p/2 (see _reduce); kept with room
+    exact = 2.0 ** 52  # every integer of magnitude below 2^53 is a float64; the bounds keep a factor 2 of room
     n_sets = left.shape[0]
     reach: list[np.ndarray | None] = [None] * len(walk.depths)  # made by a node's first incoming flow
-    reach[0] = np.ones((p.shape[0], n_sets), dtype=np.float64)
-    terminal: dict[tuple[int, int, int], list[Any]] = {}  # key -> [sum, flows summed since its reduction]
-    factors: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
+    bounds = [0.0] * len(walk.depths)
+    reach[0] = np.ones((1, n_sets), dtype=np.float64)  # one row for every prime while nothing is reduced
+    bounds[0] = 1.0
+    terminal: dict[tuple[int, int, int], list[Any]] = {}  # key -> [sum, bound on its magnitude]
+    factors: dict[tuple[tuple[int, ...], int], tuple[np.ndarray, float]] = {}
     scratch = np.empty((p.shape[0], n_sets), dtype=np.float64)
     for node, moves in _plan(walk, upcard, pair):
         source = reach[node]
         reach[node] = None  # every path through it continues below
         if source is None:  # a hand no path reaches with these cards
             continue
-        np.multiply(source, inverse, out=scratch)  # reduce in place: source - rint(source / p) p
-        np.rint(scratch, out=scratch)
-        scratch *= pf
-        source -= scratch
+        size = bounds[node]
+        if 2 * size * most >= exact:  # reduce (a flow stays below exact / 2)
+            source = _reduce(source, pf, inverse)
+            size = reduced
+        rows = source.shape[0]
         for target, key, ranks, held in moves:
-            factor = factors.get((ranks, held))
-            if factor is None:  # the cards of those ranks the dealer may draw here
-                factor = factors[(ranks, held)] = (left[:, list(ranks)].sum(axis=1) - held).astype(np.float64)
+            found_factor = factors.get((ranks, held))
+            if found_factor is None:  # the cards of those ranks the dealer may draw here
+                counts = left[:, list(ranks)].sum(axis=1) - held
+                found_factor = factors[(ranks, held)] = (counts.astype(np.float64), float(max(counts.max(), 0)))
+            factor, largest = found_factor
+            flow_size = size * largest
             if target >= 0:
                 flows = reach[target]
                 if flows is None:
                     reach[target] = source * factor
+                    bounds[target] = flow_size
                 else:
-                    np.multiply(source, factor, out=scratch)
-                    flows += scratch
+                    if bounds[target] + flow_size >= exact:
+                        flows = _reduce(flows, pf, inverse)
+                        bounds[target] = reduced
+                    reach[target] = _add_flow(flows, source, factor, scratch[:rows])
+                    bounds[target] += flow_size
             else:
                 found = terminal.get(key)
                 if found is None:
-                    terminal[key] = [source * factor, 1]
+                    terminal[key] = [source * factor, flow_size]
                 else:
-                    np.multiply(source, factor, out=scratch)
-                    found[0] += scratch
-                    found[1] += 1
-                    if found[1] >= budget:
+                    if found[1] + flow_size >= exact:
                         found[0] = _reduce(found[0], pf, inverse)
-                        found[1] = 1
+                        found[1] = reduced
+                    found[0] = _add_flow(found[0], source, factor, scratch[:rows])
+                    found[1] += flow_size
     k = walk.longest
     out = np.zeros((p.shape[0], len(OUTCOMES), n_sets), dtype=np.int64)
     by_depth = _capped_vectors(sizes - j, k, p)  # [d]: ff(N - j - d, K - d), factors below 1 left out
@@ -316,6 +391,18 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
         residue = _reduce(flow, pf, inverse).astype(np.int64) % p
         out[:, slot] = (out[:, slot] + residue * scale) % p
     return out
+
+
+def _add_flow(flows: np.ndarray, source: np.ndarray, factor: np.ndarray, scratch: np.ndarray) -> np.ndarray:
+    """flows + source * factor, in place where the shapes allow: an array of one row holds the
+    same exact integer for every prime (nothing reduced yet), one of a row per prime residues."""
+    import numpy as np
+    np.multiply(source, factor, out=scratch)
+    if flows.shape[0] >= scratch.shape[0]:
+        flows += scratch
+        return flows
+    total: np.ndarray = flows + scratch
+    return total
 
 
 _Move = tuple[int, tuple[int, int, int], tuple[int, ...], int]  # target, terminal key, ranks, held
