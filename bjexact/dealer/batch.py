@@ -10,9 +10,9 @@ Integers, not fractions: with ``M`` cards left after the up-card, a path of
 ``d`` draws has probability (product of card counts) / M(M-1)...(M-d+1). The
 walk accumulates the integer numerators and brings every depth to the common
 denominator ``M(M-1)...(M-K+1)`` (K the longest path). Those numerators are below
-the denominator, so they are computed modulo a few primes below 2^31 (along the
-paths in float64, where a residue times a card count is exact; residue times residue in
-int64) and recovered exactly by the Chinese remainder theorem.
+the denominator, so they are computed modulo a few primes below 2^26 (in float64, where
+a residue times a card count and a residue times a residue are exact integers) and
+recovered exactly by the Chinese remainder theorem.
 
 Conventions are those of :mod:`bjexact.dealer`: the dealer's cards include the
 up-card; the hole card is the first card drawn; a natural is the outcome
@@ -44,10 +44,10 @@ __all__ = ["OUTCOMES", "DealerOracle", "Residues", "moduli_above", "from_residue
 OUTCOMES = FINAL_TOTALS + (BUST, BLACKJACK)
 _SLOT = {o: i for i, o in enumerate(OUTCOMES)}
 
-# primes just below 2^31: products of two residues fit in int64; a residue times a card count
-# (summed over a node's edges) is exact in float64
-_PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549, 2147483543, 2147483497,
-           2147483489, 2147483477, 2147483423, 2147483399, 2147483353, 2147483323, 2147483269, 2147483249)
+# primes just below 2^26: the product of two residues is an exact float64 (below 2^52), so
+# residues are multiplied in floats; a residue times a card count, summed, is exact too
+_PRIMES = (67108859, 67108837, 67108819, 67108777, 67108763, 67108757, 67108753, 67108747, 67108739, 67108729,
+           67108721, 67108709, 67108693, 67108669, 67108667, 67108661, 67108649, 67108633, 67108597, 67108579)
 
 
 @dataclass(frozen=True)
@@ -318,7 +318,7 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
     Along the paths the arithmetic is in float64 on integers held exactly: every sum carries
     a bound on its magnitude (the sum of its flows' bounds, a flow's bound its source's times
     the largest count it is multiplied by), and a sum is reduced modulo p (to within p in
-    magnitude, p < 2^31) only when a product or a sum could otherwise reach 2^52. Near the
+    magnitude, p < 2^26) only when a product or a sum could otherwise reach 2^52. Near the
     up-card the sums are the exact numerators themselves (they count ordered draws, at most
     N^d at depth d), so most nodes are never reduced.
     """
@@ -377,7 +377,6 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
                     found[0] = _add_flow(found[0], source, factor, scratch[:rows])
                     found[1] += flow_size
     k = walk.longest
-    out = np.zeros((p.shape[0], len(OUTCOMES), n_sets), dtype=np.int64)
     by_depth = _capped_vectors(sizes - j, k, p)  # [d]: ff(N - j - d, K - d), factors below 1 left out
     by_b: list[np.ndarray] = []
     if pair:  # [b]: ff(Q - j, b) ff(Q - b, K - b)
@@ -386,10 +385,23 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
         for b in range(k + 1):
             by_b.append(falling * rest[b] % p)
             falling = falling * ((others - j - b) % p) % p
-    for (slot, depth, b), (flow, _) in terminal.items():
-        scale = by_depth[depth] if not pair else by_depth[depth] * by_b[b] % p
-        residue = _reduce(flow, pf, inverse).astype(np.int64) % p
-        out[:, slot] = (out[:, slot] + residue * scale) % p
+    # each group times its scale, in floats: residues below p < 2^26 in magnitude, products below 2^52,
+    # a sum of two below 2^53
+    small = float(pf.min())
+    scales: dict[tuple[int, int], np.ndarray] = {}
+    sums: dict[int, np.ndarray] = {}
+    for (slot, depth, b), (flow, size) in terminal.items():
+        scale = scales.get((depth, b))
+        if scale is None:
+            scale = scales[(depth, b)] = (by_depth[depth] if not pair else by_depth[depth] * by_b[b] % p).astype(
+                np.float64)
+        if size >= small:  # exact integers below every p stay as they are
+            flow = _reduce(flow, pf, inverse)
+        so_far = sums.get(slot)
+        sums[slot] = flow * scale if so_far is None else _reduce(so_far + flow * scale, pf, inverse)
+    out = np.zeros((p.shape[0], len(OUTCOMES), n_sets), dtype=np.int64)
+    for slot, total in sums.items():
+        out[:, slot] = _reduce(total, pf, inverse).astype(np.int64) % p
     return out
 
 
@@ -455,7 +467,7 @@ def _capped_vectors(start: np.ndarray, k: int, p: np.ndarray) -> list[np.ndarray
 
 
 def moduli_above(bound: int) -> list[int]:
-    """Primes below 2^31 (products of two residues fit in int64) whose product exceeds ``bound``:
+    """Primes below 2^26 (products of two residues are exact in float64) whose product exceeds ``bound``:
     enough to recover any integer from 0 to ``bound`` from its residues (:func:`from_residues`)."""
     primes: list[int] = []
     product = 1
