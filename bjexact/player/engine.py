@@ -141,7 +141,8 @@ class UpcardEngine:
         unsplit = table.within(top)
         # (hand id, extra pair rank or 0) -> X of standing
         self._stand: dict[tuple[int, int], int] = {}
-        self._batches: list[tuple[dict[Counts, int], Residues]] = []
+        self._batches: list[Residues] = []
+        self._rows: dict[Counts, tuple[int, int]] = {}  # removed set -> (batch, column)
         first = [(i, 0) for i in unsplit]
         if not self._cdz:
             first += [(i, p) for p in pairs for i in self._split_ids(p)]
@@ -154,14 +155,10 @@ class UpcardEngine:
             self._d[n] = self._d[n - 1] * n
         self._add_stands(first)
         # the optimum at no extra card, bottom-up (children have one card more)
-        self._opt: dict[int, dict[int, tuple[int, int | None]]] = {0: {}}
-        for i in sorted(unsplit, key=table.sizes.__getitem__, reverse=True):
-            self._opt[0][i] = self._optimal_at(i, 0)
+        self._opt: dict[int, dict[int, tuple[int, int | None]]] = {0: self._optimize(unsplit, 0)}
         if not self._cdz:
             for pair in pairs:
-                best = self._opt[pair] = {}
-                for i in sorted(self._split_ids(pair), key=table.sizes.__getitem__, reverse=True):
-                    best[i] = self._optimal_at(i, pair)
+                self._opt[pair] = self._optimize(self._split_ids(pair), pair)
         self._policy: dict[tuple[int, int], int] = {}
         self._g: dict[int, list[int]] = {}
         self._hstand: dict[tuple[int, int, int], int] = {}
@@ -206,26 +203,26 @@ class UpcardEngine:
         return self.unseen - self._table.sizes[i] - _count_of(extra)
 
     def _add_stands(self, wanted: list[tuple[int, int]]) -> None:
-        """X of standing at the positions ``wanted`` (hand id, extra pair rank or 0): rows
-        already walked are reused, the others walked in one batch."""
+        """X of standing at the positions ``wanted`` (hand id, extra pair rank or 0), from one
+        batch of dealer rows (the oracle walks only the removed sets it has not walked before)."""
+        if not wanted:
+            return
         import numpy as np
 
         table = self._table
-        removed = {w: _removed(table.hands[w[0]], w[1]) for w in wanted}
-        fresh = [r for r in dict.fromkeys(removed.values()) if not any(r in c for c, _ in self._batches)]
-        if fresh:
-            batch = self._oracle.residues(fresh, self.upcard, bound=2)  # stakes of 1: |X| <= D
-            _check(batch)
-            self._batches.append(({r: k for k, r in enumerate(fresh)}, batch))
-        for columns, batch in self._batches:
-            mine = [(w, r) for w, r in removed.items() if r in columns]
-            if not mine:
-                continue
-            weights = np.array([self._weights[table.totals[i]] for (i, _), _ in mine], dtype=np.int64)
-            values = weighted(batch, [columns[r] for _, r in mine], weights.reshape(-1, len(OUTCOMES)))
-            for (w, r), value in zip(mine, values):
-                self._stand[w] = value * (self._d[self.unseen - sum(r)] // batch.denominators[columns[r]])
-                del removed[w]
+        removed = [_removed(table.hands[i], e) for i, e in wanted]
+        columns = {r: k for k, r in enumerate(dict.fromkeys(removed))}
+        batch = self._oracle.residues(list(columns), self.upcard, bound=2)  # stakes of 1: |X| <= D
+        _check(batch)
+        number = len(self._batches)
+        self._batches.append(batch)
+        for r, k in columns.items():
+            self._rows.setdefault(r, (number, k))
+        weights = np.array([self._weights[table.totals[i]] for i, _ in wanted], dtype=np.int64)
+        values = weighted(batch, [columns[r] for r in removed], weights.reshape(-1, len(OUTCOMES)))
+        d, unseen, denominators = self._d, self.unseen, batch.denominators
+        for w, r, value in zip(wanted, removed, values):
+            self._stand[w] = value * (d[unseen - sum(r)] // denominators[columns[r]])
 
     def denominator(self, removed: Counts) -> int:
         """D(n) of a position whose hand and extra cards are ``removed``."""
@@ -234,10 +231,11 @@ class UpcardEngine:
     def row(self, removed: Counts) -> tuple[tuple[int, ...], int] | None:
         """The dealer's exact row (numerators over ff(n, K)) for a removed set this engine
         walked, else ``None``."""
-        for columns, batch in self._batches:
-            if removed in columns:
-                return row_of(batch, columns[removed])
-        return None
+        found = self._rows.get(removed)
+        if found is None:
+            return None
+        number, column = found
+        return row_of(self._batches[number], column)
 
     # --- one step ---
 
@@ -261,29 +259,43 @@ class UpcardEngine:
                 total += count * (self._bust(left, n, rank) if child == _BUST else self._stand[(child, pair)])
         return 2 * total
 
-    def _optimal_at(self, i: int, pair: int) -> tuple[int, int | None]:
-        """(stand, hit) X of hand ``i`` played optimally, its children's values known (kept in
-        :attr:`_value` too: the better of the two)."""
-        stand = self._stand[(i, pair)]
-        n = self._n(i, pair)
-        value = self._value.setdefault(pair, {})
-        if n <= 1:
-            value[i] = stand
-            return stand, None
-        left = [t - c for t, c in zip(self._top, self._table.hands[i])]
-        if pair:
-            left[_pair_of(pair) - 1] -= _count_of(pair)
-        bust = self._bust(left, n, 0)  # a card that is not the natural's partner
-        partner = self.partner or 0
-        total = 0
-        for rank, (count, child) in enumerate(zip(left, self._table.children[i]), 1):
-            if count:
-                if child >= 0:
-                    total += count * value[child]
-                else:
-                    total += count * (bust if rank != partner else self._bust(left, n, rank))
-        value[i] = stand if stand >= total else total
-        return stand, total
+    def _optimize(self, ids: list[int], extra: int) -> dict[int, tuple[int, int | None]]:
+        """(stand, hit) X of the hands ``ids`` (with the ``extra`` pair cards gone, :func:`_extra`)
+        played optimally, children first (they have one card more); the better of the two is
+        kept in :attr:`_value` for their parents. Busting costs :meth:`_bust`."""
+        table = self._table
+        hands, sizes, every_child = table.hands, table.sizes, table.children
+        stands, d, top = self._stand, self._d, self._top
+        value = self._value.setdefault(extra, {})
+        gone = _count_of(extra)
+        gone_at = _pair_of(extra) - 1 if extra else -1
+        partner = self.partner - 1 if self.partner is not None and not self.natural_loses else -1
+        best: dict[int, tuple[int, int | None]] = {}
+        for i in sorted(ids, key=sizes.__getitem__, reverse=True):
+            stand = stands[(i, extra)]
+            n = self.unseen - sizes[i] - gone
+            if n <= 1:
+                value[i] = stand
+                best[i] = (stand, None)
+                continue
+            hand = hands[i]
+            if partner < 0:  # minus one, over D(n - 1)
+                bust = partner_bust = -d[n - 1]
+            else:  # minus P(no dealer natural) after the card
+                partners = top[partner] - hand[partner] - (gone if partner == gone_at else 0)
+                bust = -(n - 1 - partners) * d[n - 2]
+                partner_bust = bust - d[n - 2]
+            total = 0
+            for r, (t, c, child) in enumerate(zip(top, hand, every_child[i])):
+                count = t - c - (gone if r == gone_at else 0)
+                if count:
+                    if child >= 0:
+                        total += count * value[child]
+                    else:
+                        total += count * (bust if r != partner else partner_bust)
+            value[i] = stand if stand >= total else total
+            best[i] = (stand, total)
+        return best
 
     def _visit_split(self, i: int, extra: int, chooser: int, wanted: set[tuple[int, int]],
                      seen: set[int] | None = None) -> None:
@@ -403,9 +415,7 @@ class UpcardEngine:
             return
         ids = self._split_ids(extra)
         self._add_stands([(i, extra) for i in ids])
-        best = self._opt[extra] = {}
-        for i in sorted(ids, key=self._table.sizes.__getitem__, reverse=True):
-            best[i] = self._optimal_at(i, extra)
+        self._opt[extra] = self._optimize(ids, extra)
 
     def prepare_splits(self, wanted: dict[int, list[tuple[int, int, int, int]]]) -> None:
         """Walk the dealer for the split hands ``wanted[pair]``: (second card x, extra pair cards k,
