@@ -196,15 +196,17 @@ class DealerOracle:
         others = sizes - (left[:, pair - 1] - (upcard == pair)) if pair else sizes
         if pair and (others < j).any():
             raise BjexactError("the shoe is too small to deal the split hands")
-        known: dict[tuple[int, int, int], int] = {}
-        denominators = []
-        for n, q, i in zip(sizes.tolist(), others.tolist(), j.tolist()):
-            den = known.get((n, q, i))
-            if den is None:
-                den = known[(n, q, i)] = _capped(n - i, k) * (_capped(q, k) if pair else 1)
-            denominators.append(den)
+        if sizes.max() >= 1 << 18:
+            raise BjexactError("the shoe is too large for exact arithmetic modulo primes")
+        # the denominators, one per distinct (N, Q, j), each below 2^18
+        kinds, kind_of = np.unique((sizes << 36) + (others << 18) + j, return_inverse=True)
+        dens = [_capped(n - i, k) * (_capped(q, k) if pair else 1)
+                for n, q, i in ((c >> 36, (c >> 18) & 0x3FFFF, c & 0x3FFFF) for c in kinds.tolist())]
+        denominators = [dens[c] for c in kind_of.reshape(-1).tolist()]
         store = self._store(upcard, pair, bound)
-        keys = list(zip(map(tuple, removed), j.tolist()))
+        if not all(type(r) is tuple for r in removed[:1]):  # hashable keys
+            removed = [tuple(r) for r in removed]
+        keys = list(zip(removed, j.tolist()))
         fresh = [c for c, key in enumerate(keys) if key not in store.where]
         if fresh:
             if len(fresh) < len(keys) or len(set(keys)) < len(keys):  # walk each new set once
@@ -252,6 +254,8 @@ class _Store:
         import numpy as np
 
         places = [self.where[key] for key in keys]
+        if all(chunk == places[0][0] for chunk, _ in places):
+            return self.chunks[places[0][0]][:, :, [column for _, column in places]]
         out = np.empty(self.chunks[0].shape[:2] + (len(keys),), dtype=np.int64)
         by_chunk: dict[int, tuple[list[int], list[int]]] = {}
         for position, (chunk, column) in enumerate(places):

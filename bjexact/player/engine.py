@@ -82,6 +82,7 @@ class _Hands:
     totals: tuple[int, ...]  # at least 4: the stand weights' key
 
     counts: Any  # the hands as a numpy array (hands x 10)
+    total_array: Any  # the totals as a numpy array
 
     def within(self, top: Sequence[int]) -> list[int]:
         """The ids of the hands of at most ``top`` cards of each rank."""
@@ -110,8 +111,9 @@ def _hands(shoe: Counts) -> _Hands:
         children.append(tuple(row))
     import numpy as np
 
+    totals = tuple(max(counts_value(h).total, 4) for h in hands)
     return _Hands(hands, index, tuple(children), tuple(map(sum, hands)),
-                  tuple(max(counts_value(h).total, 4) for h in hands), np.array(hands, dtype=np.int64).reshape(-1, 10))
+                  totals, np.array(hands, dtype=np.int64).reshape(-1, 10), np.array(totals, dtype=np.int64))
 
 
 class UpcardEngine:
@@ -132,6 +134,7 @@ class UpcardEngine:
         self.natural_loses = not rules.excludes_natural
         self._oracle = oracle
         self._weights = {t: stand_weights(t, self.natural_loses) for t in range(4, 22)}
+        self._weight_rows: Any = None  # the same by total, a numpy array (0 to 21)
         self._table = table = _hands(shoe)
         self._cdz = rules.split_strategy == "cdz"
         top = [c - (r == upcard) for r, c in zip(RANKS, shoe)]
@@ -207,8 +210,6 @@ class UpcardEngine:
         batch of dealer rows (the oracle walks only the removed sets it has not walked before)."""
         if not wanted:
             return
-        import numpy as np
-
         table = self._table
         removed = [_removed(table.hands[i], e) for i, e in wanted]
         columns = {r: k for k, r in enumerate(dict.fromkeys(removed))}
@@ -218,11 +219,23 @@ class UpcardEngine:
         self._batches.append(batch)
         for r, k in columns.items():
             self._rows.setdefault(r, (number, k))
-        weights = np.array([self._weights[table.totals[i]] for i, _ in wanted], dtype=np.int64)
-        values = weighted(batch, [columns[r] for r in removed], weights.reshape(-1, len(OUTCOMES)))
+        values = weighted(batch, [columns[r] for r in removed], self._stand_weights([i for i, _ in wanted]))
         d, unseen, denominators = self._d, self.unseen, batch.denominators
+        factors: dict[tuple[int, int], int] = {}  # (n, the row's denominator) -> D(n) / it
         for w, r, value in zip(wanted, removed, values):
-            self._stand[w] = value * (d[unseen - sum(r)] // denominators[columns[r]])
+            key = (unseen - sum(r), denominators[columns[r]])
+            factor = factors.get(key)
+            if factor is None:
+                factor = factors[key] = d[key[0]] // key[1]
+            self._stand[w] = value * factor
+
+    def _stand_weights(self, ids: list[int]) -> Any:
+        """The stand weights (:func:`stand_weights`) of the hands ``ids``, one row each (a numpy array)."""
+        import numpy as np
+
+        if self._weight_rows is None:
+            self._weight_rows = np.array([self._weights[max(t, 4)] for t in range(22)], dtype=np.int64)
+        return self._weight_rows[self._table.total_array[ids]]
 
     def denominator(self, removed: Counts) -> int:
         """D(n) of a position whose hand and extra cards are ``removed``."""
@@ -462,14 +475,11 @@ class UpcardEngine:
         """X of standing at ``positions`` (hand id, extra, j >= 1 hidden cards), in one batch."""
         if not positions:
             return
-        import numpy as np
-
         table = self._table
         batch = self._oracle.residues([_removed(table.hands[i], e) for i, e, _ in positions], self.upcard, pair,
                                       [j for *_, j in positions], bound=2)
         _check(batch)
-        weights = np.array([self._weights[table.totals[i]] for i, _, _ in positions], dtype=np.int64)
-        values = weighted(batch, range(len(positions)), weights.reshape(-1, len(OUTCOMES)))
+        values = weighted(batch, range(len(positions)), self._stand_weights([i for i, _, _ in positions]))
         for column, ((i, e, j), value) in enumerate(zip(positions, values)):
             self._hstand[(i, e, j)] = value * (self._hidden_d(i, e, j) // batch.denominators[column])
 
@@ -573,8 +583,9 @@ def _check(batch: Residues) -> None:
     import numpy as np
 
     p = np.array(batch.primes, dtype=np.int64)[:, None]
-    known = {d: [d % q for q in batch.primes] for d in set(batch.denominators)}
-    check = np.array([known[d] for d in batch.denominators], dtype=np.int64).T
+    known = {d: k for k, d in enumerate(dict.fromkeys(batch.denominators))}
+    table = np.array([[d % q for q in batch.primes] for d in known], dtype=np.int64).T
+    check = table[:, [known[d] for d in batch.denominators]]
     if (batch.residues.sum(axis=1) % p != check).any():  # primes' product > D: equal sums
         raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
 
