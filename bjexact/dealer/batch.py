@@ -441,23 +441,35 @@ _PLANS: dict[tuple[int, int, int], list[tuple[int, list[_Move]]]] = {}
 
 def _plan_of(walk: _UpcardWalk, upcard: int, pair: int) -> list[tuple[int, list[_Move]]]:
     nodes: dict[int, list[_Move]] = {}
+    at = pair - 1
+    up_is_pair = upcard == pair
+    depths, all_cards = walk.depths, walk.cards
     for edge in walk.edges:
-        cards = walk.cards[edge.source]
-        moves = nodes.setdefault(edge.source, [])
+        moves = nodes.get(edge.source)
+        if moves is None:
+            moves = nodes[edge.source] = []
         if edge.target >= 0:
-            moves.append((edge.target, (0, 0, 0), edge.ranks, edge.held))
+            moves.append((edge.target, _NO_KEY, edge.ranks, edge.held))
             continue
-        depth = walk.depths[edge.source] + 1
+        depth = depths[edge.source] + 1
         slot = -1 - edge.target
         if not pair:
             moves.append((-1, (slot, depth, 0), edge.ranks, edge.held))
             continue
-        drawn_others = sum(cards) - cards[pair - 1] - (upcard != pair)
-        for ranks, extra in ((tuple(r for r in edge.ranks if r == pair - 1), 0),
-                             (tuple(r for r in edge.ranks if r != pair - 1), 1)):
-            if ranks:
-                moves.append((-1, (slot, depth, drawn_others + extra), ranks, sum(cards[r] for r in ranks)))
+        # the dealer's cards (up-card included) number depth; those not of the pair rank, drawn
+        held_pairs = all_cards[edge.source][at]
+        drawn_others = depth - held_pairs - (not up_is_pair)
+        if at in edge.ranks:
+            moves.append((-1, (slot, depth, drawn_others), (at,), held_pairs))
+            rest = tuple(r for r in edge.ranks if r != at)
+            if rest:
+                moves.append((-1, (slot, depth, drawn_others + 1), rest, edge.held - held_pairs))
+        else:
+            moves.append((-1, (slot, depth, drawn_others + 1), edge.ranks, edge.held))
     return list(nodes.items())
+
+
+_NO_KEY = (0, 0, 0)
 
 
 def _capped_vectors(start: np.ndarray, k: int, p: np.ndarray) -> list[np.ndarray]:

@@ -480,16 +480,26 @@ class UpcardEngine:
                                       [j for *_, j in positions], bound=2)
         _check(batch)
         values = weighted(batch, range(len(positions)), self._stand_weights([i for i, _, _ in positions]))
-        for column, ((i, e, j), value) in enumerate(zip(positions, values)):
-            self._hstand[(i, e, j)] = value * (self._hidden_d(i, e, j) // batch.denominators[column])
+        factors: dict[tuple[int, int, int, int], int] = {}  # (n, Q, j, the row's denominator) -> D / it
+        for position, value, denominator in zip(positions, values, batch.denominators):
+            key = (*self._unseen_counts(*position[:2]), position[2], denominator)
+            factor = factors.get(key)
+            if factor is None:
+                factor = factors[key] = self._hidden_d(*position) // denominator
+            self._hstand[position] = value * factor
+
+    def _unseen_counts(self, i: int, extra: int) -> tuple[int, int]:
+        """(n, Q): the unseen cards of hand ``i`` with the ``extra`` pair cards gone, and those
+        of them that are not pair cards."""
+        pair, gone = _pair_of(extra), _count_of(extra)
+        n = self.unseen - self._table.sizes[i] - gone
+        return n, n - (self._top[pair - 1] - self._table.hands[i][pair - 1] - gone)
 
     def _hidden_d(self, i: int, extra: int, j: int) -> int:
         """The denominator F(n - j) G(Q) of a position with ``j`` hidden non-pair cards: F(x) = x!/m!,
         G(Q) = Q!/m'! with Q the unseen cards that are not pair cards."""
-        n = self._n(i, extra)
-        pair = _pair_of(extra)
-        q = n - self._left(i, extra)[pair - 1]
-        return self._d[n - j] * self._g[pair][q]
+        n, q = self._unseen_counts(i, extra)
+        return self._d[n - j] * self._g[_pair_of(extra)][q]
 
     def split_hand_value(self, x: int, k: int, j: int, chooser: int, pair: int) -> tuple[int, int]:
         """(X, its denominator) of a split hand of ``pair`` holding second card ``x``, with ``k``
@@ -518,6 +528,7 @@ class UpcardEngine:
         q = n - left[pair - 1]
         if q < j:
             raise BjexactError("the shoe is too small to deal the split hands")
+        stands, played = self._hstand, self._hplay
         total = 0
         for rank, (count, child) in enumerate(zip(left, self._table.children[i]), 1):
             weight = count if rank == pair else count * (q - j)
@@ -526,9 +537,10 @@ class UpcardEngine:
             if child == _BUST:
                 total += weight * self._hidden_bust(left, n, q, j, pair, rank)
             elif chooser < 0:
-                total += weight * self._hstand[(child, extra, j)]
+                total += weight * stands[(child, extra, j)]
             else:
-                total += weight * self._hidden_played(child, extra, j, chooser)
+                found = played.get((child, extra, j, chooser))
+                total += weight * (self._hidden_played(child, extra, j, chooser) if found is None else found)
         return 2 * total if chooser < 0 else total
 
     def _hidden_played(self, i: int, extra: int, j: int, chooser: int) -> int:
