@@ -180,6 +180,31 @@ class DealerOracle:
         Rows already walked for this shoe (by any oracle of the same shoe and soft-17 rule,
         such as a second solution of other rules) are reused; the others are walked together.
         """
+        if not pair or hidden is None or not any(hidden):
+            pair, hidden = 0, [0] * len(removed)
+        if removed and type(removed[0]) is not tuple:  # hashable keys
+            removed = [tuple(r) for r in removed]
+        store = self._store(upcard, pair, bound)
+        keys = list(zip(removed, hidden))
+        where = store.where
+        fresh: dict[tuple[Counts, int], int] = {}  # each removed set not walked before, once
+        for c, key in enumerate(keys):
+            if key not in where and key not in fresh:
+                fresh[key] = c
+        if fresh:
+            rows = removed if len(fresh) == len(keys) else [removed[c] for c in fresh.values()]
+            chunk, denominators = self._walked(rows, upcard, pair, [j for _, j in fresh], store.primes)
+            number = len(store.chunks)
+            store.chunks.append(chunk)
+            where.update((key, (number, column, den)) for column, (key, den) in enumerate(zip(fresh, denominators)))
+            if len(fresh) == len(keys):
+                return Residues(chunk, denominators, store.primes)
+        places = [where[key] for key in keys]
+        return Residues(store.gather(places), [den for _, _, den in places], store.primes)
+
+    def _walked(self, removed: Sequence[Counts], upcard: int, pair: int, hidden: Sequence[int],
+                primes: list[int]) -> tuple[np.ndarray, list[int]]:
+        """The residues (primes x outcomes x sets) of the removed sets and their denominators."""
         import numpy as np  # imported here: the infinite deck never needs it
 
         walk = _walk(self.h17, upcard)
@@ -189,10 +214,7 @@ class DealerOracle:
         # the dealer's cards (``held`` on the edges) include the up-card; N excludes it
         sizes = left.sum(axis=1) - 1
         k = walk.longest
-        if not pair or hidden is None or not any(hidden):
-            pair, j = 0, np.zeros(len(removed), dtype=np.int64)
-        else:
-            j = np.array(hidden, dtype=np.int64)
+        j = np.array(hidden, dtype=np.int64)
         others = sizes - (left[:, pair - 1] - (upcard == pair)) if pair else sizes
         if pair and (others < j).any():
             raise BjexactError("the shoe is too small to deal the split hands")
@@ -203,23 +225,8 @@ class DealerOracle:
         dens = [_capped(n - i, k) * (_capped(q, k) if pair else 1)
                 for n, q, i in ((c >> 36, (c >> 18) & 0x3FFFF, c & 0x3FFFF) for c in kinds.tolist())]
         denominators = [dens[c] for c in kind_of.reshape(-1).tolist()]
-        store = self._store(upcard, pair, bound)
-        if not all(type(r) is tuple for r in removed[:1]):  # hashable keys
-            removed = [tuple(r) for r in removed]
-        keys = list(zip(removed, j.tolist()))
-        fresh = [c for c, key in enumerate(keys) if key not in store.where]
-        if fresh:
-            if len(fresh) < len(keys) or len(set(keys)) < len(keys):  # walk each new set once
-                first = {keys[c]: c for c in reversed(fresh)}
-                fresh = sorted(first.values())
-            chunk = _numerators(walk, left[fresh], sizes[fresh], others[fresh],
-                                np.array(store.primes, dtype=np.int64)[:, None], upcard, pair, j[fresh])
-            number = len(store.chunks)
-            store.chunks.append(chunk)
-            store.where.update((keys[c], (number, column)) for column, c in enumerate(fresh))
-            if len(fresh) == len(keys):
-                return Residues(chunk, denominators, store.primes)
-        return Residues(store.gather(keys), denominators, store.primes)
+        chunk = _numerators(walk, left, sizes, others, np.array(primes, dtype=np.int64)[:, None], upcard, pair, j)
+        return chunk, denominators
 
     def _store(self, upcard: int, pair: int, bound: int) -> _Store:
         """The rows walked for this shoe, up-card, pair rank of the hidden cards and ``bound``,
@@ -244,21 +251,22 @@ class DealerOracle:
 @dataclass(frozen=True)
 class _Store:
     """Walked rows modulo ``primes``: ``chunks`` (primes x outcomes x sets) and where each
-    (removed set, hidden cards) is, (chunk, column)."""
+    (removed set, hidden cards) is, with its denominator."""
 
     primes: list[int]
-    where: dict[tuple[Counts, int], tuple[int, int]]
+    where: dict[tuple[Counts, int], tuple[int, int, int]]  # -> (chunk, column, denominator)
     chunks: list[np.ndarray]
 
-    def gather(self, keys: Sequence[tuple[Counts, int]]) -> np.ndarray:
+    def gather(self, places: Sequence[tuple[int, int, int]]) -> np.ndarray:
+        """The residues at ``places`` (chunk, column, denominator), as one array."""
         import numpy as np
 
-        places = [self.where[key] for key in keys]
-        if all(chunk == places[0][0] for chunk, _ in places):
-            return self.chunks[places[0][0]][:, :, [column for _, column in places]]
-        out = np.empty(self.chunks[0].shape[:2] + (len(keys),), dtype=np.int64)
+        first = places[0][0]
+        if all(chunk == first for chunk, _, _ in places):
+            return self.chunks[first][:, :, [column for _, column, _ in places]]
+        out = np.empty(self.chunks[0].shape[:2] + (len(places),), dtype=np.int64)
         by_chunk: dict[int, tuple[list[int], list[int]]] = {}
-        for position, (chunk, column) in enumerate(places):
+        for position, (chunk, column, _) in enumerate(places):
             targets, columns = by_chunk.setdefault(chunk, ([], []))
             targets.append(position)
             columns.append(column)
