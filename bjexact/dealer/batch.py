@@ -389,14 +389,15 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
                     found[0] = _add_flow(found[0], source, factor, scratch[:rows])
                     found[1] += flow_size
     k = walk.longest
-    by_depth = _capped_vectors(sizes - j, k, p)  # [d]: ff(N - j - d, K - d), factors below 1 left out
+    # residues as floats within p in magnitude: a residue times a count or a residue is exact
+    by_depth = _capped_vectors(sizes - j, k, pf, inverse)  # [d]: ff(N - j - d, K - d), factors below 1 left out
     by_b: list[np.ndarray] = []
     if pair:  # [b]: ff(Q - j, b) ff(Q - b, K - b)
-        rest = _capped_vectors(others, k, p)
-        falling = np.ones_like(rest[0])
+        rest = _capped_vectors(others, k, pf, inverse)
+        falling = np.ones((1, n_sets), dtype=np.float64)
         for b in range(k + 1):
-            by_b.append(falling * rest[b] % p)
-            falling = falling * ((others - j - b) % p) % p
+            by_b.append(_reduce(falling * rest[b], pf, inverse))
+            falling = _reduce(falling * (others - j - b), pf, inverse)
     # each group times its scale, in floats: residues below p < 2^26 in magnitude, products below 2^52,
     # a sum of two below 2^53
     small = float(pf.min())
@@ -405,8 +406,8 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
     for (slot, depth, b), (flow, size) in terminal.items():
         scale = scales.get((depth, b))
         if scale is None:
-            scale = scales[(depth, b)] = (by_depth[depth] if not pair else by_depth[depth] * by_b[b] % p).astype(
-                np.float64)
+            scale = scales[(depth, b)] = by_depth[depth] if not pair else _reduce(by_depth[depth] * by_b[b], pf,
+                                                                                   inverse)
         if size >= small:  # exact integers below every p stay as they are
             flow = _reduce(flow, pf, inverse)
         so_far = sums.get(slot)
@@ -480,13 +481,14 @@ def _plan_of(walk: _UpcardWalk, upcard: int, pair: int) -> list[tuple[int, list[
 _NO_KEY = (0, 0, 0)
 
 
-def _capped_vectors(start: np.ndarray, k: int, p: np.ndarray) -> list[np.ndarray]:
-    """[d] = :func:`_capped` (start - d, k - d) modulo each prime (int64, primes x sets), d = 0..k:
-    each is the next one times max(start - d, 1)."""
+def _capped_vectors(start: np.ndarray, k: int, p: np.ndarray, inverse: np.ndarray) -> list[np.ndarray]:
+    """[d] = :func:`_capped` (start - d, k - d) modulo each prime p (floats, primes x sets, within
+    p in magnitude; ``inverse``: 1 / p), d = 0..k: each is the next one times max(start - d, 1),
+    a count below 2^18, so every product is an exact float."""
     import numpy as np
-    out = [np.ones((p.shape[0], start.shape[0]), dtype=np.int64)]
+    out = [np.ones((1, start.shape[0]), dtype=np.float64)]
     for d in range(k - 1, -1, -1):
-        out.append(out[-1] * (np.maximum(start - d, 1) % p) % p)
+        out.append(_reduce(out[-1] * np.maximum(start - d, 1), p, inverse))
     return out[::-1]
 
 
