@@ -65,6 +65,7 @@ from ..core.cards import (
     rank_key,
     rank_symbol,
 )
+from ..core.choice import hit_or_stand
 from ..core.display import Displayable
 from ..core.frames import data_frame
 from ..core.hand import (
@@ -153,8 +154,7 @@ class PositionValues:
         """
         if self.hit_results is None:
             return "stand"
-        hit, stand = score(self.weights, self.hit_results), score(self.weights, self.stand_results)
-        return "hit" if hit > stand else "stand"
+        return hit_or_stand(score(self.weights, self.stand_results), score(self.weights, self.hit_results))
 
     @property
     def value(self) -> mpq | None:
