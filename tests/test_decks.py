@@ -4,10 +4,10 @@ commands, Rules, GameRules and grid files read a number of decks alike and refus
 import math
 
 import pytest
+from clirun import run
 
 from bjexact.core.rules import GameRules, Rules, parse_decks
 from bjexact.errors import BjexactError
-from clirun import run
 
 
 @pytest.mark.parametrize("text, decks", [("1", 1), ("6", 6), (" 8 ", 8), ("06", 6), ("1000000", 10**6),
