@@ -66,6 +66,7 @@ from ..core.cards import (
     rank_symbol,
 )
 from ..core.choice import hit_or_stand
+from ..core.deal import infinite_hands, two_card_hands
 from ..core.display import Displayable
 from ..core.frames import data_frame
 from ..core.hand import (
@@ -282,16 +283,15 @@ class InfiniteSolution(Displayable):
         total = NO_RESULTS
         for upcard in RANKS:
             natural = _dealer_natural_chance(upcard, p)
-            for first in RANKS:
-                for second in RANKS:
-                    chance = p[upcard - 1] * p[first - 1] * p[second - 1]
-                    hand = hand_value((first, second))
-                    played = self.positions[PlayerState(hand.total, hand.soft, upcard)].results
-                    assert played is not None  # the infinite deck reaches every position
-                    if self.rules.naturals == "peek":  # the positions are conditioned on no dealer natural
-                        played = tuple((ONE - natural) * x for x in played)
-                    results = settle_deal(self.rules.naturals, is_natural((first, second)), natural, played)
-                    total = add_results(total, results, chance)
+            for (first, second), dealt in infinite_hands(p):
+                chance = p[upcard - 1] * dealt
+                hand = hand_value((first, second))
+                played = self.positions[PlayerState(hand.total, hand.soft, upcard)].results
+                assert played is not None  # the infinite deck reaches every position
+                if self.rules.naturals == "peek":  # the positions are conditioned on no dealer natural
+                    played = tuple((ONE - natural) * x for x in played)
+                results = settle_deal(self.rules.naturals, is_natural((first, second)), natural, played)
+                total = add_results(total, results, chance)
         return GameValue(score(weights, total), total)
 
     def matrices(self, upcard: int | str) -> PlayerMatrices:
@@ -604,6 +604,7 @@ def solve_finite(rules: Rules, objective: str = "ev", *, progress: bool | None =
     deals = list(_two_card_hands(shoe))
     hands: dict[tuple[int, int, int], HandDecision] = {}
     total_cards = sum(shoe.counts)
+    given_upcard = {u: dict(two_card_hands(shoe, u)) for u in UPCARD_ORDER if shoe.counts[u - 1]}
     results = NO_RESULTS
     with Progress(len(deals), "two-card hands", enabled=progress) as bar:
         for first, second in deals:
@@ -615,12 +616,8 @@ def solve_finite(rules: Rules, objective: str = "ev", *, progress: bool | None =
                     continue
                 position = solver.position(cards, upcard)
                 hands[(first, second, upcard)] = HandDecision((first, second), upcard, position)
-                # P(player gets {first, second} and the dealer shows upcard), dealt in order
-                orderings = 1 if first == second else 2
-                chance = mpq(
-                    orderings * shoe.counts[first - 1] * (shoe.counts[second - 1] - (first == second)) * left,
-                    total_cards * (total_cards - 1) * (total_cards - 2),
-                )
+                # P(the dealer shows upcard and the player gets {first, second})
+                chance = mpq(shoe.counts[upcard - 1], total_cards) * given_upcard[upcard][(first, second)]
                 dealt = settle_deal(rules.naturals, natural, ONE - solver.no_natural(cards, upcard),
                                     position._raw_best)
                 results = add_results(results, dealt, chance)
