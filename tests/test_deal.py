@@ -44,3 +44,15 @@ def test_the_infinite_deck_counts_both_orders():
     assert sum(hands.values()) == 1 and len(hands) == 55
     assert hands[(1, 10)] == 2 * mpq(1, 13) * mpq(4, 13) and hands[(10, 10)] == mpq(16, 169)
     assert dict(two_card_hands(Shoe.infinite(), 6)) == hands
+
+
+def test_the_hole_card_makes_a_natural_under_an_ace_or_a_ten_only():
+    from bjexact.core.deal import infinite_natural_chance
+    from bjexact.symbolic.removal import DUALS, DirectionDraws, Dual
+
+    p = Shoe.infinite().draw_probabilities()
+    assert [infinite_natural_chance(u, p) for u in RANKS] == [mpq(4, 13)] + [0] * 8 + [mpq(1, 13)]
+    tangent = DirectionDraws(10).probabilities()  # removing a ten: P(ten) falls, P(ace) rises
+    assert infinite_natural_chance(1, tangent) == Dual(mpq(4, 13), mpq(4, 13) - 1)
+    assert infinite_natural_chance(10, tangent) == Dual(mpq(1, 13), mpq(1, 13))
+    assert infinite_natural_chance(6, tangent) == DUALS.zero

@@ -13,9 +13,10 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .cards import RANKS, FiniteShoe, Shoe
+from .hand import natural_partner
 from .numbers import mpq
 
-__all__ = ["two_card_hands", "infinite_hands"]
+__all__ = ["two_card_hands", "infinite_hands", "infinite_natural_chance"]
 
 
 def two_card_hands(shoe: Shoe, upcard: int) -> Iterator[tuple[tuple[int, int], Any]]:
@@ -49,3 +50,15 @@ def infinite_hands(p: Sequence[Any]) -> Iterator[tuple[tuple[int, int], Any]]:
     for a in RANKS:
         for b in RANKS[a - 1:]:
             yield (a, b), p[a - 1] * p[b - 1] * (1 if a == b else 2)
+
+
+def infinite_natural_chance(upcard: int, p: Sequence[Any]) -> Any:
+    """P(the hole card makes a dealer natural with ``upcard``) on the infinite deck of probabilities
+    ``p`` (A..T, any number type): P(ten) under an ace, P(ace) under a ten, else 0 (of ``p``'s type).
+
+    >>> p = [mpq(1, 13)] * 9 + [mpq(4, 13)]
+    >>> infinite_natural_chance(1, p), infinite_natural_chance(10, p), infinite_natural_chance(6, p)
+    (mpq(4,13), mpq(1,13), mpq(0,1))
+    """
+    partner = natural_partner(upcard)
+    return p[partner - 1] if partner else p[0] * 0

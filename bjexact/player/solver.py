@@ -66,7 +66,7 @@ from ..core.cards import (
     rank_symbol,
 )
 from ..core.choice import hit_or_stand
-from ..core.deal import infinite_hands, two_card_hands
+from ..core.deal import infinite_hands, infinite_natural_chance, two_card_hands
 from ..core.display import Displayable
 from ..core.frames import data_frame
 from ..core.hand import (
@@ -74,7 +74,6 @@ from ..core.hand import (
     add_card,
     hand_value,
     is_natural,
-    natural_partner,
     no_natural_chance,
     player_hand,
     two_cards_natural,
@@ -171,11 +170,6 @@ class PositionValues:
     @cached_property
     def _raw_best(self) -> Results:
         return self.hit_results if self.best == "hit" else self.stand_results  # type: ignore[return-value]
-
-
-def _dealer_natural_chance(upcard: int, probabilities: Sequence[mpq]) -> mpq:
-    partner = natural_partner(upcard)
-    return probabilities[partner - 1] if partner else ZERO
 
 
 @dataclass(frozen=True)
@@ -282,7 +276,7 @@ class InfiniteSolution(Displayable):
         weights = payoffs(self.rules, self.objective)
         total = NO_RESULTS
         for upcard in RANKS:
-            natural = _dealer_natural_chance(upcard, p)
+            natural = infinite_natural_chance(upcard, p)
             for (first, second), dealt in infinite_hands(p):
                 chance = p[upcard - 1] * dealt
                 hand = hand_value((first, second))
