@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,6 +15,7 @@ from bjexact.core.rules import GameRules, Rules
 from bjexact.core.text import NumberStyle, Table
 from bjexact.errors import BjexactError
 from bjexact.render.document import (
+    FIGURES,
     Code,
     Document,
     Heading,
@@ -253,3 +255,52 @@ def test_reference_reports_are_current(slug, rules):
         if not full:
             committed, text = _outside_slow_sections(committed), _outside_slow_sections(text)
         assert committed == text, f"{path} is stale: run 'bjexact report --reference reports/'"
+
+
+# --- printed label sizes ----------------------------------------------------------------------------
+
+_TEX_LENGTHS = {"pt": 1.0, "\\linewidth": 483.69684, "\\textheight": 731.23584}  # A4, 2 cm margins
+
+
+def _printed_label_sizes(directory: Path) -> dict[str, float]:
+    """The smallest label of each figure of a written report, in points as printed on A4: the smallest font
+    size of the figure (``fontsize`` in its .dot, or ``font-size`` in its .svg for a drawing) times the scale
+    at which report.tex includes its PDF (the box of ``\\includegraphics[width=..,height=..,keepaspectratio]``
+    over the PDF's natural size)."""
+    tex = (directory / "report.tex").read_text()
+    sizes = {}
+    for options, name in re.findall(r"\\includegraphics\[([^\]]*)\]\{figures/([^}]*)\.pdf\}", tex):
+        box = {}
+        for key, number, unit in re.findall(r"(width|height)=([\d.]*)(pt|\\linewidth|\\textheight)", options):
+            box[key] = float(number or 1) * _TEX_LENGTHS[unit]
+        pdf = (directory / FIGURES / f"{name}.pdf").read_bytes()
+        found = re.search(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)", pdf)
+        assert found is not None, f"{name}.pdf has no page size"
+        width, height = float(found.group(1)), float(found.group(2))
+        dot = directory / FIGURES / f"{name}.dot"
+        fonts = (re.findall(r'fontsize="?([\d.]+)', dot.read_text()) if dot.exists() else
+                 re.findall(r'font-size="([\d.]+)"', (directory / FIGURES / f"{name}.svg").read_text()))
+        sizes[name] = min(map(float, fonts)) * min(box["width"] / width, box["height"] / height)
+    return sizes
+
+
+@pytest.mark.parametrize("slug", [slug for slug, _ in REFERENCE_SETS])
+def test_reference_report_labels_print_at_6_points_or_more(slug):
+    """Every label of every figure of the committed reference reports (diagrams and drawings) is at least
+    6 pt on A4 paper: the PDFs used to shrink the dealer's chain to the text width (1.6 to 4.2 pt)."""
+    sizes = _printed_label_sizes(ROOT / "reports" / slug)
+    assert sizes and "dealer-6" in sizes
+    small = {name: round(size, 2) for name, size in sizes.items() if size < 6}
+    assert not small, f"labels below 6 pt in reports/{slug}: {small}"
+
+
+@pytest.mark.skipif(not HAVE_DOT, reason="needs Graphviz")
+@pytest.mark.parametrize("rules", [INF, Rules(decks=6)], ids=["inf", "6-decks"])
+def test_new_report_diagrams_print_at_6_points_or_more(tmp_path, rules):
+    write_report(build_report(rules, player=False, progress=False), tmp_path, compile_pdf=False, quiet=True)
+    sizes = _printed_label_sizes(tmp_path)
+    assert len(sizes) >= 4 and min(sizes.values()) >= 6, sizes
+    # the merged chain's labels are bare numbers: the caption says they are averages
+    text = (tmp_path / "report.md").read_text()
+    assert ("avg" not in (tmp_path / FIGURES / "dealer-6.dot").read_text()) and (
+        rules.infinite or "is the average of P(next state | hand)" in text)

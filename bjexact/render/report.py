@@ -38,7 +38,7 @@ from ..player.game import GameSolution, solve_game
 from ..player.outcomes import RESULTS
 from ..player.policy import ChartPolicy, evaluate_chart
 from ..player.solver import solve
-from .diagrams import dealer_diagram, have_dot, player_diagram
+from .diagrams import DEALER_STAGES, PLAYER_STAGES, PRINT, dealer_diagram, have_dot, player_diagram
 from .diagrams import render as render_diagram
 from .document import (
     FIGURES,
@@ -164,31 +164,55 @@ def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
                                         progress=progress)
         except BjexactError as exc:
             game_error = str(exc)
+    figures = _diagram_figures(rules, objective)
+    game_figures = []
+    if game is not None:
+        game_figures.append(Figure("ev-heatmap", "The value of the best move of each chart cell, per unit initial "
+                                   "bet (its two-card hands weighted by their chances).", ev_heatmap_figure(game),
+                                   landscape=True))
+        if game.distribution is not None:
+            game_figures.append(Figure("distribution", "The net result of a round, per unit initial bet: each "
+                                       "bar is its exact chance.", result_distribution_figure(game), landscape=True))
+    return Report(rules, objective, dealer, chain, solution, tuple(figures), report_blocks(rules), game, game_error,
+                  full_rules, chart_game, tuple(game_figures))
+
+
+_CONTINUES = "dashed: hands whose own edges are in another of these diagrams"
+_BUNDLES = "k × p: k edges of p each, to the states the dot fans out to"
+
+
+def _diagram_figures(rules: Rules, objective: str) -> list[Figure]:
+    """The report's diagrams, each on a turned page and cut in stages (:data:`DEALER_STAGES`,
+    :data:`PLAYER_STAGES`) so that every label prints at 6 pt or more: the dealer's chain from
+    up-cards 6 and A, and (infinite deck) the player's hit chain against a 6."""
     shoe = rules.make_shoe()
     figures = []
     for upcard in (6, 1):
         if not shoe.has(upcard):
             continue
         symbol = rank_symbol(upcard)
-        what = ("every state, exact transition probabilities" if rules.infinite else
-                "hands merged by (total, soft); an edge label 'avg p' is the average of P(next state | hand) "
-                "over the hands merged, weighted by the chance of reaching each; the merged chain is not Markov, "
-                "so multiplying these averages does not give the dealer table")
-        figures.append(Figure(f"dealer-{symbol}", f"The dealer's chain from up-card {symbol} ({what}).",
-                              dealer_diagram(rules, [upcard])))
+        what = ("every state; edges: P(next state | state), exact" if rules.infinite else
+                "hands merged by (total, soft), each with the chance of reaching it; an edge's label (4 places) is "
+                "the average of P(next state | hand) over the hands merged, weighted by the chance of reaching "
+                "each; the merged chain is not Markov, so multiplying these averages does not give the dealer "
+                "table")
+        for stage, words in DEALER_STAGES.items():
+            graph = dealer_diagram(rules, [upcard], stage=stage, look=PRINT)
+            if not any(edge.get("label") for edge in graph.get_edges()):
+                continue
+            name = f"dealer-{symbol}" + ("" if stage == "opening" else f"-{stage}")
+            figures.append(Figure(name, f"The dealer's chain from up-card {symbol}, {words} ({what}; {_BUNDLES}; "
+                                        f"{_CONTINUES}).", graph, landscape=True))
     if rules.infinite:
-        figures.append(Figure("player-6", "The player's hit chain against up-card 6 in the hit/stand game, "
-                              "under the best play: each state with its best move and value; edges leave the "
-                              "states where hitting is best.", player_diagram(rules, 6, objective=objective)))
-    game_figures = []
-    if game is not None:
-        game_figures.append(Figure("ev-heatmap", "The value of the best move of each chart cell, per unit initial "
-                                   "bet (its two-card hands weighted by their chances).", ev_heatmap_figure(game)))
-        if game.distribution is not None:
-            game_figures.append(Figure("distribution", "The net result of a round, per unit initial bet: each "
-                                       "bar is its exact chance.", result_distribution_figure(game)))
-    return Report(rules, objective, dealer, chain, solution, tuple(figures), report_blocks(rules), game, game_error,
-                  full_rules, chart_game, tuple(game_figures))
+        for stage, words in PLAYER_STAGES.items():
+            name = "player-6" + ("" if stage == "hard" else "-" + stage.replace(" ", "-"))
+            figures.append(Figure(name, f"The player's hit chain against up-card 6 in the hit/stand game, under "
+                                        f"the best play, {words}: each state with its best move and value; edges "
+                                        f"(P(next state | hit), exact) leave the states where hitting is best "
+                                        f"({_BUNDLES}; {_CONTINUES}).",
+                                  player_diagram(rules, 6, objective=objective, stage=stage, look=PRINT),
+                                  landscape=True))
+    return figures
 
 
 # --- the document -----------------------------------------------------------------------
@@ -581,7 +605,9 @@ def report_document(report: Report) -> Document:
     if report.symbolic:
         blocks += [Heading(report_title(rules)), *report.symbolic]
     if report.figures:
-        blocks += [Heading("Diagrams"), paragraph("The diagrams are vector graphics: zoom in to read the edge labels."),
+        blocks += [Heading("Diagrams"),
+                   paragraph("Each diagram is cut in stages, a turned page each, so that its labels print at 6 points "
+                             "or more; the diagrams are vector graphics, and bjexact graph draws a chain whole."),
                    *report.figures]
     blocks += [Heading("Method"), *_method(rules),
                paragraph("Regenerate: ", Code(f"bjexact report -o DIR {_rule_flags(report)}"), ".")]
