@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bjexact.cli import main
-from bjexact.core.numbers import mpq
+from bjexact.core.numbers import fraction_string, mpq
 from bjexact.core.rules import GameRules, Rules
 from bjexact.core.text import NumberStyle, Table
 from bjexact.errors import BjexactError
@@ -29,6 +30,9 @@ from bjexact.render.document import (
     to_markdown,
 )
 from bjexact.render.report import (
+    EFFECTS_BEGIN,
+    EFFECTS_END,
+    EFFECTS_FILE,
     GAME_BEGIN,
     GAME_END,
     PLAYER_BEGIN,
@@ -43,6 +47,7 @@ from bjexact.render.report import (
     report_markdown,
     write_report,
 )
+from bjexact.render.tables import decimal_string
 
 ROOT = Path(__file__).resolve().parent.parent
 HAVE_TEX = shutil.which("latexmk") is not None or shutil.which("pdflatex") is not None
@@ -110,8 +115,10 @@ def test_summary_comes_first_and_speaks_of_the_game_played(inf_report):
 
 @pytest.mark.skipif(not (HAVE_TEX and HAVE_DOT and shutil.which("pdftotext")), reason="needs TeX, Graphviz, poppler")
 def test_report_with_casino_rule_options_has_the_edge_on_page_one(tmp_path, capsys):
-    argv = ["report", "-o", str(tmp_path), "--decks", "inf", "--h17", "--das", "--surrender", "late", "--quiet"]
+    argv = ["report", "-o", str(tmp_path), "--decks", "inf", "--h17", "--das", "--surrender", "late", "--quiet",
+            "--no-rule-effects"]
     assert main(argv) == 0
+    assert not (tmp_path / EFFECTS_FILE).exists()
     page = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(tmp_path / "report.pdf"), "-"],
                           capture_output=True, text=True, check=True).stdout
     assert "infinite deck, H17, 3:2, peek, DAS, split to 4 hands, late surrender" in page
@@ -228,33 +235,98 @@ def test_without_tex_the_tex_is_written(monkeypatch, tmp_path, capsys):
 def test_bad_options(tmp_path, capsys):
     assert main(["report", "--reference", str(tmp_path), "--h17"]) == 2
     assert main(["report", "--reference", str(tmp_path), "--surrender", "late"]) == 2
+    assert main(["report", "--reference", str(tmp_path), "--no-rule-effects"]) == 2
     assert main(["report", "-o", str(tmp_path / "no" / "such"), "--decks", "inf", "--shoe", "1,1"]) == 2
-    assert len(capsys.readouterr().err.strip().splitlines()) == 3
+    assert len(capsys.readouterr().err.strip().splitlines()) == 4
 
 
 def _outside_slow_sections(text: str) -> str:
     for begin, end in ((SUMMARY_BEGIN, SUMMARY_END), (GAME_BEGIN, GAME_END), (PLAYER_BEGIN, PLAYER_END)):
-        head, _, rest = text.partition(begin)
-        _, _, tail = rest.partition(end)
-        text = head + tail
+        text = _without(text, begin, end)
     return text
+
+
+def _without(text: str, begin: str, end: str) -> str:
+    head, _, rest = text.partition(begin)
+    _, _, tail = rest.partition(end)
+    return head + tail
 
 
 # The committed reference reports. The infinite-deck and one-deck sets are regenerated in full
 # (about 25 s); the full game and hit/stand analyses of 2, 6 and 8 decks take 30-60 s each, so for
 # them everything but those two sections (dealer tables, matrices, removal, figures, method) is
-# regenerated and compared.
+# regenerated and compared. The effect of each rule (a full-game solve per rule changed, 15-45 s a
+# set) is compared for the infinite deck S17 only, below.
 @pytest.mark.parametrize("slug,rules", REFERENCE_SETS, ids=[slug for slug, _ in REFERENCE_SETS])
 def test_reference_reports_are_current(slug, rules):
     full = rules.infinite or rules.decks == 1
-    expected = reference_texts(rules, player=full)
+    expected = reference_texts(rules, player=full, effects=False)
     for name, text in expected.items():
         path = ROOT / "reports" / slug / name
         assert path.exists(), f"{path} is missing: run 'bjexact report --reference reports/'"
         committed = path.read_text()
+        committed, text = _without(committed, EFFECTS_BEGIN, EFFECTS_END), _without(text, EFFECTS_BEGIN, EFFECTS_END)
         if not full:
             committed, text = _outside_slow_sections(committed), _outside_slow_sections(text)
         assert committed == text, f"{path} is stale: run 'bjexact report --reference reports/'"
+
+
+def _effects_section(text: str) -> str:
+    return text[text.index(EFFECTS_BEGIN):text.index(EFFECTS_END)]
+
+
+def test_reference_effects_are_current(inf_report):
+    """The infinite deck S17's effect of each rule, as committed, is the one solved now."""
+    for name, text in (("report.md", report_markdown(inf_report)), ("report.tex", report_latex(inf_report))):
+        committed = (ROOT / "reports" / "infinite-s17" / name).read_text()
+        assert _effects_section(committed) == _effects_section(text), f"reports/infinite-s17/{name} is stale"
+
+
+# --- the effect of each rule ------------------------------------------------------------------------
+
+
+def _edge_json(capsys, *options: str) -> dict:
+    capsys.readouterr()
+    assert main(["edge", "--decks", "inf", *options, "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_effect_of_each_rule(inf_report, capsys):
+    """The section after the full game: the house edge with one rule changed at a time, each equal to an
+    independent solve by bjexact edge, with the signs every published rule-effect table gives."""
+    tex = report_latex(inf_report)
+    assert "\\section{Effect of each rule}" in tex
+    assert tex.index(GAME_END) < tex.index(EFFECTS_BEGIN) < tex.index("Appendix: the method")
+    effects = {effect.change.label: effect for effect in inf_report.effects.effects}
+    base = -inf_report.game.ev
+    assert inf_report.effects.house_edge == base
+    for label, options in (("H17 instead of S17", ["--h17"]), ("no DAS", ["--no-das"]),
+                           ("blackjack pays 6:5 instead of 3:2", ["--bj-pays", "6/5"])):
+        solved = _edge_json(capsys, *options)
+        edge = effects[label].house_edge
+        assert fraction_string(edge) == solved["house_edge"]
+        assert effects[label].change_in_edge == edge - base
+        row = f"| {label} | {decimal_string(edge * 100, 4)}% | {decimal_string((edge - base) * 100, 4, signed=True)}% |"
+        assert row in report_markdown(inf_report)
+    change = {label: effect.change_in_edge for label, effect in effects.items()}
+    assert change["H17 instead of S17"] > 0 and change["no DAS"] > 0  # H17 raises the edge, DAS lowers it
+    assert mpq(13, 10) < change["blackjack pays 6:5 instead of 3:2"] * 100 < mpq(145, 100)  # about 1.4 %
+    assert change["late surrender"] < 0 and change["RSA"] < 0 and change["split once (2 hands) instead of to 4"] > 0
+    assert change["ENHC (no hole card) instead of peek"] > 0
+    # more decks, a higher edge: 1 < 2 < 6 < 8 decks < the infinite deck
+    decks = [change[f"{n} instead of the infinite deck"] for n in ("1 deck", "2 decks", "6 decks", "8 decks")]
+    assert decks == sorted(decks) and decks[-1] < 0
+
+
+def test_effects_file_is_exact(tmp_path, inf_report):
+    write_report(inf_report, tmp_path, compile_pdf=False, quiet=True)
+    data = json.loads((tmp_path / EFFECTS_FILE).read_text())
+    assert data["house_edge"] == fraction_string(-inf_report.game.ev)
+    assert [change["rule"] for change in data["changes"]] == [e.change.label for e in inf_report.effects.effects]
+    for change, effect in zip(data["changes"], inf_report.effects.effects):
+        numerator, denominator = change["change"].split("/")
+        assert mpq(int(numerator), int(denominator)) == effect.change_in_edge
+        assert GameRules.from_json(change["rules"]) == effect.change.rules
 
 
 # --- printed label sizes ----------------------------------------------------------------------------

@@ -4,6 +4,7 @@ A report holds, for one rule set: the rules and conventions; the dealer's table
 as decimals and as exact fractions; for the infinite deck the absorbing-chain
 matrices T, B and N R of up-card 6; the full game (the house edge, by up-card, the
 basic strategy chart and, where computed, the distribution of a round's result); the
+effect of each common rule on the house edge (:mod:`bjexact.render.effects`); the
 hit/stand game (the player's best moves and the values of standing and hitting); the
 effects of removal; diagrams (:mod:`bjexact.render.diagrams`); and a short method
 section. It is built once as a :class:`bjexact.render.document.Document` and rendered
@@ -11,13 +12,14 @@ as Markdown and as LaTeX. The text of ``report.md`` and ``report.tex`` depends o
 the rules (never on the machine, the date or which programs are installed), so the
 reference reports in the repository can be checked for staleness by regenerating them.
 
-The two slow sections are enclosed in marker comments (:data:`GAME_BEGIN`,
-:data:`GAME_END`, :data:`PLAYER_BEGIN`, :data:`PLAYER_END`) so that the rest of a
-report can be compared on its own.
+The slow sections are enclosed in marker comments (:data:`SUMMARY_BEGIN`, :data:`GAME_BEGIN`,
+:data:`EFFECTS_BEGIN`, :data:`PLAYER_BEGIN` and their ends) so that the rest of a report can be
+compared on its own.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -58,6 +60,7 @@ from .document import (
     to_latex,
     to_markdown,
 )
+from .effects import RuleEffects, rule_effects
 from .figures import CHART_COLOURS, ev_heatmap_figure, result_distribution_figure
 from .game import CHART_LEGEND, chart_tables
 from .symbolic import report_blocks, report_title
@@ -69,6 +72,9 @@ __all__ = [
     "PLAYER_END",
     "GAME_BEGIN",
     "GAME_END",
+    "EFFECTS_BEGIN",
+    "EFFECTS_END",
+    "EFFECTS_FILE",
     "SUMMARY_BEGIN",
     "SUMMARY_END",
     "rules_in_words",
@@ -99,6 +105,9 @@ PLAYER_BEGIN = "player analysis: begin"
 PLAYER_END = "player analysis: end"
 GAME_BEGIN = "full game: begin"
 GAME_END = "full game: end"
+EFFECTS_BEGIN = "effect of each rule: begin"
+EFFECTS_END = "effect of each rule: end"
+EFFECTS_FILE = "rule-effects.json"
 MATRIX_UPCARD = 6
 _SOURCE_DATE = "1767225600"  # 2026-01-01: PDFs carry this date, so that they are reproducible
 
@@ -126,6 +135,8 @@ class Report:
     """The full game played by its total-dependent basic strategy chart (the edge published tables quote)."""
     game_figures: tuple[Figure, ...] = ()
     """The full game's figures (:class:`~bjexact.render.svg.Drawing`): the value heat map, the distribution."""
+    effects: RuleEffects | None = None
+    """The house edge with each common rule changed (:mod:`bjexact.render.effects`); ``None``: left out."""
 
     @property
     def game_rules(self) -> GameRules:
@@ -142,9 +153,10 @@ def game_rules(rules: Rules) -> GameRules:
 
 
 def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
-                 progress: bool | None = None, full_rules: GameRules | None = None) -> Report:
+                 progress: bool | None = None, full_rules: GameRules | None = None, effects: bool = True) -> Report:
     """Compute what a report shows. ``player=False`` leaves out the slow sections, the summary,
-    the full game and the hit/stand game (for finite shoes they take seconds each). ``full_rules``:
+    the full game and the hit/stand game (for finite shoes they take seconds each); ``effects=False``
+    the effect of each rule (one solve of the full game per rule changed). ``full_rules``:
     the full game's rules (default :func:`game_rules` of ``rules``); its shoe, H17 and payout
     must be those of ``rules``."""
     full = full_rules if full_rules is not None else game_rules(rules)
@@ -173,8 +185,9 @@ def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
         if game.distribution is not None:
             game_figures.append(Figure("distribution", "The net result of a round, per unit initial bet: each "
                                        "bar is its exact chance.", result_distribution_figure(game), landscape=True))
+    changed = rule_effects(full, base_edge=-game.ev, progress=progress) if game is not None and effects else None
     return Report(rules, objective, dealer, chain, solution, tuple(figures), report_blocks(rules), game, game_error,
-                  full_rules, chart_game, tuple(game_figures))
+                  full_rules, chart_game, tuple(game_figures), changed)
 
 
 _CONTINUES = "dashed: hands whose own edges are in another of these diagrams"
@@ -468,6 +481,35 @@ def _game_blocks(report: Report) -> list[Block]:
     return blocks + list(report.game_figures) + [Marker(GAME_END)]
 
 
+def _effects_blocks(report: Report) -> list[Block]:
+    """The effect of each rule: the house edge with one common rule changed at a time."""
+    blocks: list[Block] = [Marker(EFFECTS_BEGIN), Heading("Effect of each rule")]
+    effects = report.effects
+    if effects is None:
+        return blocks + [paragraph("(left out)"), Marker(EFFECTS_END)]
+    places = 4
+    rows = [["these rules", _percent(effects.house_edge, places, signed=False), ""]]
+    rows += [[effect.change.label, _percent(effect.house_edge, places, signed=False),
+              _percent(effect.change_in_edge, places)] for effect in effects.effects]
+    blocks += [
+        paragraph(f"For these rules ({rules_in_words(effects.rules)}) the house edge is "
+                  f"{_percent(effects.house_edge, places, signed=False)} of the initial bet. Each row below changes "
+                  "one rule and keeps every other; its house edge is solved exactly in the same way (the best "
+                  "composition-dependent play, dealt from the full shoe), and the change is the difference of the "
+                  "two exact edges, in percent of the initial bet: positive when the change favours the house. "
+                  "The exact fractions (p/q per unit initial bet) are in ", Code(EFFECTS_FILE),
+                  " beside this report; ", Code("bjexact edge"), " with the row's rule options gives each edge "
+                  "on its own."),
+        _table(Table("The house edge with one rule changed", ["rule changed", "house edge (%)", "change (%)"],
+                     rows), NumberStyle(), notes=(paragraph(
+                         "Published rule-effect tables quote such changes for the basic strategy and for "
+                         "a typical shoe (6 or 8 decks); these are the best play's, for this shoe and these "
+                         "rules, so the two agree in sign and size, not to the last digit."),)),
+        Marker(EFFECTS_END),
+    ]
+    return blocks
+
+
 def _sqrt(value: mpq, places: int = 8) -> mpq:
     """The square root of ``value`` rounded down to ``places`` decimals, exactly (integer root)."""
     from math import isqrt
@@ -593,7 +635,7 @@ def report_document(report: Report) -> Document:
     summary (first page), the full game, then the method as an appendix (conventions, the dealer's table
     and chain, the hit/stand game, removal, diagrams and how it is computed)."""
     rules = report.rules
-    blocks: list[Block] = _summary_blocks(report) + _game_blocks(report)
+    blocks: list[Block] = _summary_blocks(report) + _game_blocks(report) + _effects_blocks(report)
     blocks += [Heading("Appendix: the method"),
                paragraph("The rest of the report shows how the numbers are computed: the dealer's final outcome, "
                          "its absorbing chain (the matrices T, B, N and R), the hit/stand game the dealer tables "
@@ -665,6 +707,10 @@ def write_report(report: Report, directory: Path, *, compile_pdf: bool = True, q
     if not dot:
         _say("note: Graphviz's 'dot' is not installed: figures written as .dot only "
              "(apt-get install graphviz, brew install graphviz), then run the report again", quiet)
+    if report.effects is not None:
+        data = json.dumps(report.effects.to_json(), indent=2) + "\n"
+        write_atomically(directory / EFFECTS_FILE, data.encode())
+        written.append(directory / EFFECTS_FILE)
     for name, text in (("report.md", report_markdown(report)), ("report.tex", report_latex(report))):
         write_atomically(directory / name, text.encode())
         written.append(directory / name)
@@ -730,9 +776,9 @@ def _first_error(log: Path) -> str:
 # --- the reference set ------------------------------------------------------------------
 
 
-def reference_texts(rules: Rules, *, player: bool = True) -> dict[str, str]:
+def reference_texts(rules: Rules, *, player: bool = True, effects: bool = True) -> dict[str, str]:
     """The Markdown and LaTeX of one reference report (no files written)."""
-    report = build_report(rules, player=player, progress=False)
+    report = build_report(rules, player=player, progress=False, effects=effects)
     return {"report.md": report_markdown(report), "report.tex": report_latex(report)}
 
 
