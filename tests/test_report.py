@@ -133,7 +133,43 @@ def test_report_writes_a_new_folder_by_default(tmp_path, monkeypatch):
     monkeypatch.setattr(report, "_tex_command", lambda: None)
     monkeypatch.setattr(report, "have_dot", lambda: False)
     assert main(["report", "--decks", "inf", "--quiet"]) == 0
-    assert sorted(p.name for p in (tmp_path / "bjexact-report").iterdir()) == ["figures", "report.md", "report.tex"]
+    assert sorted(p.name for p in (tmp_path / "bjexact-report").iterdir()) == ["figures", "report.md", "report.tex",
+                                                                              EFFECTS_FILE]
+
+
+SMALL_SHOE = (2, 2, 2, 2, 2, 2, 2, 2, 2, 8)  # 26 cards: resplitting's lines are beyond the work limit
+
+
+def _variance_json(capsys, *options: str) -> mpq:
+    capsys.readouterr()
+    assert main(["edge", *options, "--distribution", "--format", "json"]) == 0
+    numerator, denominator = json.loads(capsys.readouterr().out)["variance"].split("/")
+    return mpq(int(numerator), int(denominator))
+
+
+def _sd(variance: mpq) -> str:
+    return f"{float(variance) ** 0.5:.4f}"
+
+
+def test_summary_gives_the_standard_deviation_on_a_finite_shoe(capsys):
+    """On a finite shoe the summary gives the standard deviation as a number: exact where the split hands'
+    lines can be followed (pairs split once), else the one of the same rules split once, beside what
+    resplitting does to it on the infinite deck; each equal to bjexact edge --distribution's variance."""
+    shoe = ",".join(map(str, SMALL_SHOE))
+    once = _variance_json(capsys, "--shoe", shoe, "--split-hands", "2")
+    inf_once, inf_four = (_variance_json(capsys, "--decks", "inf", "--split-hands", k) for k in ("2", "4"))
+    rules = Rules(shoe=SMALL_SHOE)
+    resplit = build_report(rules, progress=False, effects=False)
+    summary = report_markdown(resplit).split(SUMMARY_END)[0]
+    assert resplit.game.variance is None and resplit.spread.split_once == once
+    assert (f"standard deviation {_sd(once)} units with pairs split once" in summary
+            and f"resplitting takes it from {_sd(inf_once)} to {_sd(inf_four)} units" in summary), summary
+    assert "about 1.15" not in summary
+    split_once = build_report(rules, progress=False, effects=False,
+                              full_rules=GameRules(shoe=SMALL_SHOE, split_hands=2))
+    summary = report_markdown(split_once).split(SUMMARY_END)[0]
+    assert split_once.game.variance == once and split_once.spread is None
+    assert f"standard deviation {_sd(once)} units (per unit initial bet)" in summary
 
 
 def test_finite_shoe_sections_say_only_what_they_hold():
@@ -151,8 +187,10 @@ def test_latex_content(inf_report):
     assert "figures/dealer-6.pdf" in text and text.rstrip().endswith("\\end{document}")
     assert "$N = (I - T)^{-1}$" in text
     assert "CRootOf" not in text and "D\\_" not in text and "sum\\_j" not in text
-    # figures upright, scaled to the text width; headings kept with what follows them
-    assert "\\begin{landscape}\n\\begin{figure}" not in text and "width=\\linewidth" in text
+    # the diagrams on turned pages, scaled into the page's box (their labels print at 6 pt or more, see
+    # below); headings kept with what follows them
+    assert "\\begin{landscape}\n\\begin{figure}" in text
+    assert "\\includegraphics[width=731.2pt,height=400pt,keepaspectratio]{figures/dealer-6.pdf}" in text
     assert text.count("\\keepspace{") >= text.count("\\section{")
 
 

@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -137,10 +137,33 @@ class Report:
     """The full game's figures (:class:`~bjexact.render.svg.Drawing`): the value heat map, the distribution."""
     effects: RuleEffects | None = None
     """The house edge with each common rule changed (:mod:`bjexact.render.effects`); ``None``: left out."""
+    spread: SpreadStandIn | None = None
+    """Where the full game's variance is not computed (resplits on a finite shoe): the spread split once."""
 
     @property
     def game_rules(self) -> GameRules:
         return self.full_rules if self.full_rules is not None else game_rules(self.rules)
+
+
+@dataclass(frozen=True)
+class SpreadStandIn:
+    """The spread of a round where the report's rules resplit on a finite shoe, so that following every line
+    of the split hands is beyond the work limit (:data:`bjexact.player.game.SPLIT_WORK_LIMIT`): the exact
+    variance of the round with pairs split once instead (``split_once``, per unit initial bet squared), and,
+    to show what resplitting does to it, the infinite deck's variance split once and as the rules say."""
+
+    split_once: mpq
+    infinite_split_once: mpq
+    infinite: mpq
+    split_hands: int
+
+    def words(self) -> str:
+        """The standard deviation with pairs split once, and what resplitting does to it on the infinite deck."""
+        return (f"standard deviation {decimal_string(_sqrt(self.split_once), 4)} units with pairs split once (exact "
+                f"for these rules but one split: on a finite shoe the lines of hands resplit to {self.split_hands} "
+                f"are too many to follow; on the infinite deck resplitting takes it from "
+                f"{decimal_string(_sqrt(self.infinite_split_once), 4)} to {decimal_string(_sqrt(self.infinite), 4)} "
+                "units)")
 
 
 def game_rules(rules: Rules) -> GameRules:
@@ -169,9 +192,9 @@ def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
     game, chart_game, game_error = None, None, ""
     if player:
         try:
-            # the report asks for the distribution on the infinite deck only: on a finite shoe the split
-            # hands' lines would have to be followed (split_lines), beyond the work limit with resplits
-            game = solve_game(full, with_distribution=rules.infinite, progress=progress)
+            # on a finite shoe the split hands' lines are followed (split_lines): exact where pairs are split
+            # once; with resplits the work bound is reached at once and the distribution given up
+            game = solve_game(full, with_distribution=True, split_lines=not rules.infinite, progress=progress)
             chart_game = evaluate_chart(full, ChartPolicy.of_solution(game), with_distribution=False,
                                         progress=progress)
         except BjexactError as exc:
@@ -186,8 +209,27 @@ def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
             game_figures.append(Figure("distribution", "The net result of a round, per unit initial bet: each "
                                        "bar is its exact chance.", result_distribution_figure(game), landscape=True))
     changed = rule_effects(full, base_edge=-game.ev, progress=progress) if game is not None and effects else None
+    stand_in = (spread_stand_in(full, progress=progress)
+                if game is not None and game.variance is None and full.split_hands > 2 else None)
     return Report(rules, objective, dealer, chain, solution, tuple(figures), report_blocks(rules), game, game_error,
-                  full_rules, chart_game, tuple(game_figures), changed)
+                  full_rules, chart_game, tuple(game_figures), changed, stand_in)
+
+
+def spread_stand_in(rules: GameRules, *, progress: bool | None = None) -> SpreadStandIn | None:
+    """The exact spread of a round of ``rules`` with pairs split once instead (see :class:`SpreadStandIn`);
+    ``None`` where even that is beyond the work limit."""
+    once = replace(rules, split_hands=2, rsa=False)
+    variance = solve_game(once, with_distribution=True, split_lines=True, progress=progress).variance
+    if variance is None:
+        return None
+    infinite, infinite_once = (replace(r, shoe=None, decks="inf") for r in (rules, once))
+    return SpreadStandIn(variance, _variance(infinite_once), _variance(infinite), rules.split_hands)
+
+
+def _variance(rules: GameRules) -> mpq:
+    variance = solve_game(rules, progress=False).variance
+    assert variance is not None  # the infinite deck's distribution is always exact
+    return variance
 
 
 _CONTINUES = "dashed: hands whose own edges are in another of these diagrams"
@@ -462,11 +504,17 @@ def _game_blocks(report: Report) -> list[Block]:
         ]
     else:
         blocks.append(paragraph(
-            "The distribution of a round's net result (and so its variance) is not computed in this report "
-            "for a finite shoe: the split hands share the cards left, so every line of their play must be "
-            "followed, which resplitting to 4 hands takes beyond the work limit. ", Code("bjexact edge "
+            "The distribution of a round's net result (and so its variance) is not computed for these rules: on a "
+            "finite shoe the split hands share the cards left, so every line of their play must be followed, "
+            f"which resplitting to {rules.split_hands} hands takes beyond the work limit. ", Code("bjexact edge "
             "--distribution"), " computes it where pairs are split once. The expected values above are "
             "exact all the same."))
+        if report.spread is not None:
+            once = report.spread.split_once
+            blocks += [paragraph(f"With pairs split once and every other rule the same, the variance is "
+                                 f"{decimal_string(once, 6)} squared units (standard deviation "
+                                 f"{decimal_string(_sqrt(once), 6)} units), per unit initial bet; exactly:"),
+                       Values((("variance, split once", once),))]
     blocks.append(paragraph(
         "Every two-card hand's best move (composition-dependent: the hand's own cards have left the shoe), "
         "as a chart code: the move the code names first is the best. The chart on the first page gives each "
@@ -580,10 +628,13 @@ def _summary_blocks(report: Report) -> list[Block]:
     if variance is not None:
         lines.append(f"A round's net result: mean {decimal_string(game.ev, 4, signed=True)} units, standard "
                      f"deviation {decimal_string(_sqrt(variance), 4)} units (per unit initial bet).")
+    elif report.spread is not None:
+        lines.append(f"A round's net result: mean {decimal_string(game.ev, 4, signed=True)} units per unit initial "
+                     f"bet; {report.spread.words()}.")
+        values.append(("variance, split once", report.spread.split_once))
     else:
         lines.append(f"A round's net result: mean {decimal_string(game.ev, 4, signed=True)} units per unit initial "
-                     "bet; its standard deviation needs every line of the split hands followed on a finite shoe "
-                     "(bjexact edge --distribution, pairs split once), about 1.15 units.")
+                     f"bet; its standard deviation is not computed here: {game.distribution_missing}.")
     blocks += [Bullets(tuple(paragraph(line) for line in lines)), paragraph("Exactly, per unit initial bet:"),
                Values(tuple(values))]
     blocks.append(paragraph("The basic strategy chart (total-dependent): " + CHART_LEGEND + "."
