@@ -109,11 +109,15 @@ REPORT_ENTRIES = {"report.md": False, "report.tex": False, "report.pdf": False, 
 
 
 def _check_target(target, entries: dict[str, bool]) -> None:
-    """Refuse a target that is a file, or holds a file where the report puts a directory (or the reverse)."""
+    """Refuse a target that is a file or lies under one, or holds a file where the report puts a directory
+    (or the reverse)."""
     from ..errors import BjexactError
 
     if target.exists() and not target.is_dir():
         raise BjexactError(f"cannot write the report into {target}: it is a file, not a directory")
+    blocking = next((p for p in reversed(target.parents) if p.exists() and not p.is_dir()), None)
+    if blocking is not None:  # said before the report's solves, not after
+        raise BjexactError(f"cannot write the report into {target}: {blocking} is a file, not a directory")
     for name, directory in entries.items():
         path = target / name
         if path.exists() and path.is_dir() != directory:
