@@ -356,6 +356,27 @@ def test_effect_of_each_rule(inf_report, capsys):
     assert decks == sorted(decks) and decks[-1] < 0
 
 
+def test_a_rule_change_that_cannot_be_solved_is_named(monkeypatch):
+    import bjexact.render.effects as effects
+
+    real, real_changes = effects.solve_game, effects.rule_changes
+
+    def refuse_h17(rules, **options):
+        if rules.h17:
+            raise BjexactError("the shoe runs out")
+        return real(rules, **options)
+
+    monkeypatch.setattr(effects, "solve_game", refuse_h17)
+    monkeypatch.setattr(effects, "_REMEMBERED", {})
+    base = GameRules(decks="inf")
+    monkeypatch.setattr(effects, "rule_changes", lambda rules: real_changes(rules)[:2])  # H17, DAS: quick
+    solved = effects.rule_effects(base)
+    assert [(change.label, reason) for change, reason in solved.unsolved] == [("H17 instead of S17",
+                                                                               "the shoe runs out")]
+    assert [e.change.label for e in solved.effects] == ["no DAS"]
+    assert solved.to_json()["unsolved"] == [{"rule": "H17 instead of S17", "reason": "the shoe runs out"}]
+
+
 def test_effects_file_is_exact(tmp_path, inf_report):
     write_report(inf_report, tmp_path, compile_pdf=False, quiet=True)
     data = json.loads((tmp_path / EFFECTS_FILE).read_text())

@@ -7,7 +7,8 @@ taken away, one it lacks is added. :func:`rule_changes` lists those that apply t
 that cannot be combined with the others, such as late surrender without a peek, is left out and
 :func:`rule_changes` says nothing of it). :func:`rule_effects` solves each changed rule set once
 (:func:`bjexact.player.game.solve_game`, the best composition-dependent play, CDZ- after splits as
-the rule set says) and returns the exact house edges.
+the rule set says) and returns the exact house edges; a change that cannot be solved (a small shoe
+that cannot deal it) is listed apart with the reason.
 
 Conventions: the house edge is minus the expected net result of a round per unit initial bet; the
 change is the changed rule set's edge minus the base's, so a positive change is the house's gain.
@@ -20,6 +21,7 @@ from typing import Any
 
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
+from ..errors import BjexactError
 from ..player.game import solve_game
 
 __all__ = ["RuleChange", "RuleEffect", "RuleEffects", "rule_changes", "rule_effects", "house_edge", "COMMON_DECKS"]
@@ -62,12 +64,15 @@ class RuleEffects:
     rules: GameRules
     house_edge: mpq
     effects: tuple[RuleEffect, ...]
+    unsolved: tuple[tuple[RuleChange, str], ...] = ()
+    """The changes that could not be solved (a small shoe that cannot deal them), each with the reason."""
 
     def to_json(self) -> dict[str, Any]:
         """``{"rules", "house_edge", "house_edge_float", "changes": [{"rule", "rules", "house_edge", "change",
         ...}]}``: exact ``"p/q"`` strings per unit initial bet, a float beside each."""
         return {"rules": self.rules.to_json(), "house_edge": fraction_string(self.house_edge),
-                "house_edge_float": float(self.house_edge), "changes": [e.to_json() for e in self.effects]}
+                "house_edge_float": float(self.house_edge), "changes": [e.to_json() for e in self.effects],
+                "unsolved": [{"rule": change.label, "reason": reason} for change, reason in self.unsolved]}
 
 
 def _decks_words(decks: int) -> str:
@@ -124,9 +129,13 @@ def rule_effects(rules: GameRules, *, base_edge: mpq | None = None, progress: bo
     (``base_edge``: the base's edge when already solved)."""
     if base_edge is None:
         base_edge = house_edge(rules, progress=progress)
-    effects = tuple(RuleEffect(change, house_edge(change.rules, progress=progress), base_edge)
-                    for change in rule_changes(rules))
-    return RuleEffects(rules, base_edge, effects)
+    effects, unsolved = [], []
+    for change in rule_changes(rules):
+        try:
+            effects.append(RuleEffect(change, house_edge(change.rules, progress=progress), base_edge))
+        except BjexactError as exc:
+            unsolved.append((change, str(exc)))
+    return RuleEffects(rules, base_edge, tuple(effects), tuple(unsolved))
 
 
 def house_edge(rules: GameRules, *, progress: bool | None = None) -> mpq:

@@ -553,9 +553,9 @@ def _effects_blocks(report: Report) -> list[Block]:
                          "Published rule-effect tables quote such changes for the basic strategy and for "
                          "a typical shoe (6 or 8 decks); these are the best play's, for this shoe and these "
                          "rules, so the two agree in sign and size, not to the last digit."),)),
-        Marker(EFFECTS_END),
     ]
-    return blocks
+    blocks += [paragraph(f"Not solved, {change.label}: {reason}.") for change, reason in effects.unsolved]
+    return blocks + [Marker(EFFECTS_END)]
 
 
 def _sqrt(value: mpq, places: int = 8) -> mpq:
