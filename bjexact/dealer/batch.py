@@ -195,6 +195,7 @@ class DealerOracle:
             rows = removed if len(fresh) == len(keys) else [removed[c] for c in fresh.values()]
             chunk, denominators = self._walked(rows, upcard, pair, [j for _, j in fresh], store.primes)
             number = len(store.chunks)
+            chunk.flags.writeable = False  # shared by every request that finds these rows
             store.chunks.append(chunk)
             where.update((key, (number, column, den)) for column, (key, den) in enumerate(zip(fresh, denominators)))
             if len(fresh) == len(keys):
