@@ -223,3 +223,13 @@ def test_edge_on_the_infinite_deck_imports_neither_the_graph_library_nor_xml():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_chart_with_doubling_on_split_aces_marks_the_das_cells_against_no_doubling_after_any_split(capsys):
+    """Ph/Pd compare with no doubling after splitting at all, split aces included (the rules refuse
+    doubling split aces without DAS, so the comparison must drop both)."""
+    status, out, err = run(capsys, "chart", "--decks", "inf", "--hit-split-aces", "--double-split-aces",
+                           "--format", "json")
+    assert status == 0, err
+    pairs = json.loads(out)["pairs"]
+    assert pairs["4"]["5"] == "Ph" and set(pairs["A"].values()) == {"P"}

@@ -435,3 +435,19 @@ def test_new_report_diagrams_print_at_6_points_or_more(tmp_path, rules):
     text = (tmp_path / "report.md").read_text()
     assert ("avg" not in (tmp_path / FIGURES / "dealer-6.dot").read_text()) and (
         rules.infinite or "is the average of P(next state | hand)" in text)
+
+
+def test_the_regenerate_line_reproduces_the_report(tmp_path):
+    """The command a report ends with makes the same report: every rule option and the sections left out."""
+    first = tmp_path / "first"
+    options = ["--decks", "inf", "--hit-split-aces", "--double-split-aces", "--surrender", "late",
+               "--no-rule-effects", "--no-pdf", "--quiet"]
+    assert main(["report", "-o", str(first), *options]) == 0
+    text = (first / "report.md").read_text()
+    command = re.search(r"Regenerate: `bjexact report -o DIR ([^`]*)`", text)
+    assert command, text[-400:]
+    flags = command.group(1).split()
+    assert "--double-split-aces" in flags and "--no-rule-effects" in flags and "--hit-split-aces" in flags
+    second = tmp_path / "second"
+    assert main(["report", "-o", str(second), *flags, "--no-pdf", "--quiet"]) == 0
+    assert (second / "report.md").read_text() == text

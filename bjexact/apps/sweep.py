@@ -29,7 +29,7 @@ from typing import Any
 from .. import __version__
 from ..core.cards import Shoe
 from ..core.numbers import fraction_string, mpq, parse_fraction, short
-from ..core.rules import GameRules, parse_bj_pays, refuse_split_rules_without_splitting
+from ..core.rules import INFINITE, GameRules, parse_bj_pays, parse_decks, refuse_split_rules_without_splitting
 from ..errors import BjexactError
 from ..files import read_bounded, write_atomically
 from ..player.game import solve_game
@@ -58,16 +58,11 @@ def _normal_value(key: str, value: Any, where: str) -> Any:
         if isinstance(value, bool) or not isinstance(value, int | str):
             raise BjexactError(f"{where}: bj_pays must be a fraction such as \"3/2\", not {_shown(value)}")
         return fraction_string(parse_bj_pays(str(value), where))
-    if key == "decks":  # bounded as --decks is
-        if value in ("inf", "infinite"):
-            return "inf"
-        if isinstance(value, int) and not isinstance(value, bool):
-            try:
-                Shoe.of_decks(value)
-            except BjexactError as exc:
-                raise BjexactError(f"{where}: {exc}") from None
-            return value
-        raise BjexactError(f"{where}: decks must be a whole number or \"inf\", not {_shown(value)}")
+    if key == "decks":  # read as --decks reads it
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise BjexactError(f"{where} must be a whole number or \"inf\", not {_shown(value)}")
+        decks = parse_decks(str(value), where)
+        return "inf" if decks == INFINITE else decks
     if key == "shoe":  # bounded as --shoe is
         if not isinstance(value, list) or len(value) != 10 or not all(isinstance(c, int) for c in value):
             raise BjexactError(f"{where}: shoe must be a list of ten counts (A,2,...,9,T), not {_shown(value)}")

@@ -60,7 +60,7 @@ def register(subparsers) -> None:
     from .game_options import add_game_rule_options
 
     table = parser.add_argument_group("the table")
-    table.add_argument("--decks", type=bounded_int(-10**6, 10**6, signed=True), default=2, metavar="N",
+    table.add_argument("--decks", default=None, metavar="N",
                        help="decks in the shoe, 1 to 8 (default: 2, as for every command)")
     table.add_argument("--h17", action="store_true", help="the dealer hits soft 17 (default: stands on all 17s)")
     table.add_argument("--chips", type=bounded_int(1, 10**12), default=100, metavar="N",

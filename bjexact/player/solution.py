@@ -214,7 +214,7 @@ class GameSolution(Displayable):
 
 def _das_codes(solution: GameSolution, pairs: Mapping[str, Mapping[int, ChartCell]]) -> dict[tuple[int, int], str]:
     """Ph / Pd for the pair cells whose split is best only with doubling after splitting."""
-    without = EngineSolver(replace(solution.rules, das=False))
+    without = EngineSolver(replace(solution.rules, das=False, double_split_aces=False))  # no doubling after any split
     splits: dict[int, list[int]] = {}  # up-card -> the pairs split there
     for row, cells in pairs.items():
         for upcard, cell in cells.items():

@@ -386,9 +386,11 @@ def _rule_flags(report: Report) -> str:
             flags.append(f"{option} {getattr(full, name)}")
     for name, option, on in (("double_soft", "--no-double-soft", False), ("das", "--no-das", False),
                              ("rsa", "--rsa", True), ("hit_split_aces", "--hit-split-aces", True),
-                             ("obo", "--obo", True)):
+                             ("obo", "--obo", True), ("double_split_aces", "--double-split-aces", True)):
         if getattr(full, name) != getattr(default, name) and getattr(full, name) == on:
             flags.append(option)
+    if report.effects is None and report.game is not None:
+        flags.append("--no-rule-effects")
     return " ".join(flags)
 
 
