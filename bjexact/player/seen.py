@@ -19,7 +19,7 @@ from ..core.cards import RANKS, STANDARD_PROPORTIONS, Counts, FiniteShoe
 from ..core.hand import natural_partner
 from ..core.numbers import mpq
 from ..core.rules import GameRules
-from ..dealer.batch import OUTCOMES, DealerOracle
+from ..dealer.batch import OUTCOMES, DealerOracle, Residues
 from ..dealer.distributions import dealer_distributions
 from ..errors import BjexactError
 
@@ -129,6 +129,13 @@ class SeenCards:
         """:meth:`dealer` for many removed sets at once (finite shoes, nothing hidden), not kept."""
         assert self._oracle is not None  # finite shoes only
         return self._oracle.numerators(removed_sets, upcard, 0, [0] * len(removed_sets))
+
+    def dealer_residues(self, removed_sets: list[Counts], upcard: int, bound: int) -> Residues:
+        """The numerators of :meth:`dealer_rows` modulo primes whose product exceeds ``bound`` times every
+        denominator (finite shoes, nothing hidden; :meth:`bjexact.dealer.batch.DealerOracle.residues`),
+        for sums of them weighted by integers up to ``bound`` recovered without the rows themselves."""
+        assert self._oracle is not None  # finite shoes only
+        return self._oracle.residues(removed_sets, upcard, 0, None, bound=bound)
 
     def dealer(self, removed: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> tuple[tuple[int, ...], int]:
         """P(outcome | up-card, removed) for :data:`OUTCOMES`, as (numerators, denominator).
