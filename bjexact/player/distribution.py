@@ -472,17 +472,25 @@ def _combine_arrays(codes: Any, done: Any, ways: Any, hand: tuple[Any, Any, Any]
         block = slice(begin, begin + step)
         fits = ((drawn[block, None, :] + hand_small[None, :, :]) <= room_small).all(axis=2)
         i, j = np.nonzero(fits)
+        del fits
         i += begin
-        keep_codes.append(codes[i] + hand_codes[j])
-        keep_done.append(done[i] + hand_done[j])
-        keep_ways.append(ways[i] * hand_ways[j])
-    new_codes = np.concatenate(keep_codes)
-    new_done = np.concatenate(keep_done)
-    new_ways = np.concatenate(keep_ways)
-    order = np.lexsort((new_done, new_codes))
-    new_codes, new_done, new_ways = new_codes[order], new_done[order], new_ways[order]
-    starts = np.flatnonzero(np.r_[True, (new_codes[1:] != new_codes[:-1]) | (new_done[1:] != new_done[:-1])])
-    return new_codes[starts], new_done[starts], np.add.reduceat(new_ways, starts)
+        merged = _merge(codes[i] + hand_codes[j], done[i] + hand_done[j], ways[i] * hand_ways[j])
+        keep_codes.append(merged[0])
+        keep_done.append(merged[1])
+        keep_ways.append(merged[2])
+    if len(keep_codes) == 1:
+        return keep_codes[0], keep_done[0], keep_ways[0]
+    return _merge(np.concatenate(keep_codes), np.concatenate(keep_done), np.concatenate(keep_ways))
+
+
+def _merge(codes: Any, done: Any, ways: Any) -> tuple[Any, Any, Any]:
+    """Lines with equal (cards drawn, finished hands) as one, their orders added (sorted by both)."""
+    import numpy as np
+
+    order = np.lexsort((done, codes))
+    codes, done, ways = codes[order], done[order], ways[order]
+    starts = np.flatnonzero(np.r_[True, (codes[1:] != codes[:-1]) | (done[1:] != done[:-1])])
+    return codes[starts], done[starts], np.add.reduceat(ways, starts)
 
 
 def _digits(codes: Any, room: Any, place: Any) -> Any:
