@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from math import prod
 from typing import Any
 
-from ..core.cards import RANKS, Counts, add_counts, counts_of
+from ..core.cards import RANKS, Counts, counts_of
 from ..core.numbers import mpq
 from ..dealer.batch import OUTCOMES, from_residues, moduli_above
 from ..errors import BjexactError
@@ -320,17 +320,19 @@ class NetResults:
 
         solver = self.solver
         unseen = sum(left)
-        drawn_sets, done_index = table.drawn_sets, table.done_kinds
+        done_index = table.done_kinds
         line_drawn, line_done, counts = table.line_drawn, table.line_done, table.counts
-        if max(sum(d) for d in drawn_sets) >= unseen:
+        drawn_counts = table.drawn_sets  # sets x ranks
+        set_sizes = drawn_counts.sum(axis=1)
+        if int(set_sizes.max()) >= unseen:
             self.missing = "a line of split hands would need the last unseen card (the hole card)"
             return None
-        sizes = sorted({sum(d) for d in drawn_sets})
-        size_index = {size: i for i, size in enumerate(sizes)}
-        batch = solver.cards.dealer_residues([add_counts(start, d) for d in drawn_sets], upcard, bound=1)
-        denominators = [0] * len(sizes)
-        for drawn_set, dealer_denominator in zip(drawn_sets, batch.denominators):
-            denominators[size_index[sum(drawn_set)]] = _falling(unseen, sum(drawn_set)) * dealer_denominator
+        sizes, drawn_size = np.unique(set_sizes, return_inverse=True)
+        sizes, drawn_size = sizes.tolist(), drawn_size.ravel()
+        batch = solver.cards.dealer_residues(drawn_counts + np.array(start, dtype=np.int64), upcard, bound=1)
+        first_of_size = np.unique(drawn_size, return_index=True)[1].tolist()  # the dealer's denominator: by size
+        denominators = [_falling(unseen, size) * batch.denominators[first]
+                        for size, first in zip(sizes, first_of_size)]
         try:  # each sum over lines is at most its denominator ff(n, |M|) D(|M|): primes above it suffice
             primes = moduli_above(max(denominators))
         except BjexactError as too_large:
@@ -348,9 +350,7 @@ class NetResults:
                             for done in done_index], dtype=np.int64)
         lowest, highest = int(results.min()), int(results.max())
         span = highest - lowest + 1
-        drawn_size = np.array([size_index[sum(d)] for d in drawn_sets], dtype=np.int64)
         line_bin = drawn_size[line_drawn] * span - lowest
-        drawn_counts = np.array(drawn_sets, dtype=np.int64)  # sets x ranks
         residues = np.zeros((len(primes), len(sizes) * span), dtype=np.int64)
         for k, p in enumerate(primes):
             dealer = dealer_residues[k]  # outcomes x sets
@@ -373,11 +373,11 @@ class NetResults:
 @dataclass(frozen=True)
 class _LineTable:
     """The split hands' combined lines as arrays: ``drawn_sets`` (the distinct sets of cards drawn, as
-    counts), ``done_kinds`` (the distinct finished hands, packed as :func:`_finished_hand` counts) and,
-    per line, the index of each (``line_drawn``, ``line_done``) and its number of orders ``counts``
-    (int64, or Python integers in an object array). A set and finished hands may repeat over lines."""
+    counts: an int64 array, sets x ranks), ``done_kinds`` (the distinct finished hands, packed as
+    :func:`_finished_hand` counts) and, per line, the index of each (``line_drawn``, ``line_done``) and
+    its number of orders ``counts`` (int64, or Python integers in an object array)."""
 
-    drawn_sets: list[Counts]
+    drawn_sets: Any  # int64, sets x ranks
     done_kinds: list[int]
     line_drawn: Any
     line_done: Any
@@ -400,7 +400,7 @@ class _LineTable:
             counts = np.array([e[2] for e in entries], dtype=np.int64)
         except OverflowError:
             counts = np.array([e[2] for e in entries], dtype=object)
-        return cls([packing.unpack(d) for d in drawn_index], list(done_index),
+        return cls(np.array([packing.unpack(d) for d in drawn_index], dtype=np.int64).reshape(-1, 10), list(done_index),
                    np.array([e[0] for e in entries], dtype=np.int64), np.array([e[1] for e in entries], dtype=np.int64),
                    counts)
 
@@ -439,11 +439,10 @@ class _LineTable:
             parts.append((codes, done, ways))
         if not parts:
             empty = np.zeros(0, dtype=np.int64)
-            return cls([], [], empty, empty, empty), work
+            return cls(np.zeros((0, 10), dtype=np.int64), [], empty, empty, empty), work
         unique_codes, line_drawn = np.unique(np.concatenate([c for c, _, _ in parts]), return_inverse=True)
         done_kinds, line_done = np.unique(np.concatenate([d for _, d, _ in parts]), return_inverse=True)
-        drawn_sets = [tuple(row) for row in _digits(unique_codes, room, place).tolist()]
-        return cls(drawn_sets, done_kinds.tolist(), line_drawn.ravel(),
+        return cls(_digits(unique_codes, room, place), done_kinds.tolist(), line_drawn.ravel(),
                    line_done.ravel(), np.concatenate([w for _, _, w in parts])), work
 
 
