@@ -3,11 +3,16 @@ simulator passes. Fast variants here; the full-size run at the defaults is bench
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from bjexact.checks import round_causes, sequential
-from bjexact.checks.round_causes import directed_tests
+from bjexact.checks.round_causes import NOT_CANDIDATES, directed_tests
+from bjexact.checks.round_faults import faulty_round_distribution
 from bjexact.checks.rounds import (
     _counts_by_result,
     _look,
@@ -19,13 +24,21 @@ from bjexact.checks.rounds import (
     planned_game_rounds,
     round_simulator,
 )
+from bjexact.checks.simulators import goodness_of_fit
+from bjexact.checks.stats import chi2_sf
+from bjexact.core.cards import ACE, TEN
 from bjexact.core.numbers import mpq
 from bjexact.core.rules import GameRules
+from bjexact.dealer.distributions import dealer_distributions
+from bjexact.player.game import Strategy, solve_game
 
 RULES = GameRules(decks="inf", split_hands=2, surrender="late")
+H17 = replace(RULES, h17=True)
 
 
 @pytest.mark.parametrize("fault, rounds, cause", [
+    ("split-hand-dropped", 100_000, "split-hand-dropped"),
+    ("dealer-hits-soft-18-21", 100_000, "dealer-hits-soft-18-21"),
     ("surrender-as-loss", 100_000, "surrender-as-loss"),
     ("das-refused", 100_000, "das-refused"),
     ("6:5", 100_000, "natural-paid-6:5"),
@@ -45,16 +58,17 @@ def test_the_correct_simulator_passes_at_the_one_percent_level():
     assert check.passed and not check.causes, format_round_check(check)
 
 
-@pytest.mark.parametrize("fault", ["h17-for-s17", "split-aces-hit"])
-def test_faults_that_need_the_default_rounds_are_caught_and_named_there(fault):
+@pytest.mark.parametrize("rules, fault", [(RULES, "h17-for-s17"), (RULES, "split-aces-hit"),
+                                          (H17, "dealer-stands-after-soft-17")])
+def test_faults_that_need_the_default_rounds_are_caught_and_named_there(rules, fault):
     """Counts drawn (seeded) from the fault's exact distribution (the asked rules' chart played under the
-    faulty rule), at the default rounds: the family fails at the last look and the fault is named first
-    or second. (The simulators themselves at these rounds: benchmarks/mutation.py.)"""
-    exact = exact_round_distribution(RULES)
-    candidates, _ = fault_candidates(RULES)
+    faulty rule, or the faulty round), at the default rounds: the family fails at the last look and the
+    fault is named first or second. (The simulators themselves at these rounds: benchmarks/mutation.py.)"""
+    exact = exact_round_distribution(rules)
+    candidates, _ = fault_candidates(rules)
     directed = directed_tests(exact, candidates)
     faulty = candidates[fault]
-    n = planned_game_rounds(RULES)
+    n = planned_game_rounds(rules)
     values = sorted(set(exact) | set(faulty))
     rng = np.random.default_rng(5)
     level = sequential.look_levels(0.01)[-1]
@@ -80,7 +94,91 @@ def test_candidates_move_exact_mass():
     both = (mpq(8, 169)) ** 2  # a natural each: 2 x 1/13 x 4/13, twice
     assert candidates["natural-not-pushed"][mpq(-1)] - exact[mpq(-1)] == both
     assert set(candidates) == {"natural-not-pushed", "h17-for-s17", "natural-paid-6:5", "natural-paid-1:1",
-                               "surrender-as-loss", "das-refused", "split-aces-hit"}
+                               "surrender-as-loss", "das-refused", "split-aces-hit", "split-hand-dropped",
+                               "dealer-hits-soft-18-21", "split-21-as-settled"}
     assert candidates["natural-paid-6:5"][mpq(6, 5)] == exact[mpq(3, 2)]
     assert mpq(-1, 2) not in candidates["surrender-as-loss"]
     assert "das-allowed" not in candidates and "natural-paid-3:2" not in candidates  # the rules already do
+
+
+# --- faulty rounds (bjexact.checks.round_faults) ---------------------------------------------------------
+
+
+def _optimal_play(rules):
+    solution = solve_game(rules, progress=False)
+    return Strategy(rules), lambda a, b, up: solution.hands[(min(a, b), max(a, b), up)].best
+
+
+@pytest.mark.parametrize("options", [
+    {"split_hands": 2, "surrender": "late"},
+    {"h17": True, "das": False, "split_hands": 4, "rsa": True},
+    {"hole_card": "enhc", "surrender": "early", "split_hands": 3},
+    {"hole_card": "enhc", "obo": True, "hit_split_aces": True, "bj_pays": "6/5"},
+])
+def test_a_round_without_a_fault_is_the_exact_distribution(options):
+    """The faulty rounds' enumerator, with no fault, is the solver's distribution, exactly."""
+    rules = GameRules(decks="inf", **options)
+    moves, first_move = _optimal_play(rules)
+    assert faulty_round_distribution(rules, moves, first_move) == exact_round_distribution(rules)
+
+
+def test_a_dropped_split_hand_takes_half_of_each_split_away():
+    """Split to two hands on the infinite deck the hands are alike: dropping the second takes half of each
+    split's value (W, the value with no dealer natural, read from the solver's move values)."""
+    exact = exact_round_distribution(RULES)
+    dropped = fault_candidates(RULES)[0]["split-hand-dropped"]
+    solution = solve_game(RULES, progress=False)
+    p = RULES.make_shoe().draw_probabilities()
+    half_splits = sum((p[pair - 1] ** 2 * p[up - 1] * moves.w["split"] / 2
+                       for (pair, other, up), moves in solution.hands.items()
+                       if pair == other and moves.best == "split"), mpq(0))
+    assert half_splits > 0 and sum(dropped.values()) == 1
+    assert _mean(exact) - _mean(dropped) == half_splits
+
+
+def test_split_21s_not_drawn_to_win_where_the_dealer_would_push_them():
+    """Both split aces take a ten (not naturals): the dealer's 21 pushes them; a dealer who does not draw
+    pays both. The mass moved from 0 to +2 is P(A,A) P(T)^2 P(dealer 21 without a natural | up) over the
+    up-cards (aces are split against every up-card here), from the dealer's own tables."""
+    exact = exact_round_distribution(RULES)
+    settled = fault_candidates(RULES)[0]["split-21-as-settled"]
+    p = RULES.make_shoe().draw_probabilities()
+    rows = dealer_distributions(RULES.dealer_rules())
+    moved = sum((p[ACE - 1] ** 2 * p[TEN - 1] ** 2 * p[up - 1] * rows[up]["21"] for up in range(1, 11)), mpq(0))
+    assert settled[mpq(2)] - exact[mpq(2)] == moved == exact[mpq(0)] - settled[mpq(0)]
+    assert {r for r in exact if settled[r] != exact[r]} == {mpq(0), mpq(2)}
+
+
+def test_the_dealer_faults_move_the_dealers_totals():
+    """Both dealer faults are distributions apart from the rules' one; standing after hitting soft 17 is
+    H17's only (under S17 it is no fault) and there favours the player (a dealer standing on 13-16 loses to
+    every standing 17-21: -0.538 % a round against -0.687 %)."""
+    exact = exact_round_distribution(RULES)
+    candidates = fault_candidates(RULES)[0]
+    assert "dealer-stands-after-soft-17" not in candidates
+    assert candidates["dealer-hits-soft-18-21"] != exact and sum(candidates["dealer-hits-soft-18-21"].values()) == 1
+    h17 = fault_candidates(H17)[0]["dealer-stands-after-soft-17"]
+    assert h17 != exact_round_distribution(H17) and sum(h17.values()) == 1
+    assert _mean(h17) > _mean(exact_round_distribution(H17))
+
+
+@pytest.mark.parametrize("rules, fault", [(RULES, "split-hand-dropped"), (RULES, "dealer-hits-soft-18-21"),
+                                          (H17, "dealer-stands-after-soft-17"), (RULES, "split-21-as-settled")])
+def test_each_planted_fault_plays_as_its_candidate_distribution(rules, fault):
+    """The planted simulator and its candidate are one fault: 60,000 rounds (seeded) fit the candidate's
+    exact distribution (chi-square, p above 0.001)."""
+    simulator = round_simulator(rules, fault=fault)
+    rng = random.Random(3)
+    counts = Counter(_counts_by_result({repr(simulator(rng)): 1}).popitem()[0] for _ in range(60_000))
+    expected = {str(r): p for r, p in fault_candidates(rules)[0][fault].items()}
+    statistic, df, impossible = goodness_of_fit({str(r): k for r, k in counts.items()}, expected)
+    assert not impossible and chi2_sf(statistic, df) > 0.001
+
+
+def test_insurance_and_the_dealer_drawing_after_busts_are_named_as_no_candidates():
+    assert set(NOT_CANDIDATES) == {"insurance-paid-wrong", "dealer-draws-after-busts"}
+    assert not set(NOT_CANDIDATES) & {name for name, _, _ in round_causes.CANDIDATE_FAULTS}
+
+
+def _mean(distribution):
+    return sum((r * p for r, p in distribution.items()), mpq(0))

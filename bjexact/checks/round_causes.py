@@ -10,7 +10,15 @@ result it produces:
 * by another rule set (its exact distribution under that rule set's optimal play, which is how
   such a simulator plays up to the few decisions the rule changes): H17 where S17 was asked and
   back; doubling after splitting allowed where the rules refuse it and back; split aces hit
-  instead of taking one card each.
+  instead of taking one card each;
+* by a faulty round (:mod:`bjexact.checks.round_faults`: its exact distribution on the infinite
+  deck, the rules' play kept): the second split hand's result dropped (its bet not placed or not
+  paid); the dealer hitting soft 18 to 21; the dealer standing below 17 after hitting soft 17
+  (H17 only); the dealer not drawing against split hands that are all bust or two-card 21s.
+
+Not candidates, as the round's net result cannot show them (:data:`NOT_CANDIDATES`): insurance
+paid wrong (the round never takes insurance or even money: the ``--game`` contract), and the
+dealer drawing when every hand is bust (each round comes from a fresh shoe, so no result changes).
 
 The log-likelihood of the counts under each candidate, less that under the rules asked, ranks
 them (multinomial; a result a candidate cannot produce gets probability 1e-15, so that a
@@ -28,8 +36,10 @@ from ..core.cards import ACE, STANDARD_PROPORTIONS, TEN, FiniteShoe
 from ..core.numbers import mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError
+from .round_faults import ROUND_FAULTS
 
-__all__ = ["Cause", "CANDIDATE_FAULTS", "candidate_distributions", "rank_causes", "DirectedTest", "directed_tests"]
+__all__ = ["Cause", "CANDIDATE_FAULTS", "NOT_CANDIDATES", "candidate_distributions", "rank_causes", "DirectedTest",
+           "directed_tests"]
 
 FLOOR = 1e-15
 
@@ -65,26 +75,32 @@ def _moved(distribution: Mapping[mpq, mpq], source: mpq, target: mpq, mass: mpq 
     return {r: p for r, p in out.items() if p}
 
 
-def _natural_not_pushed(rules: GameRules, exact: Mapping[mpq, mpq], solve) -> dict[mpq, mpq] | None:
+def _natural_not_pushed(rules: GameRules, exact: Mapping[mpq, mpq], solve, faulty) -> dict[mpq, mpq] | None:
     return _moved(exact, mpq(0), mpq(-1), _both_naturals(rules))
 
 
-def _payout(payout: mpq) -> Callable[[GameRules, Mapping[mpq, mpq], object], dict[mpq, mpq] | None]:
-    def build(rules: GameRules, exact: Mapping[mpq, mpq], solve) -> dict[mpq, mpq] | None:
+def _payout(payout: mpq) -> Callable[[GameRules, Mapping[mpq, mpq], object, object], dict[mpq, mpq] | None]:
+    def build(rules: GameRules, exact: Mapping[mpq, mpq], solve, faulty) -> dict[mpq, mpq] | None:
         if rules.bj_pays == payout or rules.bj_pays == 1:  # paid 1:1 the natural's mass is not apart
             return None
         return _moved(exact, rules.bj_pays, payout)
     return build
 
 
-def _surrender_as_loss(rules: GameRules, exact: Mapping[mpq, mpq], solve) -> dict[mpq, mpq] | None:
+def _surrender_as_loss(rules: GameRules, exact: Mapping[mpq, mpq], solve, faulty) -> dict[mpq, mpq] | None:
     return _moved(exact, mpq(-1, 2), mpq(-1)) if rules.surrender != "none" else None
 
 
 def _rule(change: Callable[[GameRules], GameRules | None]):
-    def build(rules: GameRules, exact: Mapping[mpq, mpq], solve) -> dict[mpq, mpq] | None:
+    def build(rules: GameRules, exact: Mapping[mpq, mpq], solve, faulty) -> dict[mpq, mpq] | None:
         other = change(rules)
         return None if other is None else solve(other)
+    return build
+
+
+def _faulty(fault: str):
+    def build(rules: GameRules, exact: Mapping[mpq, mpq], solve, faulty) -> dict[mpq, mpq] | None:
+        return faulty(fault)
     return build
 
 
@@ -102,18 +118,28 @@ CANDIDATE_FAULTS: tuple[tuple[str, str, Callable], ...] = (
      _rule(lambda r: replace(r, das=True) if not r.das and r.split_hands >= 2 else None)),
     ("split-aces-hit", "split aces are hit instead of taking one card each",
      _rule(lambda r: replace(r, hit_split_aces=True) if not r.hit_split_aces and r.split_hands >= 2 else None)),
+    *((name, text, _faulty(name)) for name, text in ROUND_FAULTS.items()),
 )
 
+NOT_CANDIDATES = {
+    "insurance-paid-wrong": "the round's net result excludes insurance (the round never takes insurance or even "
+                            "money), so no count of net results can show it",
+    "dealer-draws-after-busts": "the dealer drawing when every hand is bust changes no net result (each round "
+                                "is dealt from a fresh shoe)",
+}
 
-def candidate_distributions(rules: GameRules, exact: Mapping[mpq, mpq], solve) -> tuple[
+
+def candidate_distributions(rules: GameRules, exact: Mapping[mpq, mpq], solve, faulty) -> tuple[
         dict[str, dict[mpq, mpq]], tuple[str, ...]]:
     """({candidate name: its distribution}, names left out because their distribution is not computed);
-    ``solve(rules)`` is the exact distribution of a rule set (an error when it is not computed)."""
+    ``solve(rules)`` is the exact distribution of a rule set, ``faulty(fault)`` that of a round with a
+    fault of :data:`~bjexact.checks.round_faults.ROUND_FAULTS` (``None`` where the rules play it so);
+    each an error when it is not computed."""
     found: dict[str, dict[mpq, mpq]] = {}
     missing: list[str] = []
     for name, _, build in CANDIDATE_FAULTS:
         try:
-            distribution = build(rules, exact, solve)
+            distribution = build(rules, exact, solve, faulty)
         except BjexactError:
             missing.append(name)
             continue

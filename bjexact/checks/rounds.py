@@ -51,6 +51,14 @@ from ..player.policy import ChartPolicy, ChartStrategy, evaluate_chart
 from . import sequential
 from .charts import chart_policy
 from .round_causes import Cause, DirectedTest, candidate_distributions, directed_tests, rank_causes
+from .round_faults import (
+    DEALER_FAULTS,
+    ROUND_FAULTS,
+    dealer_rule,
+    dealer_stops,
+    faulty_round_distribution,
+    hand_is_settled,
+)
 from .sequential import DEFAULT_POWER, DEFAULT_SHIFT, LOOKS
 from .simulators import DEFAULT_ALPHA, MAX_EXAMPLES, MIN_EXPECTED, goodness_of_fit
 from .stats import chi2_sf, holm, normal_quantile
@@ -437,13 +445,15 @@ def default_game_rounds(exact: Mapping[str, Any], shift: float = DEFAULT_SHIFT, 
                         directed: tuple[DirectedTest, ...] = ()) -> int:
     """The default rounds of ``check-sim --game``: those whose last look catches, with power 0.9, a
     ``shift`` of any outcome's probability (:func:`~bjexact.checks.sequential.rounds_for_shift`) and each
-    candidate fault of ``directed`` by its directed test; rounded up to a multiple of 10,000."""
+    candidate fault of ``directed`` by its directed test, unless that takes more than
+    :data:`MAX_DEFAULT_ROUNDS` (such a fault, the dealer not drawing against split 21s, is ranked when a
+    check fails but not planned for); rounded up to a multiple of 10,000."""
     n = sequential.rounds_for_shift(exact, shift, alpha=alpha)
     if directed:
         tests = sequential.family_size(exact, n) + len(directed)
         z_level = normal_quantile(1 - sequential.look_levels(alpha)[-1] / tests)
         z_power = normal_quantile(sequential.DEFAULT_POWER)
-        n = max([n, *(min(t.rounds_to_catch(z_level, z_power), MAX_DEFAULT_ROUNDS) for t in directed)])
+        n = max([n, *(r for r in (t.rounds_to_catch(z_level, z_power) for t in directed) if r <= MAX_DEFAULT_ROUNDS)])
     return -(-n // 10_000) * 10_000
 
 
@@ -480,7 +490,13 @@ def fault_candidates(rules: GameRules, strategy: ChartPolicy | None = None) -> t
                 raise BjexactError("another rule set is not valued quickly on a finite shoe with splits")
             return exact_round_distribution(other, chart)
 
-        found = _CANDIDATES[key] = candidate_distributions(rules, exact, solve)
+        def faulty(fault: str) -> dict[mpq, mpq] | None:
+            if fault in DEALER_FAULTS and dealer_stops(rules, fault) is None:
+                return None  # the rules' own play
+            moves, first_move = _round_play(rules, strategy)
+            return faulty_round_distribution(rules, moves, first_move, fault)
+
+        found = _CANDIDATES[key] = candidate_distributions(rules, exact, solve, faulty)
     return found
 
 
@@ -588,7 +604,25 @@ PLANTED_FAULTS = {
     "surrender-as-loss": "a surrendered hand loses the whole bet instead of half",
     "das-refused": "no doubling after a split although the rules allow it",
     "split-aces-hit": "split aces are played on (hit, and doubled where DAS) instead of taking one card each",
+    **ROUND_FAULTS,
 }
+
+
+def _round_play(rules: GameRules, strategy: ChartPolicy | None = None) -> tuple[
+        Strategy | ChartStrategy, Callable[[int, int, int], str]]:
+    """The moves a round is played by (bjexact's optimal play, or the chart ``strategy``) and the first
+    move of a dealt non-natural hand (cards, up-card)."""
+    if strategy is None:
+        solution = _solution(rules)
+
+        def first_move(a: int, b: int, up: int) -> str:
+            return solution.hands[(min(a, b), max(a, b), up)].best
+        return Strategy(rules), first_move
+    chart = ChartStrategy(rules, strategy)
+
+    def chart_move(a: int, b: int, up: int) -> str:
+        return chart.first_move((min(a, b), max(a, b)), up)
+    return chart, chart_move
 
 
 def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, split_bug: bool = False,
@@ -602,21 +636,10 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
     rules = rules or GameRules(decks="inf")
     if fault is not None and fault not in PLANTED_FAULTS:
         raise BjexactError(f"unknown fault {fault!r} (known: {', '.join(PLANTED_FAULTS)})")
-    dealer_rules = replace(rules, h17=rules.h17 != (fault == "h17-for-s17"))  # the dealer's rule, maybe faulty
+    dealer_stands = dealer_rule(rules, fault)  # the dealer's rule, maybe faulty
     if not rules.infinite:
         raise BjexactError("the reference round simulator deals from the infinite deck: use --decks inf")
-    solver: Strategy | ChartStrategy
-    if strategy is None:
-        solution = _solution(rules)
-        solver = Strategy(rules)
-
-        def first_move(a: int, b: int, up: int) -> str:
-            return solution.hands[(min(a, b), max(a, b), up)].best
-    else:
-        solver = chart = ChartStrategy(rules, strategy)
-
-        def first_move(a: int, b: int, up: int) -> str:
-            return chart.first_move((min(a, b), max(a, b)), up)
+    solver, first_move = _round_play(rules, strategy)
     pays = float(rules.bj_pays if bj_pays is None else mpq(bj_pays))
     ranks = list(range(1, 11))
     weights = [4 if r == TEN else 1 for r in ranks]
@@ -694,12 +717,16 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
                 while hand_value(cards).total < 21 and solver.continues_hitting(counts(cards), up):
                     cards.append(draw())
             hands.append((cards, 1))
+        split_hands = best == "split"
+        if fault == "split-hand-dropped" and split_hands:
+            del hands[1]
         dealer = [up, hole if hole is not None else draw()]
         if is_natural(dealer):  # no hole card: a dealer natural takes the bets (OBO: the original one)
             return float(rules.dealer_natural_loss([stake for _, stake in hands]))
-        while not dealer_rules.dealer_stands(hand_value(dealer)):
+        settled = fault == "split-21-as-settled" and all(
+            hand_is_settled(hand_value(cards), len(cards), split_hands) for cards, _ in hands)
+        while not settled and not dealer_stands(hand_value(dealer), hand_value(dealer[:-1])):
             dealer.append(draw())
-        split_hands = best == "split"
         return float(sum(rules.settle(cards, dealer, stake, split=split_hands) for cards, stake in hands))
 
     return play_round

@@ -11,10 +11,11 @@ are followed exactly within a bound of work (:meth:`NetResults._finite_split`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from math import prod
 from typing import Any
 
-from ..core.cards import RANKS, Counts, add_counts, counts_of
+from ..core.cards import RANKS, Counts, counts_of
 from ..core.numbers import mpq
 from ..dealer.batch import OUTCOMES, from_residues, moduli_above
 from ..errors import BjexactError
@@ -234,18 +235,24 @@ class NetResults:
             self.missing = (f"the split hands' joint law could need more than {self.work_limit:,} combinations "
                             "of their lines on this shoe")
             return None
-        finished: dict[int, int] = {}
-        for orders, hands, b, waiting in patterns:
-            pairs_drawn = packing.pack(counts_of([pair] * (hands - 2)))
-            if not packing.fits(pairs_drawn):
-                continue
-            combined = {pairs_drawn << _DONE_BITS: orders}
-            for lines in [not_pair] * b + [free] * waiting:
-                self.work += len(combined) * len(lines)
-                combined = _combine(combined, lines, packing)
-            for key, count in combined.items():
-                finished[key] = finished.get(key, 0) + count
-        return self._settle_lines(finished, upcard, counts_of([pair, pair]), left, packing)
+        found = _LineTable.combined(patterns, pair, not_pair, free, packing, left)
+        if found is not None:
+            table, work = found
+            self.work += work
+        else:  # counts beyond int64, or a shoe too large for the arrays: one line at a time
+            finished: dict[int, int] = {}
+            for orders, hands, b, waiting in patterns:
+                pairs_drawn = packing.pack(counts_of([pair] * (hands - 2)))
+                if not packing.fits(pairs_drawn):
+                    continue
+                combined = {pairs_drawn << _DONE_BITS: orders}
+                for lines in [not_pair] * b + [free] * waiting:
+                    self.work += len(combined) * len(lines)
+                    combined = _combine(combined, lines, packing)
+                for key, count in combined.items():
+                    finished[key] = finished.get(key, 0) + count
+            table = _LineTable.of_packed(finished, packing)
+        return self._settle_lines(table, upcard, counts_of([pair, pair]), left)
 
     def _pattern_counts(self, pair: int) -> list[tuple[int, int, int, int]]:
         """(orders, hands, b, waiting): the patterns of :meth:`FractionSolver._split_patterns` with the
@@ -301,9 +308,8 @@ class NetResults:
                 play(hand, drawn, move)
         return [(packing.pack(drawn), done, ways) for (drawn, done), ways in lines.items()]
 
-    def _settle_lines(self, finished: Mapping[int, int], upcard: int, start: Counts, left: Sequence[int],
-                      packing: _Packing) -> Dist | None:
-        """Net results of the combined lines (packed (cards drawn, finished hands) -> count).
+    def _settle_lines(self, table: _LineTable, upcard: int, start: Counts, left: Sequence[int]) -> Dist | None:
+        """Net results of the combined lines (:class:`_LineTable`).
 
         A line that has drawn the cards M has chance prod_r ff(left_r, M_r) / ff(n, |M|) and the dealer's
         outcome o given them chance numerator_o / D(|M|), so each net result's chance is, per
@@ -314,49 +320,47 @@ class NetResults:
 
         solver = self.solver
         unseen = sum(left)
-        mask = (1 << _DONE_BITS) - 1
-        drawn_index: dict[int, int] = {}
-        done_index: dict[int, int] = {}
-        entries = []
-        for key, count in finished.items():
-            drawn = drawn_index.setdefault(key >> _DONE_BITS, len(drawn_index))
-            done = done_index.setdefault(key & mask, len(done_index))
-            entries.append((drawn, done, count))
-        drawn_sets = [packing.unpack(d) for d in drawn_index]
-        if max(sum(d) for d in drawn_sets) >= unseen:
+        done_index = table.done_kinds
+        line_drawn, line_done, counts = table.line_drawn, table.line_done, table.counts
+        drawn_counts = table.drawn_sets  # sets x ranks
+        set_sizes = drawn_counts.sum(axis=1)
+        if int(set_sizes.max()) >= unseen:
             self.missing = "a line of split hands would need the last unseen card (the hole card)"
             return None
-        falling = [[_falling(c, d) for d in range(c + 1)] for c in left]  # falling[r][d] = ff(left_r, d)
-        weights = [prod(table[d] for table, d in zip(falling, drawn)) for drawn in drawn_sets]
-        rows = solver.cards.dealer_rows([add_counts(start, d) for d in drawn_sets], upcard)
-        sizes = sorted({sum(d) for d in drawn_sets})
-        size_index = {size: i for i, size in enumerate(sizes)}
-        denominators = [0] * len(sizes)
-        for drawn_set, (_, dealer_denominator) in zip(drawn_sets, rows):
-            denominators[size_index[sum(drawn_set)]] = _falling(unseen, sum(drawn_set)) * dealer_denominator
+        sizes, drawn_size = np.unique(set_sizes, return_inverse=True)
+        sizes, drawn_size = sizes.tolist(), drawn_size.ravel()
+        batch = solver.cards.dealer_residues(drawn_counts + np.array(start, dtype=np.int64), upcard, bound=1)
+        first_of_size = np.unique(drawn_size, return_index=True)[1].tolist()  # the dealer's denominator: by size
+        denominators = [_falling(unseen, size) * batch.denominators[first]
+                        for size, first in zip(sizes, first_of_size)]
+        try:  # each sum over lines is at most its denominator ff(n, |M|) D(|M|): primes above it suffice
+            primes = moduli_above(max(denominators))
+        except BjexactError as too_large:
+            self.missing = str(too_large)
+            return None
+        dealer_denominators = {d: i for i, d in enumerate(dict.fromkeys(batch.denominators))}
+        denominator_of = np.array([dealer_denominators[d] for d in batch.denominators], dtype=np.int64)
+        for k, p in enumerate(batch.primes):  # every row sums to its denominator (both below the primes' product)
+            whole = np.array([d % p for d in dealer_denominators], dtype=np.int64)[denominator_of]
+            if ((batch.residues[k].sum(axis=0) - whole) % p).any():
+                raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
+        dealer_residues = _extend_residues(batch.residues, batch.primes, primes)
         outcomes = [i for i, o in enumerate(OUTCOMES) if o != "blackjack" or solver.natural_loses]
         results = np.array([[_settle_hands(_unpack_done(done), OUTCOMES[i]) for i in outcomes]
                             for done in done_index], dtype=np.int64)
         lowest, highest = int(results.min()), int(results.max())
         span = highest - lowest + 1
-        line_drawn = np.array([e[0] for e in entries], dtype=np.int64)
-        line_done = np.array([e[1] for e in entries], dtype=np.int64)
-        drawn_size = np.array([size_index[sum(d)] for d in drawn_sets], dtype=np.int64)
-        bins = drawn_size[line_drawn][:, None] * span + (results[line_done] - lowest)  # lines x outcomes
-        try:
-            primes = moduli_above(max(denominators))
-        except BjexactError as too_large:
-            self.missing = str(too_large)
-            return None
+        line_bin = drawn_size[line_drawn] * span - lowest
         residues = np.zeros((len(primes), len(sizes) * span), dtype=np.int64)
         for k, p in enumerate(primes):
-            weight = np.array([w % p for w in weights], dtype=np.int64)
-            dealer = np.array([[row[0][i] % p for i in outcomes] for row in rows], dtype=np.int64)
-            lines = np.array([e[2] % p for e in entries], dtype=np.int64)
+            dealer = dealer_residues[k]  # outcomes x sets
+            weight = _falling_residues(left, drawn_counts, p)
+            lines = counts % p if counts.dtype == np.int64 else (counts % p).astype(np.int64)
             base = weight[line_drawn] * lines % p
-            for column in range(len(outcomes)):
-                chance = base * dealer[line_drawn, column] % p
-                np.add.at(residues[k], bins[:, column], chance)  # sums of < 2^31 values: no overflow
+            for column, outcome in enumerate(outcomes):
+                chance = base * dealer[outcome, line_drawn] % p
+                bins = line_bin + results[line_done, column]
+                np.add.at(residues[k], bins, chance)  # sums of < 2^31 values: no overflow
             residues[k] %= p
         numerators = from_residues(residues, primes)
         out: Dist = {}
@@ -365,6 +369,133 @@ class NetResults:
                 result = mpq(slot % span + lowest)
                 out[result] = out.get(result, _ZERO) + mpq(numerator, denominators[slot // span])
         return out
+
+@dataclass(frozen=True)
+class _LineTable:
+    """The split hands' combined lines as arrays: ``drawn_sets`` (the distinct sets of cards drawn, as
+    counts: an int64 array, sets x ranks), ``done_kinds`` (the distinct finished hands, packed as
+    :func:`_finished_hand` counts) and, per line, the index of each (``line_drawn``, ``line_done``) and
+    its number of orders ``counts`` (int64, or Python integers in an object array)."""
+
+    drawn_sets: Any  # int64, sets x ranks
+    done_kinds: list[int]
+    line_drawn: Any
+    line_done: Any
+    counts: Any
+
+    @classmethod
+    def of_packed(cls, finished: Mapping[int, int], packing: _Packing) -> _LineTable:
+        """From packed (cards drawn, finished hands) -> count (:func:`_combine`)."""
+        import numpy as np
+
+        mask = (1 << _DONE_BITS) - 1
+        drawn_index: dict[int, int] = {}
+        done_index: dict[int, int] = {}
+        entries = []
+        for key, count in finished.items():
+            drawn = drawn_index.setdefault(key >> _DONE_BITS, len(drawn_index))
+            done = done_index.setdefault(key & mask, len(done_index))
+            entries.append((drawn, done, count))
+        try:
+            counts = np.array([e[2] for e in entries], dtype=np.int64)
+        except OverflowError:
+            counts = np.array([e[2] for e in entries], dtype=object)
+        return cls(np.array([packing.unpack(d) for d in drawn_index], dtype=np.int64).reshape(-1, 10), list(done_index),
+                   np.array([e[0] for e in entries], dtype=np.int64), np.array([e[1] for e in entries], dtype=np.int64),
+                   counts)
+
+    @classmethod
+    def combined(cls, patterns: Sequence[tuple[int, int, int, int]], pair: int,
+                 not_pair: Sequence[tuple[int, int, int]], free: Sequence[tuple[int, int, int]], packing: _Packing,
+                 left: Sequence[int]) -> tuple[_LineTable, int] | None:
+        """The patterns' lines combined hand by hand in int64 arrays, the cards drawn as one number in
+        the mixed radix of ``left`` (rank r's count times prod of (left_i + 1), i < r); ``None`` where
+        that number or a count could pass 2^62 (then :func:`_combine` does it with Python integers). With
+        the table, the work: combinations of combined lines and a hand's lines tried."""
+        import numpy as np
+
+        radix = [c + 1 for c in left]
+        if prod(radix) >= 1 << 62:
+            return None
+        place = np.array([prod(radix[:r]) for r in range(10)], dtype=np.int64)
+        room = np.array(left, dtype=np.int64)
+        total = {id(lines): sum(ways for _, _, ways in lines) for lines in (not_pair, free)}
+        for orders, _, b, waiting in patterns:  # a merged count is at most the pattern's orders times its lines'
+            if orders * total[id(not_pair)] ** b * total[id(free)] ** waiting >= 1 << 62:
+                return None
+        hands = {id(lines): _line_arrays(lines, packing) for lines in (not_pair, free)}
+        parts = []
+        work = 0
+        for orders, count, b, waiting in patterns:
+            start = np.array(counts_of([pair] * (count - 2)), dtype=np.int64)
+            if (start > room).any():
+                continue
+            codes = np.array([int(start @ place)], dtype=np.int64)
+            done = np.zeros(1, dtype=np.int64)
+            ways = np.array([orders], dtype=np.int64)
+            for lines in [not_pair] * b + [free] * waiting:
+                work += len(ways) * len(lines)
+                codes, done, ways = _combine_arrays(codes, done, ways, hands[id(lines)], room, place)
+            parts.append((codes, done, ways))
+        if not parts:
+            empty = np.zeros(0, dtype=np.int64)
+            return cls(np.zeros((0, 10), dtype=np.int64), [], empty, empty, empty), work
+        unique_codes, line_drawn = np.unique(np.concatenate([c for c, _, _ in parts]), return_inverse=True)
+        done_kinds, line_done = np.unique(np.concatenate([d for _, d, _ in parts]), return_inverse=True)
+        return cls(_digits(unique_codes, room, place), done_kinds.tolist(), line_drawn.ravel(),
+                   line_done.ravel(), np.concatenate([w for _, _, w in parts])), work
+
+
+def _line_arrays(lines: Sequence[tuple[int, int, int]], packing: _Packing) -> tuple[Any, Any, Any]:
+    """One hand's lines as arrays: cards drawn (lines x ranks), finished hand, orders."""
+    import numpy as np
+
+    drawn = np.array([packing.unpack(d) for d, _, _ in lines], dtype=np.int64).reshape(-1, 10)
+    return drawn, np.array([d for _, d, _ in lines], dtype=np.int64), np.array([w for _, _, w in lines], dtype=np.int64)
+
+
+def _combine_arrays(codes: Any, done: Any, ways: Any, hand: tuple[Any, Any, Any], room: Any,
+                    place: Any) -> tuple[Any, Any, Any]:
+    """:func:`_combine` in arrays: every combined line (cards drawn as a mixed-radix number ``codes``,
+    finished hands, orders) followed by every line of the next hand whose cards the shoe still holds,
+    orders multiplied, equal (cards drawn, finished hands) merged."""
+    import numpy as np
+
+    hand_drawn, hand_done, hand_ways = hand
+    hand_codes = hand_drawn @ place
+    drawn = _digits(codes, room, place).astype(np.int16)
+    hand_small, room_small = hand_drawn.astype(np.int16), room.astype(np.int16)
+    keep_codes, keep_done, keep_ways = [], [], []
+    step = max(1, 1_000_000 // max(len(hand_ways), 1))
+    for begin in range(0, len(ways), step):
+        block = slice(begin, begin + step)
+        fits = ((drawn[block, None, :] + hand_small[None, :, :]) <= room_small).all(axis=2)
+        i, j = np.nonzero(fits)
+        del fits
+        i += begin
+        merged = _merge(codes[i] + hand_codes[j], done[i] + hand_done[j], ways[i] * hand_ways[j])
+        keep_codes.append(merged[0])
+        keep_done.append(merged[1])
+        keep_ways.append(merged[2])
+    if len(keep_codes) == 1:
+        return keep_codes[0], keep_done[0], keep_ways[0]
+    return _merge(np.concatenate(keep_codes), np.concatenate(keep_done), np.concatenate(keep_ways))
+
+
+def _merge(codes: Any, done: Any, ways: Any) -> tuple[Any, Any, Any]:
+    """Lines with equal (cards drawn, finished hands) as one, their orders added (sorted by both)."""
+    import numpy as np
+
+    order = np.lexsort((done, codes))
+    codes, done, ways = codes[order], done[order], ways[order]
+    starts = np.flatnonzero(np.r_[True, (codes[1:] != codes[:-1]) | (done[1:] != done[:-1])])
+    return codes[starts], done[starts], np.add.reduceat(ways, starts)
+
+
+def _digits(codes: Any, room: Any, place: Any) -> Any:
+    """The counts per rank (codes x ranks) of mixed-radix numbers (radix ``room`` + 1)."""
+    return codes[:, None] // place[None, :] % (room + 1)[None, :]
+
 
 def _powers(dist: Dist, most: int = 4) -> list[Dist]:
     """The distributions of the sum of 0, 1, ..., ``most`` independent draws from ``dist``."""
@@ -425,6 +556,38 @@ def _combine(combined: Mapping[int, int], lines: Sequence[tuple[int, int, int]],
             if (room - (new >> _DONE_BITS)) & guards == guards:
                 out[new] = out.get(new, 0) + count * ways
     return out
+
+def _extend_residues(residues: Any, primes: Sequence[int], wanted: Sequence[int]) -> Any:
+    """Residues (primes x ...) of integers from 0 to prod(``primes``) - 1, modulo each of ``wanted`` instead
+    (Garner's mixed-radix digits, in int64: every prime is below 2^31), without the integers themselves."""
+    import numpy as np
+
+    digits: list[Any] = []  # x = d0 + d1 p0 + d2 p0 p1 + ...
+    for j, p in enumerate(primes):
+        value = np.zeros_like(residues[0])
+        for i in range(j - 1, -1, -1):  # d0 + d1 p0 + ... + d_{j-1} p0...p_{j-2}, modulo p (Horner)
+            value = (value * primes[i] + digits[i]) % p
+        inverse = pow(prod(primes[:j]) % p, -1, p)
+        digits.append((residues[j] - value) % p * inverse % p)
+    out = np.empty((len(wanted), *residues.shape[1:]), dtype=np.int64)
+    for k, q in enumerate(wanted):
+        value = np.zeros_like(residues[0])
+        for i in range(len(primes) - 1, -1, -1):
+            value = (value * (primes[i] % q) + digits[i]) % q
+        out[k] = value
+    return out
+
+
+def _falling_residues(left: Sequence[int], drawn: Any, p: int) -> Any:
+    """prod_r ff(left_r, drawn[i, r]) modulo ``p`` for each row i of the int64 array ``drawn`` (sets x ranks)."""
+    import numpy as np
+
+    out = np.ones(len(drawn), dtype=np.int64)
+    for r, count in enumerate(left):
+        table = np.array([_falling(count, d) % p for d in range(count + 1)], dtype=np.int64)
+        out = out * table[drawn[:, r]] % p
+    return out
+
 
 def _falling(n: int, k: int) -> int:
     """The falling factorial n (n - 1) ... (n - k + 1)."""

@@ -19,7 +19,7 @@ from ..core.cards import RANKS, STANDARD_PROPORTIONS, Counts, FiniteShoe
 from ..core.hand import natural_partner
 from ..core.numbers import mpq
 from ..core.rules import GameRules
-from ..dealer.batch import OUTCOMES, DealerOracle
+from ..dealer.batch import OUTCOMES, DealerOracle, Residues
 from ..dealer.distributions import dealer_distributions
 from ..errors import BjexactError
 
@@ -47,6 +47,14 @@ class Gone:
 
 
 NOTHING_GONE = Gone()
+
+
+_DEALER_CHUNK = 20_000  # removed sets per walk of the dealer's residues (its arrays grow with them)
+
+
+def _listed(removed_sets: Any) -> list[Counts]:
+    """Removed sets as a list of counts (from an int array, sets x ranks, too)."""
+    return [tuple(row) for row in (removed_sets.tolist() if hasattr(removed_sets, "tolist") else removed_sets)]
 
 
 class SeenCards:
@@ -129,6 +137,24 @@ class SeenCards:
         """:meth:`dealer` for many removed sets at once (finite shoes, nothing hidden), not kept."""
         assert self._oracle is not None  # finite shoes only
         return self._oracle.numerators(removed_sets, upcard, 0, [0] * len(removed_sets))
+
+    def dealer_residues(self, removed_sets: Any, upcard: int, bound: int) -> Residues:
+        """The numerators of :meth:`dealer_rows` modulo primes whose product exceeds ``bound`` times every
+        denominator (finite shoes, nothing hidden; :meth:`bjexact.dealer.batch.DealerOracle.residues`),
+        for sums of them weighted by integers up to ``bound`` recovered without the rows themselves.
+        ``removed_sets``: counts per set, a list or an int array (sets x ranks)."""
+        import numpy as np  # finite shoes only
+
+        assert self._oracle is not None  # finite shoes only
+        chunks = [self._oracle.residues(_listed(removed_sets[i:i + _DEALER_CHUNK]), upcard, 0, None, bound=bound)
+                  for i in range(0, len(removed_sets), _DEALER_CHUNK)]  # in chunks: the walk's arrays stay small
+        if len(chunks) == 1:
+            return chunks[0]
+        primes = chunks[0].primes
+        if any(chunk.primes != primes for chunk in chunks):  # chunks of other denominators: walk them at once
+            return self._oracle.residues(_listed(removed_sets), upcard, 0, None, bound=bound)
+        return Residues(np.concatenate([chunk.residues for chunk in chunks], axis=2),
+                        [d for chunk in chunks for d in chunk.denominators], primes)
 
     def dealer(self, removed: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> tuple[tuple[int, ...], int]:
         """P(outcome | up-card, removed) for :data:`OUTCOMES`, as (numerators, denominator).
