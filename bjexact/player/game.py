@@ -93,7 +93,7 @@ from .engine import UpcardEngine, stand_weights
 from .states import counts_value, hands_up_to_21
 
 __all__ = ["GameRules", "MOVES", "SPLIT_WORK_LIMIT", "Strategy", "GameSolution", "MoveValues", "ChartCell",
-           "solve_game", "hand_moves", "insurance_value", "even_money", "chart_code", "UPCARD_ORDER"]
+           "solve_game", "engine_covers", "hand_moves", "insurance_value", "even_money", "chart_code", "UPCARD_ORDER"]
 
 MOVES = ("stand", "hit", "double", "split", "surrender")
 _ZERO = mpq(0)
@@ -320,12 +320,14 @@ class _Solver:
         self._scale: dict[Any, mpq] = {}
         self._split_two: dict[Any, mpq] = {}
         self._first_cont: dict[Any, tuple[mpq, mpq | None]] = {}
+        self._later: dict[Any, mpq] = {}
+        self._later_double: dict[Any, mpq | None] = {}
 
     def _key(self, hand: Counts) -> Any:
         """Memo key of a hand: for the infinite deck its values depend on (total, soft) only."""
         if self.cards.infinite:
             value = counts_value(hand)
-            return (value.total, value.soft)
+            return (value.total, value.soft) if self.rules.charlie is None else (value.total, value.soft, sum(hand))
         return hand
 
     def _gone_key(self, hand: Counts, upcard: int, gone: Gone) -> Any:
@@ -368,9 +370,22 @@ class _Solver:
             new = _add(hand, rank)
             if counts_value(new).bust:
                 total -= p * self.scale(new, upcard, gone)
+            elif self.is_charlie(new):
+                total += p * self.charlie(new, upcard, gone)
             else:
                 total += p * then(new)
         return total
+
+    def is_charlie(self, hand: Counts) -> bool:
+        """Whether ``hand`` (counts) is a Charlie: finished, it wins 1:1 (:meth:`GameRules.is_charlie`)."""
+        return self.rules.is_charlie(sum(hand), counts_value(hand))
+
+    def charlie(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
+        """W of a Charlie per unit of its stake: it wins unless the dealer has a natural, which is left
+        out under peek and OBO (W is P(no natural)); under ENHC the natural takes it: 1 - 2 P(natural)."""
+        if not self.natural_loses:
+            return self.scale(hand, upcard, gone)
+        return 1 - 2 * self.cards.natural_chance(add_counts(hand, gone.extra), upcard, gone)
 
     def continuation(self, hand: Counts, upcard: int) -> tuple[mpq, mpq | None]:
         """(stand, hit) W of an unsplit hand that may only stand or hit from here."""
@@ -378,17 +393,51 @@ class _Solver:
         found = self._cont.get(key)
         if found is None:
             stand = self.stand(hand, upcard)
-            hit = self._hit(hand, upcard, NOTHING_GONE, lambda new: _best(self.continuation(new, upcard)))
+            hit = self._hit(hand, upcard, NOTHING_GONE, lambda new: self.later_value(new, upcard))
             found = self._cont[key] = (stand, hit)
         return found
+
+    def later_value(self, hand: Counts, upcard: int, pair: int = 0, pairs_gone: int = 0) -> mpq:
+        """W of an unsplit hand of three or more cards played on optimally: the best of standing,
+        hitting and, with ``double_after_hit``, doubling (with ``pairs_gone`` cards of ``pair``
+        gone too: the values a split strategy chooses by, :meth:`post_split_continuation`)."""
+        key = (self._key(hand), upcard, pair, pairs_gone)
+        found = self._later.get(key)
+        if found is None:
+            values = self.post_split_continuation(hand, upcard, pair, pairs_gone)
+            found = _best(values)
+            double = self.later_double(hand, upcard, _pairs_gone(pair, pairs_gone)) \
+                if self.may_double(hand) else None
+            if double is not None and double > found:
+                found = double
+            self._later[key] = found
+        return found
+
+    def later_double(self, hand: Counts, upcard: int, gone: Gone) -> mpq | None:
+        """W of doubling a hand of three or more cards (memoised: a position is reached by many lines)."""
+        key = (self._key(hand), upcard, gone.pair if self.cards.infinite else gone)
+        if key not in self._later_double:
+            self._later_double[key] = self.double(hand, upcard, gone)
+        return self._later_double[key]
+
+    def later_move(self, hand: Counts, upcard: int) -> str:
+        """The move of an unsplit hand of three or more cards: stand, hit or (``double_after_hit``)
+        double, the first of equal values."""
+        stand, hit = self.continuation(hand, upcard)
+        options = {"stand": stand} | ({"hit": hit} if hit is not None else {})
+        if self.may_double(hand):
+            double = self.later_double(hand, upcard, NOTHING_GONE)
+            if double is not None:
+                options["double"] = double
+        return _argmax(options)
 
     def double(self, hand: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> mpq | None:
         one_card = self._hit(hand, upcard, gone, lambda new: self.stand(new, upcard, gone))
         return None if one_card is None else 2 * one_card
 
     def may_double(self, hand: Counts, split_pair: int | None = None) -> bool:
-        """Whether two cards ``hand`` may double (a split hand of ``split_pair``): the rules say."""
-        return self.rules.may_double(counts_value(hand), split_pair=split_pair)
+        """Whether ``hand`` (counts) may double (a split hand of ``split_pair``): the rules say."""
+        return self.rules.may_double(counts_value(hand), split_pair=split_pair, cards=sum(hand))
 
     def moves(self, cards: tuple[int, int], upcard: int) -> MoveValues:
         """The W of every allowed move of an unsplit two-card hand."""
@@ -510,7 +559,8 @@ class _Solver:
         return self._split_move(hand, upcard, pair, self.strategy_pairs(hands))
 
     def _split_move(self, hand: Counts, upcard: int, pair: int, strategy: int) -> str:
-        if counts_value(hand).total == 21 or not self.rules.may_hit_split(pair):
+        """The move of a split hand (two cards or, with ``double_after_hit``, more) by its strategy."""
+        if (sum(hand) == 2 and counts_value(hand).total == 21) or not self.rules.may_hit_split(pair):
             return "stand"
         gone = _pairs_gone(pair, strategy)
         stand, hit = self.post_split_continuation(hand, upcard, pair, strategy)
@@ -548,8 +598,7 @@ class _Solver:
         if found is None:
             gone = _pairs_gone(pair, pairs_gone)
             stand = self.stand(hand, upcard, gone)
-            hit = self._hit(hand, upcard, gone,
-                            lambda new: _best(self.post_split_continuation(new, upcard, pair, pairs_gone)))
+            hit = self._hit(hand, upcard, gone, lambda new: self.later_value(new, upcard, pair, pairs_gone))
             found = self._first_cont[key] = (stand, hit)  # its rows are batched before any dry run
         return found
 
@@ -586,7 +635,9 @@ class _Solver:
         key = (self._key(hand), upcard, None if self.cards.infinite else gone, strategy)
         found = self._split_cont.get(key)
         if found is None:
-            if self._split_hits(hand, upcard, gone.pair, strategy):
+            if self.rules.double_after_hit and self.may_double(hand, gone.pair):
+                found = self._split_two_cards_now(hand, upcard, gone, strategy)  # may double: chosen alike
+            elif self._split_hits(hand, upcard, gone.pair, strategy):
                 found = self._split_hit(hand, upcard, gone, strategy)
             else:
                 found = self.stand(hand, upcard, gone)
@@ -762,13 +813,19 @@ class Strategy:
         return self._solver.split_limit(pair)
 
     def split_move(self, hand: Counts, upcard: int, pair: int, hands: int = 2) -> str:
-        """The move of a split hand of ``pair`` holding ``hand`` (counts) once it has two cards,
-        played while ``hands`` split hands are on the table (only CDP's moves depend on it)."""
+        """The move of a split hand of ``pair`` holding ``hand`` (counts) once it has two cards or
+        more (stand, hit, double), played while ``hands`` split hands are on the table (only CDP's
+        moves depend on it)."""
         return self._solver.split_move(hand, upcard, pair, hands)
 
     def continues_hitting(self, hand: Counts, upcard: int) -> bool:
         """Whether an unsplit hand (counts) that may only stand or hit hits."""
         return self._solver.continues_hitting(hand, upcard)
+
+    def later_move(self, hand: Counts, upcard: int) -> str:
+        """The move of an unsplit hand (counts) of three or more cards: stand, hit, or double (only
+        with ``double_after_hit``)."""
+        return self._solver.later_move(hand, upcard)
 
     def split_hits(self, hand: Counts, upcard: int, pair: int, hands: int = 2) -> bool:
         """Whether a split hand of ``pair`` (counts, three cards or more) hits, played while
@@ -789,6 +846,7 @@ def _best(values: tuple[mpq, mpq | None]) -> mpq:
 # --- the distribution of the round's net result ---------------------------------
 
 Dist = dict[Any, mpq]  # net result (mpq), or a hand's (total, stake), -> probability
+CHARLIE_TOTAL = 23  # the total of a finished split hand that is a Charlie (22: a bust)
 
 # The most pairs (combined lines, one hand's line) the split hands of one rule set may be combined
 # over before the distribution of the net result is given up (finite shoes): about half a minute.
@@ -845,16 +903,30 @@ class _Results:
             new = _add(hand, rank)
             if counts_value(new).bust:
                 _mix(out, {mpq(-stake): self.solver.scale(new, upcard, NOTHING_GONE)}, p)
+            elif self.solver.is_charlie(new):
+                _mix(out, self.charlie(new, upcard, stake), p)
             else:
                 _mix(out, then(new), p)
         return out
 
+    def charlie(self, hand: Counts, upcard: int, stake: int) -> Dist:
+        """A Charlie's result: it wins ``stake`` unless the dealer has a natural (left out under peek
+        and OBO, the W form; under ENHC the natural takes the stake)."""
+        if not self.solver.natural_loses:
+            return {mpq(stake): self.solver.scale(hand, upcard, NOTHING_GONE)}
+        natural = self.solver.cards.natural_chance(hand, upcard)
+        return {mpq(stake): 1 - natural, mpq(-stake): natural}
+
     def play(self, hand: Counts, upcard: int) -> Dist:
-        """A hand that may stand or hit, played as the solution plays it."""
+        """A hand of three or more cards, played on as the solution plays it (stand, hit or, with
+        ``double_after_hit``, double)."""
         key = (self.solver._key(hand), upcard)
         found = self._play.get(key)
         if found is None:
-            if self.solver.continues_hitting(hand, upcard):
+            move = self.solver.later_move(hand, upcard)
+            if move == "double":
+                found = self._after_hit(hand, upcard, 2, lambda new: self.stand(new, upcard, 2))
+            elif move == "hit":
                 found = self._after_hit(hand, upcard, 1, lambda new: self.play(new, upcard))
             else:
                 found = self.stand(hand, upcard, 1)
@@ -895,25 +967,31 @@ class _Results:
         if move == "stand":
             return {(counts_value(hand).total, 1): _ONE}
         if move == "double":
-            return self._final_after_hit(hand, upcard, lambda new: {(min(counts_value(new).total, 22), 2): _ONE})
-        return self._final_after_hit(hand, upcard, lambda new: self._final_continue(new, upcard, pair))
+            return self._final_after_hit(hand, upcard, 2, lambda new: {(min(counts_value(new).total, 22), 2): _ONE})
+        return self._final_after_hit(hand, upcard, 1, lambda new: self._final_continue(new, upcard, pair))
 
-    def _final_after_hit(self, hand: Counts, upcard: int, then: Callable[[Counts], Dist]) -> Dist:
+    def _final_after_hit(self, hand: Counts, upcard: int, stake: int, then: Callable[[Counts], Dist]) -> Dist:
         out: Dist = {}
         for rank, p in self.solver.cards.draws(hand, upcard):
             new = _add(hand, rank)
-            _mix(out, then(new), p)
+            _mix(out, {(CHARLIE_TOTAL, stake): _ONE} if self.solver.is_charlie(new) else then(new), p)
         return out
 
     def _final_continue(self, hand: Counts, upcard: int, pair: int) -> Dist:
+        """Final (total, stake) of a split hand of three or more cards played on (stand, hit, or with
+        ``double_after_hit`` double)."""
         value = counts_value(hand)
         if value.bust:
             return {(22, 1): _ONE}
-        key = (value, upcard, pair)
+        key = (self.solver._key(hand), upcard, pair)
         found = self._finals.get(key)
         if found is None:
-            if self.solver.split_hits(hand, upcard, pair):
-                found = self._final_after_hit(hand, upcard, lambda new: self._final_continue(new, upcard, pair))
+            move = self.solver.split_move(hand, upcard, pair)
+            if move == "double":
+                found = self._final_after_hit(hand, upcard, 2,
+                                              lambda new: {(min(counts_value(new).total, 22), 2): _ONE})
+            elif move == "hit":
+                found = self._final_after_hit(hand, upcard, 1, lambda new: self._final_continue(new, upcard, pair))
             else:
                 found = {(value.total, 1): _ONE}
             self._finals[key] = found
@@ -971,6 +1049,11 @@ class _Results:
         (checked before each split from the number of each hand's lines, which bounds them;
         the distribution is not computed and :attr:`missing` says why).
         """
+        rules = self.solver.rules
+        if rules.double_after_hit or rules.charlie is not None or self.solver.split_limit(pair) > 7:
+            self.missing = ("on a finite shoe the split hands' lines are not followed with doubling after hitting, "
+                            "a Charlie or eight split hands")
+            return None
         if not self.split_lines:
             self.missing = ("on a finite shoe where pairs are split it needs every line of the split hands "
                             "followed (seconds to minutes), which was not asked for (bjexact edge --distribution; "
@@ -1210,7 +1293,9 @@ def _settle(final: Dist, outcome: str) -> Dist:
     """Net results of a hand whose (total, stake) is distributed as ``final`` against a dealer outcome."""
     out: Dist = {}
     for (total, stake), q in final.items():
-        if total > 21 or outcome == "blackjack":  # ENHC: a dealer natural takes every bet
+        if total == CHARLIE_TOTAL and outcome != "blackjack":  # a Charlie wins, but not against a natural
+            result = stake
+        elif total > 21 or outcome == "blackjack":  # ENHC: a dealer natural takes every bet
             result = -stake
         elif outcome == "bust":
             result = stake
@@ -1470,7 +1555,8 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     ``None``. ``progress``: a progress bar on standard error (default: when it is a terminal).
     ``engine=False``: the values in fraction arithmetic throughout, without
     :mod:`bjexact.player.engine` (many times slower; the same results, kept as an independent
-    check of the engine).
+    check of the engine). Rules the engine does not cover (:func:`engine_covers`: doubling
+    after hitting, a Charlie) take the fraction arithmetic whatever ``engine`` says.
 
     Examples
     --------
@@ -1482,9 +1568,16 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     >>> solution.chart()["hard"]["16"][10].code, solution.chart()["pairs"]["8"][10].code
     ('H', 'P')
     """
-    solver = _EngineSolver(rules) if engine else _Solver(rules)
+    solver = _EngineSolver(rules) if engine and engine_covers(rules) else _Solver(rules)
     return _solve(solver, with_distribution=with_distribution, split_lines=split_lines,
                   progress=progress)
+
+
+def engine_covers(rules: GameRules) -> bool:
+    """Whether :mod:`bjexact.player.engine` can value ``rules``: not with doubling after hitting or
+    a Charlie (its positions are two-card decisions then stand or hit, settled by total), which
+    :func:`solve_game` values in fraction arithmetic instead."""
+    return not rules.double_after_hit and rules.charlie is None
 
 
 def _solve(solver: _Solver, *, with_distribution: bool, progress: bool | None,
@@ -1536,7 +1629,7 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
     """The values of every allowed move of the player's ``cards`` against ``upcard``.
 
     Two cards: stand, hit, double, split, surrender as the rules allow; three or
-    more: stand and hit. Values per unit initial bet, composition-dependent (the
+    more: stand and hit, and double with ``double_after_hit``. Values per unit initial bet, composition-dependent (the
     cards and the up-card have left the shoe); see :meth:`MoveValues.value` for
     what they are conditioned on.
 
@@ -1558,11 +1651,16 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
         for rank in RANKS:
             if needed[rank - 1] > solver.cards.counts[rank - 1]:
                 raise BjexactError(f"the shoe does not hold {needed[rank - 1]} of {rank_symbol(rank)}")
+    if rules.is_charlie(len(ranks), hand_value(ranks)):
+        raise BjexactError(f"the hand is a {rules.charlie}-card Charlie: it has won, with nothing to decide")
     solver.prefetch_hand(ranks, up)
     if len(ranks) == 2:
         return solver.moves((ranks[0], ranks[1]), up)
     stand, hit = solver.continuation(hand, up)
     moves = {"stand": stand} | ({"hit": hit} if hit is not None else {})
+    double = solver.later_double(hand, up, NOTHING_GONE) if solver.may_double(hand) else None
+    if double is not None:
+        moves["double"] = double
     return MoveValues(ranks, up, moves, solver.cards.natural_chance(hand, up), rules.excludes_natural,
                       False, rules.hole_card == "peek")
 

@@ -171,6 +171,10 @@ class _ChartSolver(_Solver):
     def continues_hitting(self, hand: Counts, upcard: int) -> bool:
         return self._choose(hand, upcard, {"stand", "hit"}) == "hit"
 
+    def later_move(self, hand: Counts, upcard: int) -> str:
+        """A chart has no rows of three or more cards: it never doubles after hitting."""
+        return "hit" if self.continues_hitting(hand, upcard) else "stand"
+
     # A chart plays split hands by their cards alone, whatever the split strategy of the rules:
     # the engine's split valuation asks these two for every post-split choice.
     def _split_hits(self, hand: Counts, upcard: int, pair: int, strategy: int) -> bool:
@@ -179,7 +183,7 @@ class _ChartSolver(_Solver):
     def _split_move(self, hand: Counts, upcard: int, pair: int, strategy: int) -> str:
         if counts_value(hand).total == 21 or not self.rules.may_hit_split(pair):
             return "stand"
-        allowed = {"stand", "hit"} | ({"double"} if self.may_double(hand, pair) else set())
+        allowed = {"stand", "hit"} | ({"double"} if sum(hand) == 2 and self.may_double(hand, pair) else set())
         return self._choose(hand, upcard, allowed)
 
     def first_allowed(self, cards: tuple[int, int]) -> set[str]:
