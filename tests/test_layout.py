@@ -142,11 +142,6 @@ def test_nothing_imports_the_old_module_names():
     assert not users, ", ".join(f"{a} -> {b}" for a, b in users)
 
 
-# The solver's internals the chart policy extends (it subclasses the engine's solver); they get public
-# names when the engine's module is split by what it owns.
-ENGINE_INTERNALS = {("bjexact.player.policy", "bjexact.player.game", name) for name in ("_Cards", "_Solver", "_solve")}
-
-
 def private_imports() -> list[tuple[str, str, str]]:
     """(importer, module, name) for every ``_name`` imported from another module."""
     found = []
@@ -160,7 +155,7 @@ def private_imports() -> list[tuple[str, str, str]]:
             for alias in node.names:
                 if alias.name.startswith("_") and not alias.name.startswith("__") and target != name:
                     found.append((name, target, alias.name))
-    return [found_import for found_import in found if found_import not in ENGINE_INTERNALS]
+    return found
 
 
 def test_private_names_stay_inside_their_module():

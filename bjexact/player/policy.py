@@ -38,8 +38,11 @@ from ..core.cards import RANKS, Counts, counts_of, rank_symbol
 from ..core.numbers import mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError
-from .game import NOTHING_GONE, GameSolution, MoveValues, _Cards, _solve, _Solver
+from .game import solve_with
+from .seen import NOTHING_GONE, SeenCards
+from .solution import GameSolution
 from .states import counts_value
+from .values import FractionSolver, MoveValues
 
 __all__ = ["POLICY_CODES", "ChartPolicy", "code_move", "evaluate_chart", "solve_game_and_chart", "ChartStrategy"]
 
@@ -147,10 +150,10 @@ class ChartPolicy:
         return code_move(code, allowed, das)
 
 
-class _ChartSolver(_Solver):
+class _ChartSolver(FractionSolver):
     """The engine's values with every choice made by a chart instead of by the values."""
 
-    def __init__(self, rules: GameRules, chart: ChartPolicy, cards: _Cards | None = None):
+    def __init__(self, rules: GameRules, chart: ChartPolicy, cards: SeenCards | None = None):
         super().__init__(rules, cards)
         self.chart = chart
         self._played: dict[object, mpq] = {}
@@ -249,7 +252,7 @@ def evaluate_chart(rules: GameRules, chart: ChartPolicy, *, with_distribution: b
     >>> played.ev <= optimal.ev, f"{float(optimal.ev - played.ev) * 100:.4f}"
     (True, '0.0000')
     """
-    return _solve(_ChartSolver(rules, chart), with_distribution=with_distribution, split_lines=split_lines,
+    return solve_with(_ChartSolver(rules, chart), with_distribution=with_distribution, split_lines=split_lines,
                   progress=progress)
 
 
@@ -257,10 +260,10 @@ def solve_game_and_chart(rules: GameRules, chart: ChartPolicy, *, with_distribut
                          progress: bool | None = None) -> tuple[GameSolution, GameSolution]:
     """:func:`~bjexact.player.game.solve_game` and :func:`evaluate_chart` of one rule set together,
     the dealer's distributions for the shoe computed once for both (the cost of a finite shoe)."""
-    optimal = _Solver(rules)
+    optimal = FractionSolver(rules)
     played = _ChartSolver(rules, chart, optimal.cards)
-    return (_solve(optimal, with_distribution=with_distribution, progress=progress),
-            _solve(played, with_distribution=with_distribution, progress=progress))
+    return (solve_with(optimal, with_distribution=with_distribution, progress=progress),
+            solve_with(played, with_distribution=with_distribution, progress=progress))
 
 
 class ChartStrategy:

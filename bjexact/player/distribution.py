@@ -1,0 +1,491 @@
+"""The distribution of the round's net result under a solver's play.
+
+:class:`NetResults` follows every dealt hand as the solver (:mod:`bjexact.player.values`, or a
+chart's, :mod:`bjexact.player.policy`) plays it and settles it against the dealer's outcomes,
+giving each net result's exact chance, in the solver's W form (under peek or OBO the chances
+are those of (result, no dealer natural); :func:`~bjexact.player.game.solve_game` adds the
+natural's). Split hands on a finite shoe share the cards and the dealer's outcome: their lines
+are followed exactly within a bound of work (:meth:`NetResults._finite_split`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from math import prod
+from typing import Any
+
+from ..core.cards import RANKS, Counts, add_counts, counts_of
+from ..core.numbers import mpq
+from ..dealer.batch import OUTCOMES, from_residues, moduli_above
+from ..errors import BjexactError
+from .seen import NOTHING_GONE
+from .states import counts_value
+from .values import FractionSolver, MoveValues, add_card
+
+__all__ = ["Dist", "NetResults", "mix"]
+
+_ZERO = mpq(0)
+_ONE = mpq(1)
+_HALF = mpq(1, 2)
+_NO_CARDS: Counts = (0,) * 10
+
+Dist = dict[Any, mpq]  # net result (mpq), or a hand's (total, stake), -> probability
+CHARLIE_TOTAL = 23  # the total of a finished split hand that is a Charlie (22: a bust)
+
+
+def mix(target: Dist, source: Dist, weight: mpq) -> None:
+    """Add ``source``'s chances, each times ``weight``, to ``target`` (in place)."""
+    for result, p in source.items():
+        target[result] = target.get(result, _ZERO) + weight * p
+
+
+def _convolve(a: Dist, b: Dist) -> Dist:
+    out: Dist = {}
+    for x, p in a.items():
+        for y, q in b.items():
+            out[x + y] = out.get(x + y, _ZERO) + p * q
+    return out
+
+
+class NetResults:
+    """The distribution of net results under the solved play, in the solver's W form:
+    under peek/OBO the probabilities are those of (result, no dealer natural).
+
+    Unsplit hands: for any shoe, settled against the dealer's distribution for
+    their cards. Split hands: the hands and the dealer are independent only on the
+    infinite deck, where each hand's final total is found once and the hands are
+    combined per dealer outcome. On a finite shoe they share the cards and the
+    dealer's outcome: every line of the split hands is followed exactly
+    (:meth:`_finite_split`), within ``work_limit`` combinations of their lines
+    (:data:`bjexact.player.game.SPLIT_WORK_LIMIT` from :func:`~bjexact.player.game.solve_game`);
+    beyond it, ``None``.
+    """
+
+    def __init__(self, solver: FractionSolver, split_lines: bool, work_limit: int):
+        self.solver = solver
+        self.split_lines = split_lines  # follow the split hands' lines on a finite shoe
+        self.work_limit = work_limit  # the most combinations of split hands' lines followed
+        self._play: dict[Any, Dist] = {}
+        self._finals: dict[Any, Dist] = {}  # infinite deck: by hand value
+        self.work = 0  # finite shoes: combinations of split hands' lines so far
+        self.missing = ""  # why the distribution is not computed, if it is not
+
+    def stand(self, hand: Counts, upcard: int, stake: int) -> Dist:
+        numerators, denominator = self.solver.cards.dealer(hand, upcard)
+        weights = self.solver._stand_w[max(counts_value(hand).total, 4)]
+        out: Dist = {}
+        for outcome, w, n in zip(OUTCOMES, weights, numerators):
+            if not n or (outcome == "blackjack" and not self.solver.natural_loses):
+                continue  # under peek/OBO the dealer's natural is left out (W form)
+            result = mpq(w * stake)
+            out[result] = out.get(result, _ZERO) + mpq(n, denominator)
+        return out
+
+    def _after_hit(self, hand: Counts, upcard: int, stake: int, then: Callable[[Counts], Dist]) -> Dist:
+        out: Dist = {}
+        for rank, p in self.solver.cards.draws(hand, upcard):
+            new = add_card(hand, rank)
+            if counts_value(new).bust:
+                mix(out, {mpq(-stake): self.solver.scale(new, upcard, NOTHING_GONE)}, p)
+            elif self.solver.is_charlie(new):
+                mix(out, self.charlie(new, upcard, stake), p)
+            else:
+                mix(out, then(new), p)
+        return out
+
+    def charlie(self, hand: Counts, upcard: int, stake: int) -> Dist:
+        """A Charlie's result: it wins ``stake`` unless the dealer has a natural (left out under peek
+        and OBO, the W form; under ENHC the natural takes the stake)."""
+        if not self.solver.natural_loses:
+            return {mpq(stake): self.solver.scale(hand, upcard, NOTHING_GONE)}
+        natural = self.solver.cards.natural_chance(hand, upcard)
+        return {mpq(stake): 1 - natural, mpq(-stake): natural}
+
+    def play(self, hand: Counts, upcard: int) -> Dist:
+        """A hand of three or more cards, played on as the solution plays it (stand, hit or, with
+        ``double_after_hit``, double)."""
+        key = (self.solver._key(hand), upcard)
+        found = self._play.get(key)
+        if found is None:
+            move = self.solver.later_move(hand, upcard)
+            if move == "double":
+                found = self._after_hit(hand, upcard, 2, lambda new: self.stand(new, upcard, 2))
+            elif move == "hit":
+                found = self._after_hit(hand, upcard, 1, lambda new: self.play(new, upcard))
+            else:
+                found = self.stand(hand, upcard, 1)
+            self._play[key] = found
+        return found
+
+    def deal(self, moves: MoveValues) -> Dist | None:
+        """The net result of a dealt (non-natural) hand under its best move, dealer naturals included."""
+        solver = self.solver
+        hand = counts_of(moves.cards)
+        upcard = moves.upcard
+        best = moves.best
+        if best == "surrender":
+            if solver.rules.surrender == "early":
+                return {-_HALF: _ONE}
+            out = {-_HALF: solver.scale(hand, upcard, NOTHING_GONE)}
+        elif best == "stand":
+            out = self.stand(hand, upcard, 1)
+        elif best == "hit":
+            out = self._after_hit(hand, upcard, 1, lambda new: self.play(new, upcard))
+        elif best == "double":
+            out = self._after_hit(hand, upcard, 2, lambda new: self.stand(new, upcard, 2))
+        else:
+            split = self.split(moves.cards[0], upcard)
+            if split is None:
+                return None
+            out = split
+        if solver.rules.excludes_natural and moves.natural:
+            out = dict(out)
+            out[-_ONE] = out.get(-_ONE, _ZERO) + moves.natural
+        return out
+
+    # --- splits, infinite deck ---
+
+    def _final(self, hand: Counts, upcard: int, pair: int) -> Dist:
+        """Final (total, stake) of a split hand with its second card; total 22 is a bust."""
+        move = self.solver.split_move(hand, upcard, pair)
+        if move == "stand":
+            return {(counts_value(hand).total, 1): _ONE}
+        if move == "double":
+            return self._final_after_hit(hand, upcard, 2, lambda new: {(min(counts_value(new).total, 22), 2): _ONE})
+        return self._final_after_hit(hand, upcard, 1, lambda new: self._final_continue(new, upcard, pair))
+
+    def _final_after_hit(self, hand: Counts, upcard: int, stake: int, then: Callable[[Counts], Dist]) -> Dist:
+        out: Dist = {}
+        for rank, p in self.solver.cards.draws(hand, upcard):
+            new = add_card(hand, rank)
+            mix(out, {(CHARLIE_TOTAL, stake): _ONE} if self.solver.is_charlie(new) else then(new), p)
+        return out
+
+    def _final_continue(self, hand: Counts, upcard: int, pair: int) -> Dist:
+        """Final (total, stake) of a split hand of three or more cards played on (stand, hit, or with
+        ``double_after_hit`` double)."""
+        value = counts_value(hand)
+        if value.bust:
+            return {(22, 1): _ONE}
+        key = (self.solver._key(hand), upcard, pair)
+        found = self._finals.get(key)
+        if found is None:
+            move = self.solver.split_move(hand, upcard, pair)
+            if move == "double":
+                found = self._final_after_hit(hand, upcard, 2,
+                                              lambda new: {(min(counts_value(new).total, 22), 2): _ONE})
+            elif move == "hit":
+                found = self._final_after_hit(hand, upcard, 1, lambda new: self._final_continue(new, upcard, pair))
+            else:
+                found = {(value.total, 1): _ONE}
+            self._finals[key] = found
+        return found
+
+    def split(self, pair: int, upcard: int) -> Dist | None:
+        solver = self.solver
+        if not solver.cards.infinite:
+            return self._finite_split(pair, upcard)
+        p = solver.cards.shoe.draw_probabilities()
+        others = 1 - p[pair - 1]
+        seconds = {x: self._final(counts_of([pair, x]), upcard, pair) for x in RANKS}
+        not_pair: Dist = {}
+        free: Dist = {}
+        for x in RANKS:
+            if x != pair:
+                mix(not_pair, seconds[x], p[x - 1] / others)
+            mix(free, seconds[x], p[x - 1])
+        numerators, denominator = solver.cards.dealer(_NO_CARDS, upcard)
+        patterns = solver._split_patterns(pair, upcard)
+        out: Dist = {}
+        for outcome, n in zip(OUTCOMES, numerators):
+            if not n or (outcome == "blackjack" and not solver.natural_loses):
+                continue  # under peek/OBO a dealer natural is settled with the round, not here
+            # the hands' results against this outcome, and their sums over 0..4 hands of a kind
+            most = solver.split_limit(pair)
+            sums = [_powers(_settle(not_pair, outcome), most), _powers(_settle(free, outcome), most)]
+            for chance, _, made, waiting in patterns:
+                b = sum(made)
+                mix(out, _convolve(sums[0][b], sums[1][waiting]), chance * mpq(n, denominator))
+        return out
+
+    # --- splits, finite shoes ---
+
+    def _finite_split(self, pair: int, upcard: int) -> Dist | None:
+        """The split hands' joint net result on a finite shoe, in the solver's W form.
+
+        The hands share the shoe and the dealer's outcome, so they are not independent;
+        but a line of play (every card every hand draws, in order) has a chance that
+        depends only on the cards it draws: f(M) = prod_r ff(left_r, M_r) / ff(n, |M|),
+        ff the falling factorial, ``left`` the unseen cards at the split (n of them).
+        So, seen in the order of :meth:`FractionSolver.split` (second cards first, a pair card
+        making a new hand while the limit allows), the round's lines are: a pattern
+        (hands, ``b`` hands given a non-pair second card before the limit, ``waiting``
+        given any card at the limit) counted by its number of orders of pair / non-pair
+        events, the hands - 2 pair cards it drew, and each hand's own line (its second
+        card and draws, played by the split strategy), one after the other. The lines of
+        one hand are enumerated once; the hands are combined by convolution on (cards
+        drawn, finished hands) with integer counts; each combination is weighted by
+        f(cards drawn) and settled against the dealer's distribution for those cards
+        (the hole card drawn after the player by exchangeability).
+
+        ``None`` when a line would need the last unseen card (the hole card), or when the
+        combinations of all the splits of the rule set could outgrow :attr:`work_limit`
+        (checked before each split from the number of each hand's lines, which bounds them;
+        the distribution is not computed and :attr:`missing` says why).
+        """
+        rules = self.solver.rules
+        if rules.double_after_hit or rules.charlie is not None or self.solver.split_limit(pair) > 7:
+            self.missing = ("on a finite shoe the split hands' lines are not followed with doubling after hitting, "
+                            "a Charlie or eight split hands")
+            return None
+        if not self.split_lines:
+            self.missing = ("on a finite shoe where pairs are split it needs every line of the split hands "
+                            "followed (seconds to minutes), which was not asked for (bjexact edge --distribution; "
+                            "solve_game(..., split_lines=True))")
+            return None
+        solver = self.solver
+        left = solver.cards.unseen(counts_of([pair, pair]), upcard)
+        packing = _Packing(left)
+        not_pair = self._hand_lines(pair, upcard, left, packing, second_may_be_pair=False)
+        free = self._hand_lines(pair, upcard, left, packing, second_may_be_pair=True)
+        patterns = self._pattern_counts(pair)
+        # at most this many combinations (exactly this many without resplits): give up before starting
+        bound = 0
+        for _, _, b, waiting in patterns:
+            size = 1
+            for lines in [not_pair] * b + [free] * waiting:
+                bound += size * len(lines)
+                size *= len(lines)
+        if self.work + bound > self.work_limit:
+            self.missing = (f"the split hands' joint law could need more than {self.work_limit:,} combinations "
+                            "of their lines on this shoe")
+            return None
+        finished: dict[int, int] = {}
+        for orders, hands, b, waiting in patterns:
+            pairs_drawn = packing.pack(counts_of([pair] * (hands - 2)))
+            if not packing.fits(pairs_drawn):
+                continue
+            combined = {pairs_drawn << _DONE_BITS: orders}
+            for lines in [not_pair] * b + [free] * waiting:
+                self.work += len(combined) * len(lines)
+                combined = _combine(combined, lines, packing)
+            for key, count in combined.items():
+                finished[key] = finished.get(key, 0) + count
+        return self._settle_lines(finished, upcard, counts_of([pair, pair]), left, packing)
+
+    def _pattern_counts(self, pair: int) -> list[tuple[int, int, int, int]]:
+        """(orders, hands, b, waiting): the patterns of :meth:`FractionSolver._split_patterns` with the
+        number of orders of pair / non-pair second cards that make each."""
+        limit = self.solver.split_limit(pair)
+        counts: dict[tuple[int, int, int], int] = {}
+        pending = [(2, 2, 0)]  # waiting, hands, b: one entry per order
+        while pending:
+            waiting, hands, b = pending.pop()
+            if not waiting or hands == limit:
+                counts[(hands, b, waiting)] = counts.get((hands, b, waiting), 0) + 1
+                continue
+            pending.append((waiting + 1, hands + 1, b))
+            pending.append((waiting - 1, hands, b + 1))
+        return [(n, hands, b, waiting) for (hands, b, waiting), n in counts.items()]
+
+    def _hand_lines(self, pair: int, upcard: int, left: Sequence[int], packing: _Packing,
+                    second_may_be_pair: bool) -> list[tuple[int, int, int]]:
+        """One split hand's lines from its pair card, as (cards it draws packed, its finished hand
+        as a :data:`_DONE_BITS` count, the number of orders of those cards the split strategy
+        plays to that end). A total below 17 is kept as 16, which settles alike (it wins only
+        when the dealer busts); 22 is a bust."""
+        solver = self.solver
+        lines: dict[tuple[Counts, int], int] = {}
+
+        def end(drawn: Counts, total: int, stake: int) -> None:
+            key = (drawn, _finished_hand(total, stake))
+            lines[key] = lines.get(key, 0) + 1
+
+        def play(hand: Counts, drawn: Counts, mode: str) -> None:
+            for r in RANKS:
+                if drawn[r - 1] >= left[r - 1]:
+                    continue
+                new_hand, new_drawn = add_card(hand, r), add_card(drawn, r)
+                value = counts_value(new_hand)
+                if mode == "double":
+                    end(new_drawn, 22 if value.bust else value.total, 2)
+                elif value.bust:
+                    end(new_drawn, 22, 1)
+                elif solver.split_hits(new_hand, upcard, pair):
+                    play(new_hand, new_drawn, "hit")
+                else:
+                    end(new_drawn, value.total, 1)
+
+        for x in RANKS:
+            if (x == pair and not second_may_be_pair) or not left[x - 1]:
+                continue
+            hand, drawn = counts_of([pair, x]), counts_of([x])
+            move = solver.split_move(hand, upcard, pair)
+            if move == "stand":
+                end(drawn, counts_value(hand).total, 1)
+            else:
+                play(hand, drawn, move)
+        return [(packing.pack(drawn), done, ways) for (drawn, done), ways in lines.items()]
+
+    def _settle_lines(self, finished: Mapping[int, int], upcard: int, start: Counts, left: Sequence[int],
+                      packing: _Packing) -> Dist | None:
+        """Net results of the combined lines (packed (cards drawn, finished hands) -> count).
+
+        A line that has drawn the cards M has chance prod_r ff(left_r, M_r) / ff(n, |M|) and the dealer's
+        outcome o given them chance numerator_o / D(|M|), so each net result's chance is, per
+        number of cards drawn, an integer over ff(n, |M|) D(|M|): summed in numpy modulo primes
+        and recovered exactly (:func:`bjexact.dealer.batch.from_residues`).
+        """
+        import numpy as np  # imported here: the infinite deck never needs it
+
+        solver = self.solver
+        unseen = sum(left)
+        mask = (1 << _DONE_BITS) - 1
+        drawn_index: dict[int, int] = {}
+        done_index: dict[int, int] = {}
+        entries = []
+        for key, count in finished.items():
+            drawn = drawn_index.setdefault(key >> _DONE_BITS, len(drawn_index))
+            done = done_index.setdefault(key & mask, len(done_index))
+            entries.append((drawn, done, count))
+        drawn_sets = [packing.unpack(d) for d in drawn_index]
+        if max(sum(d) for d in drawn_sets) >= unseen:
+            self.missing = "a line of split hands would need the last unseen card (the hole card)"
+            return None
+        falling = [[_falling(c, d) for d in range(c + 1)] for c in left]  # falling[r][d] = ff(left_r, d)
+        weights = [prod(table[d] for table, d in zip(falling, drawn)) for drawn in drawn_sets]
+        rows = solver.cards.dealer_rows([add_counts(start, d) for d in drawn_sets], upcard)
+        sizes = sorted({sum(d) for d in drawn_sets})
+        size_index = {size: i for i, size in enumerate(sizes)}
+        denominators = [0] * len(sizes)
+        for drawn_set, (_, dealer_denominator) in zip(drawn_sets, rows):
+            denominators[size_index[sum(drawn_set)]] = _falling(unseen, sum(drawn_set)) * dealer_denominator
+        outcomes = [i for i, o in enumerate(OUTCOMES) if o != "blackjack" or solver.natural_loses]
+        results = np.array([[_settle_hands(_unpack_done(done), OUTCOMES[i]) for i in outcomes]
+                            for done in done_index], dtype=np.int64)
+        lowest, highest = int(results.min()), int(results.max())
+        span = highest - lowest + 1
+        line_drawn = np.array([e[0] for e in entries], dtype=np.int64)
+        line_done = np.array([e[1] for e in entries], dtype=np.int64)
+        drawn_size = np.array([size_index[sum(d)] for d in drawn_sets], dtype=np.int64)
+        bins = drawn_size[line_drawn][:, None] * span + (results[line_done] - lowest)  # lines x outcomes
+        try:
+            primes = moduli_above(max(denominators))
+        except BjexactError as too_large:
+            self.missing = str(too_large)
+            return None
+        residues = np.zeros((len(primes), len(sizes) * span), dtype=np.int64)
+        for k, p in enumerate(primes):
+            weight = np.array([w % p for w in weights], dtype=np.int64)
+            dealer = np.array([[row[0][i] % p for i in outcomes] for row in rows], dtype=np.int64)
+            lines = np.array([e[2] % p for e in entries], dtype=np.int64)
+            base = weight[line_drawn] * lines % p
+            for column in range(len(outcomes)):
+                chance = base * dealer[line_drawn, column] % p
+                np.add.at(residues[k], bins[:, column], chance)  # sums of < 2^31 values: no overflow
+            residues[k] %= p
+        numerators = from_residues(residues, primes)
+        out: Dist = {}
+        for slot, numerator in enumerate(numerators):
+            if numerator:
+                result = mpq(slot % span + lowest)
+                out[result] = out.get(result, _ZERO) + mpq(numerator, denominators[slot // span])
+        return out
+
+def _powers(dist: Dist, most: int = 4) -> list[Dist]:
+    """The distributions of the sum of 0, 1, ..., ``most`` independent draws from ``dist``."""
+    powers: list[Dist] = [{_ZERO: _ONE}]
+    for _ in range(most):
+        powers.append(_convolve(powers[-1], dist))
+    return powers
+
+
+_DONE_BITS = 42  # finished split hands: 3 bits counting each of 14 kinds (total 16..22, stake 1 or 2)
+
+
+def _finished_hand(total: int, stake: int) -> int:
+    """One finished hand as a count in the packed finished hands (total below 17 kept as 16, 22 a bust)."""
+    return 1 << 3 * ((min(max(total, 16), 22) - 16) * 2 + stake - 1)
+
+
+def _unpack_done(done: int) -> tuple[tuple[int, int], ...]:
+    """The finished hands ((total, stake), ...) of a packed count."""
+    hands: list[tuple[int, int]] = []
+    for kind in range(14):
+        hands.extend([(16 + kind // 2, kind % 2 + 1)] * ((done >> 3 * kind) & 7))
+    return tuple(hands)
+
+
+class _Packing:
+    """Cards drawn from ``left`` as one integer, a field per rank with a guard bit: adding two
+    packed sets adds their counts, and :meth:`fits` tells whether the shoe holds them."""
+
+    def __init__(self, left: Sequence[int]):
+        self.value_bits = max(max(left), 1).bit_length()
+        self.field = self.value_bits + 2  # a sum of two sets that fit stays below the guard bit
+        self.mask = (1 << self.field) - 1
+        guards = sum(1 << (self.field * i + self.value_bits + 1) for i in range(10))
+        self.guards = guards
+        self.room = self.pack(left) | guards
+
+    def pack(self, counts: Sequence[int]) -> int:
+        return sum(c << (self.field * i) for i, c in enumerate(counts))
+
+    def unpack(self, packed: int) -> Counts:
+        return tuple((packed >> (self.field * i)) & self.mask for i in range(10))
+
+    def fits(self, packed: int) -> bool:
+        """Whether every rank's count is at most the shoe's (no borrow reaches a guard bit)."""
+        return (self.room - packed) & self.guards == self.guards
+
+
+def _combine(combined: Mapping[int, int], lines: Sequence[tuple[int, int, int]], packing: _Packing) -> dict[int, int]:
+    """One more split hand: every combined line (packed (cards drawn, finished hands) -> count)
+    followed by every line of the hand the shoe still holds the cards of, counts multiplied."""
+    out: dict[int, int] = {}
+    steps = [((drawn << _DONE_BITS) + done, ways) for drawn, done, ways in lines]
+    room, guards = packing.room, packing.guards
+    for key, count in combined.items():
+        for step, ways in steps:
+            new = key + step
+            if (room - (new >> _DONE_BITS)) & guards == guards:
+                out[new] = out.get(new, 0) + count * ways
+    return out
+
+def _falling(n: int, k: int) -> int:
+    """The falling factorial n (n - 1) ... (n - k + 1)."""
+    return prod(range(n - k + 1, n + 1))
+
+
+def _settle_hands(done: tuple[tuple[int, int], ...], outcome: str) -> int:
+    """The net result of finished hands ((total, stake), 22 a bust) against a dealer outcome."""
+    if outcome == "blackjack":  # ENHC: a dealer natural takes every bet
+        return -sum(stake for _, stake in done)
+    result = 0
+    for total, stake in done:
+        if total > 21:
+            result -= stake
+        elif outcome == "bust":
+            result += stake
+        else:
+            dealer = int(outcome)
+            result += stake if total > dealer else 0 if total == dealer else -stake
+    return result
+
+
+def _settle(final: Dist, outcome: str) -> Dist:
+    """Net results of a hand whose (total, stake) is distributed as ``final`` against a dealer outcome."""
+    out: Dist = {}
+    for (total, stake), q in final.items():
+        if total == CHARLIE_TOTAL and outcome != "blackjack":  # a Charlie wins, but not against a natural
+            result = stake
+        elif total > 21 or outcome == "blackjack":  # ENHC: a dealer natural takes every bet
+            result = -stake
+        elif outcome == "bust":
+            result = stake
+        else:
+            dealer = int(outcome)
+            result = stake if total > dealer else 0 if total == dealer else -stake
+        key = mpq(result)
+        out[key] = out.get(key, _ZERO) + q
+    return out
