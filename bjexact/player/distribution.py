@@ -195,16 +195,17 @@ class NetResults:
                 mix(not_pair, seconds[x], p[x - 1] / others)
             mix(free, seconds[x], p[x - 1])
         numerators, denominator = solver.cards.dealer(_NO_CARDS, upcard)
-        patterns = solver._split_patterns(pair, upcard)
+        kinds: dict[tuple[int, int], mpq] = {}  # (hands given a non-pair card, hands drawing freely) -> chance
+        for chance, _, made, waiting in solver._split_patterns(pair, upcard):
+            kinds[(sum(made), waiting)] = kinds.get((sum(made), waiting), _ZERO) + chance
         out: Dist = {}
         for outcome, n in zip(OUTCOMES, numerators):
             if not n or (outcome == "blackjack" and not solver.natural_loses):
                 continue  # under peek/OBO a dealer natural is settled with the round, not here
-            # the hands' results against this outcome, and their sums over 0..4 hands of a kind
+            # the hands' results against this outcome, and their sums over 0..most hands of a kind
             most = solver.split_limit(pair)
             sums = [_powers(_settle(not_pair, outcome), most), _powers(_settle(free, outcome), most)]
-            for chance, _, made, waiting in patterns:
-                b = sum(made)
+            for (b, waiting), chance in kinds.items():
                 mix(out, _convolve(sums[0][b], sums[1][waiting]), chance * mpq(n, denominator))
         return out
 

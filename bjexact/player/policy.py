@@ -287,5 +287,9 @@ class ChartStrategy:
     def continues_hitting(self, hand: Counts, upcard: int) -> bool:
         return self._solver.continues_hitting(hand, upcard)
 
+    def later_move(self, hand: Counts, upcard: int) -> str:
+        """Hit or stand: a chart never doubles a hand of three or more cards."""
+        return self._solver.later_move(hand, upcard)
+
     def split_hits(self, hand: Counts, upcard: int, pair: int, hands: int = 2) -> bool:
         return self._solver.split_hits(hand, upcard, pair, hands)
