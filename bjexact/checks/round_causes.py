@@ -97,9 +97,9 @@ CANDIDATE_FAULTS: tuple[tuple[str, str, Callable], ...] = (
     ("natural-paid-3:2", "a natural paid 3:2 instead of the rules' payout", _payout(mpq(3, 2))),
     ("surrender-as-loss", "a surrendered hand loses the whole bet instead of half", _surrender_as_loss),
     ("das-refused", "no doubling after a split although the rules allow it",
-     _rule(lambda r: replace(r, das=False) if r.das and r.split_hands >= 2 else None)),
+     _rule(lambda r: replace(r, das=False) if r.das and r.split_hands >= 2 and r.double != "none" else None)),
     ("das-allowed", "doubling after a split although the rules refuse it",
-     _rule(lambda r: replace(r, das=True) if not r.das and r.split_hands >= 2 else None)),
+     _rule(lambda r: replace(r, das=True) if not r.das and r.split_hands >= 2 and r.double != "none" else None)),
     ("split-aces-hit", "split aces are hit instead of taking one card each",
      _rule(lambda r: replace(r, hit_split_aces=True) if not r.hit_split_aces and r.split_hands >= 2 else None)),
 )
