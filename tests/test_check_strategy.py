@@ -149,3 +149,53 @@ def test_a_full_game_engine_that_never_doubles_is_caught_and_optimal_play_is_not
     assert doubled and {(*d.cards, d.upcard) for d in check.disagreements} == doubled
     assert all(d.engine == "hit" and d.best == "double" and d.cost > 0 for d in check.disagreements)
     assert "double +" in format_strategy_check(check)
+
+
+def test_a_full_game_engine_is_checked_on_depleted_shoes_too():
+    """An engine that plays the full shoe's chart whatever the cards gone is caught on the depleted shoes
+    exactly where their own optimal first move is strictly better; one that solves the cards it is told
+    are unseen is not."""
+    from dataclasses import replace
+
+    from bjexact.checks.strategy import check_game_engine
+    from bjexact.core.rules import GameRules
+    from bjexact.player.game import solve_game
+
+    rules = GameRules(shoe=HALF_DECK, split_hands=2)
+
+    @cache
+    def solved(shoe):
+        return solve_game(replace(rules, shoe=shoe), with_distribution=False, progress=False)
+
+    @cache
+    def hit_stand(shoe):
+        return ShoeDecisions.solve(Rules(shoe=shoe, naturals="peek"), shoe)
+
+    def shoe_of(cards, upcard, unseen):
+        return tuple(u + cards.count(r) + (r == upcard) for r, u in enumerate(unseen, start=1))
+
+    def knows_the_shoe(cards, upcard, unseen):
+        shoe = shoe_of(cards, upcard, unseen)
+        if len(cards) == 2:
+            return solved(shoe).hands[(min(cards), max(cards), upcard)].best
+        return hit_stand(shoe).decide(cards, upcard)
+
+    def full_shoe_chart(cards, upcard, unseen):
+        return knows_the_shoe(cards, upcard, tuple(s - cards.count(r) - (r == upcard)
+                                                    for r, s in enumerate(HALF_DECK, start=1)))
+
+    check = check_game_engine(knows_the_shoe, rules, shoes=2, seed=5)
+    assert check.passed and len(check.shoes) == 3 and check.shoes[1:] == tuple(depleted_shoes(HALF_DECK, 2, 5))
+    frozen = check_game_engine(full_shoe_chart, rules, shoes=2, seed=5)
+    expected = set()
+    for index, shoe in enumerate(frozen.shoes[1:], start=1):
+        full, here = solved(HALF_DECK).hands, solved(shoe).hands
+        for key, moves in here.items():
+            if {key[0], key[1]} == {1, 10} or len(moves.w) < 2 or key not in full:
+                continue
+            played = full[key].best
+            if played in moves.w and moves.unconditional(played) < moves.unconditional(moves.best):
+                expected.add((index, key))
+    first_moves = {(d.shoe, (*d.cards, d.upcard)) for d in frozen.disagreements if len(d.cards) == 2}
+    assert expected and first_moves == expected
+    assert {d.shoe for d in frozen.disagreements} <= {1, 2}

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core.cards import RANKS, Counts, FiniteShoe, counts_of, rank_symbol
@@ -135,18 +135,44 @@ def _unseen(shoe: Counts, counts: Counts, upcard: int) -> Counts:
 
 
 def check_game_engine(engine: Callable[[tuple[int, ...], int, Counts], Any], rules: GameRules, *,
-                      progress: Any = None) -> StrategyCheck:
-    """A full-game engine: its first decision on every two-card hand of the full shoe of ``rules``
-    against every up-card (stand, hit, double, split, surrender, as the rules allow: the values of
-    :func:`~bjexact.player.game.solve_game`, dealer naturals included), and its hit/stand decisions
-    on every hand of three or more cards (:class:`~bjexact.player.decisions.ShoeDecisions`; under
-    ENHC a dealer natural beats the hand)."""
+                      shoes: int = 0, seed: int = 0, progress: Any = None) -> StrategyCheck:
+    """A full-game engine, on the full shoe of ``rules`` and ``shoes`` depleted ones (seeded as for
+    hit/stand engines, each solved exactly under the same rules): its first decision on every
+    two-card hand against every up-card (stand, hit, double, split, surrender, as the rules allow:
+    the values of :func:`~bjexact.player.game.solve_game` for that shoe, dealer naturals included),
+    and its hit/stand decisions on every hand of three or more cards
+    (:class:`~bjexact.player.decisions.ShoeDecisions`; under ENHC a dealer natural beats the hand).
+    ``progress``: an object with ``advance()``, called once per shoe solved."""
     full = rules.make_shoe()
     if not isinstance(full, FiniteShoe):
         raise BjexactError("check-strategy enumerates the hands of a finite shoe: give --decks N or --shoe")
-    shoe = tuple(full.counts)
-    solution = solve_game(rules, with_distribution=False, progress=False)
+    all_shoes = [tuple(full.counts), *depleted_shoes(tuple(full.counts), shoes, seed)]
     name = getattr(engine, "__qualname__", None) or type(engine).__name__
+    found: list[Disagreement] = []
+    decisions = 0
+    for index, shoe in enumerate(all_shoes):
+        shoe_rules = rules if index == 0 else replace(rules, decks=None, shoe=shoe)
+        put, disagreements = _first_moves(engine, name, shoe_rules, shoe, index)
+        decisions += put
+        found += disagreements
+        put, disagreements = _later_hit_stand(engine, name, _hit_stand_rules(rules, shoe), shoe, index)
+        decisions += put
+        found += disagreements
+        if progress is not None:
+            progress.advance()
+    return StrategyCheck(_hit_stand_rules(rules, all_shoes[0]), tuple(all_shoes), seed, decisions, tuple(found),
+                         rules.describe())
+
+
+def _hit_stand_rules(rules: GameRules, shoe: Counts) -> Rules:
+    """The hit/stand game on ``shoe`` with the dealer rules and hole-card rule of ``rules``."""
+    return Rules(shoe=shoe, h17=rules.h17, naturals="peek" if rules.hole_card == "peek" else "separate")
+
+
+def _first_moves(engine: Callable[..., Any], name: str, rules: GameRules, shoe: Counts,
+                 index: int) -> tuple[int, list[Disagreement]]:
+    """(decisions put, disagreements) for the first move of every two-card hand of ``shoe``."""
+    solution = solve_game(rules, with_distribution=False, progress=False)
     found: list[Disagreement] = []
     decisions = 0
     for (a, b, upcard), moves in solution.hands.items():
@@ -155,18 +181,23 @@ def check_game_engine(engine: Callable[[tuple[int, ...], int, Counts], Any], rul
         values = {m: moves.unconditional(m) for m in moves.w}
         decisions += 1
         counts = counts_of((a, b))
+        unseen = _unseen(shoe, counts, upcard)
         where = f"{name} for {rank_symbol(a)}-{rank_symbol(b)} v {rank_symbol(upcard)}"
-        move = engine_move(engine((a, b), upcard, _unseen(shoe, counts, upcard)), where, _GAME_MOVES)
+        move = engine_move(engine((a, b), upcard, unseen), where, _GAME_MOVES)
         if move not in values:
             raise BjexactError(f"the engine {where} answered {move}, which these rules do not allow there "
                                f"(allowed: {', '.join(values)})")
-        best = moves.best
-        if values[move] < values[best]:
-            found.append(Disagreement(0, (a, b), upcard, _unseen(shoe, counts, upcard), move, best, values))
-    if progress is not None:
-        progress.advance()
-    hit_stand = Rules(shoe=shoe, h17=rules.h17, naturals="peek" if rules.hole_card == "peek" else "separate")
-    table = ShoeDecisions.solve(hit_stand, shoe)
+        if values[move] < values[moves.best]:
+            found.append(Disagreement(index, (a, b), upcard, unseen, move, moves.best, values))
+    return decisions, found
+
+
+def _later_hit_stand(engine: Callable[..., Any], name: str, rules: Rules, shoe: Counts,
+                     index: int) -> tuple[int, list[Disagreement]]:
+    """(decisions put, disagreements) for hit or stand on every hand of three or more cards."""
+    table = ShoeDecisions.solve(rules, shoe)
+    found: list[Disagreement] = []
+    decisions = 0
     for counts, upcard in table.hands():
         if sum(counts) < 3:
             continue
@@ -175,12 +206,13 @@ def check_game_engine(engine: Callable[[tuple[int, ...], int, Counts], Any], rul
         if len(values) < 2:
             continue
         decisions += 1
+        unseen = _unseen(shoe, counts, upcard)
         where = f"{name} for {'-'.join(map(rank_symbol, cards))} v {rank_symbol(upcard)}"
-        move = engine_move(engine(cards, upcard, _unseen(shoe, counts, upcard)), where)
+        move = engine_move(engine(cards, upcard, unseen), where)
         best = max(values, key=lambda m: (values[m], m == "stand"))
         if values[move] < values[best]:
-            found.append(Disagreement(0, cards, upcard, _unseen(shoe, counts, upcard), move, best, values))
-    return StrategyCheck(hit_stand, (shoe,), 0, decisions, tuple(found), rules.describe())
+            found.append(Disagreement(index, cards, upcard, unseen, move, best, values))
+    return decisions, found
 
 
 def format_strategy_check(check: StrategyCheck, *, limit: int = 40) -> str:

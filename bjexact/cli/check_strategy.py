@@ -27,7 +27,9 @@ peek given that the dealer has no natural); an exact tie is agreement. Disagreem
 are listed by hand with both values and the cost. One deck: about 20,000 decisions;
 each shoe is solved once (seconds for one deck, more for more decks). With --game the
 first move of every two-card hand (no natural) is compared with the values of `bjexact
-edge` (dealer naturals included), and hands of three or more cards by hit/stand.
+edge` for that shoe (dealer naturals included), and hands of three or more cards by
+hit/stand; each depleted shoe is solved under the same rules. Decisions after a split are
+not put to the engine (the contract does not say a hand came from a split).
 
 Exit status: 0 every decision is a best move, 1 some are not, 2 bad input (an engine
 that cannot be imported, raises, exits, or answers something that is not a move).
@@ -91,8 +93,6 @@ def run(args: argparse.Namespace) -> int:
     if args.game:
         from .game_options import game_rules_from_args
 
-        if args.shoes:
-            raise BjexactError("--shoes (depleted shoes) is for hit/stand engines; --game checks the full shoe")
         if args.naturals != "as21":
             raise BjexactError("with --game the naturals follow --hole-card: drop --naturals")
         game = game_rules_from_args(args)
@@ -101,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
         with Progress(args.shoes + 1, "check-strategy") as bar, safety.GuardedEngine(
                 engine, call_timeout=args.call_timeout, timeout=args.timeout) as guarded:
             check = strategy.check_hit_stand_engine(guarded, rules, shoes=args.shoes, seed=args.seed, progress=bar) \
-                if game is None else strategy.check_game_engine(guarded, game, progress=bar)
+                if game is None else strategy.check_game_engine(guarded, game, shoes=args.shoes, seed=args.seed,
+                                                                    progress=bar)
     except safety.Abort as exc:
         raise BjexactError(str(exc)) from None
     report = json.dumps(check.to_json(), indent=2) + "\n" if args.format == "json" else \
