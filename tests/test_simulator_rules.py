@@ -264,3 +264,10 @@ def test_the_brute_forces_own_simulation_agrees_with_its_distribution():
     rng = random.Random(7)
     results = [bf.simulate_round(SHOES[0], rules, rng) for _ in range(3000)]
     assert set(results) <= set(bf.round_distribution(SHOES[0], rules))
+
+
+def test_check_strategy_game_refuses_the_rules_that_change_later_decisions(capsys):
+    for extra in (["--charlie", "5"], ["--double-after-hit"]):
+        status, out, err = run(capsys, "check-strategy", "tests/test_check_strategy.py:always_hit", "--game",
+                               "--decks", "1", *extra)
+        assert status == 2 and "drop --charlie and --double-after-hit" in err and err.count("\n") == 1
