@@ -271,3 +271,18 @@ def test_check_strategy_game_refuses_the_rules_that_change_later_decisions(capsy
         status, out, err = run(capsys, "check-strategy", "tests/test_check_strategy.py:always_hit", "--game",
                                "--decks", "1", *extra)
         assert status == 2 and "drop --charlie and --double-after-hit" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("shoe", ["inf", HALF_DECK])
+def test_the_das_codes_of_a_charlie_chart_come_from_charlie_values(shoe):
+    """Ph/Pd: the pair is split only thanks to DAS, judged by the values without DAS under the same Charlie
+    (on a finite shoe the integer engine, which knows no Charlie, must not be asked)."""
+    rules = game_rules(shoe, dict(split_hands=2, charlie=4))
+    pairs = solve_game(rules, with_distribution=False).chart(das_codes=True)["pairs"]
+    coded = {(row, up): cell.code for row, cells in pairs.items() for up, cell in cells.items()
+             if cell.code in ("Ph", "Pd")}
+    assert coded  # a Charlie of four makes hitting 4,4 and 6,6 worth more than without it
+    without = game_rules(shoe, dict(split_hands=2, charlie=4, das=False))
+    for (row, up), code in coded.items():
+        moves = hand_moves(without, [row, row], up)
+        assert moves.best == {"Ph": "hit", "Pd": "double"}[code], (row, up)

@@ -35,7 +35,7 @@ from ..progress import Progress
 from .distribution import Dist, NetResults, mix
 from .seen import NOTHING_GONE, SeenCards
 from .solution import ChartCell, GameSolution, Strategy, chart_code
-from .values import MOVES, EngineSolver, FractionSolver, MoveValues
+from .values import MOVES, EngineSolver, FractionSolver, MoveValues, engine_covers
 
 __all__ = ["GameRules", "MOVES", "SPLIT_WORK_LIMIT", "Strategy", "GameSolution", "MoveValues", "ChartCell",
            "solve_game", "solve_with", "engine_covers", "hand_moves", "insurance_value", "even_money", "chart_code",
@@ -97,17 +97,6 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     solver = EngineSolver(rules) if engine and engine_covers(rules) else FractionSolver(rules)
     return solve_with(solver, with_distribution=with_distribution, split_lines=split_lines,
                   progress=progress)
-
-
-def engine_covers(rules: GameRules) -> bool:
-    """Whether :mod:`bjexact.player.engine` can value ``rules``: not with doubling after hitting or
-    a Charlie (its positions are two-card decisions then stand or hit, settled by total), which
-    :func:`solve_game` values in fraction arithmetic instead.
-
-    >>> engine_covers(GameRules(decks=6, split_hands=8)), engine_covers(GameRules(decks=6, charlie=5))
-    (True, False)
-    """
-    return not rules.double_after_hit and rules.charlie is None
 
 
 def solve_with(solver: FractionSolver, *, with_distribution: bool, progress: bool | None,

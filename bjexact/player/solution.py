@@ -20,7 +20,7 @@ from ..core.hand import hand_value
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..core.text import decimal_string
-from .values import MOVES, EngineSolver, FractionSolver, MoveValues, best_move
+from .values import MOVES, EngineSolver, FractionSolver, MoveValues, best_move, engine_covers
 
 __all__ = ["CHART_SECTIONS", "ChartCell", "chart_code", "GameSolution", "Strategy"]
 
@@ -213,14 +213,18 @@ class GameSolution(Displayable):
 
 def _das_codes(solution: GameSolution, pairs: Mapping[str, Mapping[int, ChartCell]]) -> dict[tuple[int, int], str]:
     """Ph / Pd for the pair cells whose split is best only with doubling after splitting."""
-    without = EngineSolver(replace(solution.rules, das=False))
+    rules = replace(solution.rules, das=False)
+    without = EngineSolver(rules) if engine_covers(rules) else FractionSolver(rules)
     splits: dict[int, list[int]] = {}  # up-card -> the pairs split there
     for row, cells in pairs.items():
         for upcard, cell in cells.items():
             if cell.best == "split":
                 splits.setdefault(upcard, []).append(as_rank(row))
     for upcard, ranks in splits.items():
-        without.prefetch_pairs(ranks, upcard)
+        if isinstance(without, EngineSolver):
+            without.prefetch_pairs(ranks, upcard)
+        else:
+            without.prefetch_splits(ranks, upcard)
     codes: dict[tuple[int, int], str] = {}
     for upcard, ranks in splits.items():
         for pair in ranks:

@@ -65,7 +65,7 @@ from .engine import UpcardEngine, stand_weights
 from .seen import NOTHING_GONE, Gone, SeenCards
 from .states import counts_value, hands_up_to_21
 
-__all__ = ["MOVES", "MoveValues", "FractionSolver", "EngineSolver", "add_card", "best_move"]
+__all__ = ["MOVES", "MoveValues", "FractionSolver", "EngineSolver", "engine_covers", "add_card", "best_move"]
 
 MOVES = ("stand", "hit", "double", "split", "surrender")
 _ZERO = mpq(0)
@@ -523,6 +523,17 @@ class FractionSolver:
         left = self.cards.counts[pair - 1] - 2 - (pair == upcard)
         most = min(self.split_limit(pair), 2 + max(left, 0))
         return {self.strategy_pairs(hands) for hands in range(2, most + 1)}
+
+def engine_covers(rules: GameRules) -> bool:
+    """Whether :mod:`bjexact.player.engine` can value ``rules``: not with doubling after hitting or
+    a Charlie (its positions are two-card decisions then stand or hit, settled by total), which
+    :func:`~bjexact.player.game.solve_game` values in fraction arithmetic instead.
+
+    >>> engine_covers(GameRules(decks=6, split_hands=8)), engine_covers(GameRules(decks=6, charlie=5))
+    (True, False)
+    """
+    return not rules.double_after_hit and rules.charlie is None
+
 
 class EngineSolver(FractionSolver):
     """:class:`FractionSolver` whose values come from :mod:`bjexact.player.engine` (integers over
