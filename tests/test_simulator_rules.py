@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import fullgame_bruteforce as bf
 import pytest
@@ -286,3 +287,13 @@ def test_the_das_codes_of_a_charlie_chart_come_from_charlie_values(shoe):
     for (row, up), code in coded.items():
         moves = hand_moves(without, [row, row], up)
         assert moves.best == {"Ph": "hit", "Pd": "double"}[code], (row, up)
+
+
+def test_a_chart_played_under_a_charlie_and_doubling_after_hitting_passes():
+    """The chart's rounds: a Charlie stops the hand; a chart never doubles after hitting."""
+    from bjexact.checks.charts import chart_policy
+
+    rules = GameRules(decks="inf", split_hands=2, surrender="late", charlie=5, double_after_hit=True)
+    chart = chart_policy(Path(__file__).parent / "data" / "chart_inf_s17_das_ls.txt")
+    check = check_round_simulator(round_simulator(rules, strategy=chart), rules, rounds=20000, seed=2, strategy=chart)
+    assert check.passed
