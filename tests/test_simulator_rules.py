@@ -297,3 +297,10 @@ def test_a_chart_played_under_a_charlie_and_doubling_after_hitting_passes():
     chart = chart_policy(Path(__file__).parent / "data" / "chart_inf_s17_das_ls.txt")
     check = check_round_simulator(round_simulator(rules, strategy=chart), rules, rounds=20000, seed=2, strategy=chart)
     assert check.passed
+
+
+def test_reports_name_the_new_rules():
+    from bjexact.render.report import rules_in_words
+
+    assert rules_in_words(GameRules(decks=6, charlie=5, double_after_hit=True, split_hands=8)) == \
+        "6 decks, S17, 3:2, peek, DAS, split to 8 hands, double after hitting, 5-card Charlie"
