@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -9,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from bjexact.cli import main
-from bjexact.core.numbers import mpq
+from bjexact.core.numbers import fraction_string, mpq
 from bjexact.core.rules import GameRules, Rules
 from bjexact.core.text import NumberStyle, Table
 from bjexact.errors import BjexactError
 from bjexact.render.document import (
+    FIGURES,
     Code,
     Document,
     Heading,
@@ -27,6 +30,9 @@ from bjexact.render.document import (
     to_markdown,
 )
 from bjexact.render.report import (
+    EFFECTS_BEGIN,
+    EFFECTS_END,
+    EFFECTS_FILE,
     GAME_BEGIN,
     GAME_END,
     PLAYER_BEGIN,
@@ -41,6 +47,7 @@ from bjexact.render.report import (
     report_markdown,
     write_report,
 )
+from bjexact.render.tables import decimal_string
 
 ROOT = Path(__file__).resolve().parent.parent
 HAVE_TEX = shutil.which("latexmk") is not None or shutil.which("pdflatex") is not None
@@ -108,8 +115,10 @@ def test_summary_comes_first_and_speaks_of_the_game_played(inf_report):
 
 @pytest.mark.skipif(not (HAVE_TEX and HAVE_DOT and shutil.which("pdftotext")), reason="needs TeX, Graphviz, poppler")
 def test_report_with_casino_rule_options_has_the_edge_on_page_one(tmp_path, capsys):
-    argv = ["report", "-o", str(tmp_path), "--decks", "inf", "--h17", "--das", "--surrender", "late", "--quiet"]
+    argv = ["report", "-o", str(tmp_path), "--decks", "inf", "--h17", "--das", "--surrender", "late", "--quiet",
+            "--no-rule-effects"]
     assert main(argv) == 0
+    assert not (tmp_path / EFFECTS_FILE).exists()
     page = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(tmp_path / "report.pdf"), "-"],
                           capture_output=True, text=True, check=True).stdout
     assert "infinite deck, H17, 3:2, peek, DAS, split to 4 hands, late surrender" in page
@@ -124,7 +133,43 @@ def test_report_writes_a_new_folder_by_default(tmp_path, monkeypatch):
     monkeypatch.setattr(report, "_tex_command", lambda: None)
     monkeypatch.setattr(report, "have_dot", lambda: False)
     assert main(["report", "--decks", "inf", "--quiet"]) == 0
-    assert sorted(p.name for p in (tmp_path / "bjexact-report").iterdir()) == ["figures", "report.md", "report.tex"]
+    assert sorted(p.name for p in (tmp_path / "bjexact-report").iterdir()) == ["figures", "report.md", "report.tex",
+                                                                              EFFECTS_FILE]
+
+
+SMALL_SHOE = (2, 2, 2, 2, 2, 2, 2, 2, 2, 8)  # 26 cards: resplitting's lines are beyond the work limit
+
+
+def _variance_json(capsys, *options: str) -> mpq:
+    capsys.readouterr()
+    assert main(["edge", *options, "--distribution", "--format", "json"]) == 0
+    numerator, denominator = json.loads(capsys.readouterr().out)["variance"].split("/")
+    return mpq(int(numerator), int(denominator))
+
+
+def _sd(variance: mpq) -> str:
+    return f"{float(variance) ** 0.5:.4f}"
+
+
+def test_summary_gives_the_standard_deviation_on_a_finite_shoe(capsys):
+    """On a finite shoe the summary gives the standard deviation as a number: exact where the split hands'
+    lines can be followed (pairs split once), else the one of the same rules split once, beside what
+    resplitting does to it on the infinite deck; each equal to bjexact edge --distribution's variance."""
+    shoe = ",".join(map(str, SMALL_SHOE))
+    once = _variance_json(capsys, "--shoe", shoe, "--split-hands", "2")
+    inf_once, inf_four = (_variance_json(capsys, "--decks", "inf", "--split-hands", k) for k in ("2", "4"))
+    rules = Rules(shoe=SMALL_SHOE)
+    resplit = build_report(rules, progress=False, effects=False)
+    summary = report_markdown(resplit).split(SUMMARY_END)[0]
+    assert resplit.game.variance is None and resplit.spread.split_once == once
+    assert (f"standard deviation {_sd(once)} units with pairs split once" in summary
+            and f"resplitting takes it from {_sd(inf_once)} to {_sd(inf_four)} units" in summary), summary
+    assert "about 1.15" not in summary
+    split_once = build_report(rules, progress=False, effects=False,
+                              full_rules=GameRules(shoe=SMALL_SHOE, split_hands=2))
+    summary = report_markdown(split_once).split(SUMMARY_END)[0]
+    assert split_once.game.variance == once and split_once.spread is None
+    assert f"standard deviation {_sd(once)} units (per unit initial bet)" in summary
 
 
 def test_finite_shoe_sections_say_only_what_they_hold():
@@ -142,8 +187,10 @@ def test_latex_content(inf_report):
     assert "figures/dealer-6.pdf" in text and text.rstrip().endswith("\\end{document}")
     assert "$N = (I - T)^{-1}$" in text
     assert "CRootOf" not in text and "D\\_" not in text and "sum\\_j" not in text
-    # figures upright, scaled to the text width; headings kept with what follows them
-    assert "\\begin{landscape}\n\\begin{figure}" not in text and "width=\\linewidth" in text
+    # the diagrams on turned pages, scaled into the page's box (their labels print at 6 pt or more, see
+    # below); headings kept with what follows them
+    assert "\\begin{landscape}\n\\begin{figure}" in text
+    assert "\\includegraphics[width=731.2pt,height=400pt,keepaspectratio]{figures/dealer-6.pdf}" in text
     assert text.count("\\keepspace{") >= text.count("\\section{")
 
 
@@ -226,30 +273,165 @@ def test_without_tex_the_tex_is_written(monkeypatch, tmp_path, capsys):
 def test_bad_options(tmp_path, capsys):
     assert main(["report", "--reference", str(tmp_path), "--h17"]) == 2
     assert main(["report", "--reference", str(tmp_path), "--surrender", "late"]) == 2
+    assert main(["report", "--reference", str(tmp_path), "--no-rule-effects"]) == 2
     assert main(["report", "-o", str(tmp_path / "no" / "such"), "--decks", "inf", "--shoe", "1,1"]) == 2
-    assert len(capsys.readouterr().err.strip().splitlines()) == 3
+    assert len(capsys.readouterr().err.strip().splitlines()) == 4
 
 
 def _outside_slow_sections(text: str) -> str:
     for begin, end in ((SUMMARY_BEGIN, SUMMARY_END), (GAME_BEGIN, GAME_END), (PLAYER_BEGIN, PLAYER_END)):
-        head, _, rest = text.partition(begin)
-        _, _, tail = rest.partition(end)
-        text = head + tail
+        text = _without(text, begin, end)
     return text
+
+
+def _without(text: str, begin: str, end: str) -> str:
+    head, _, rest = text.partition(begin)
+    _, _, tail = rest.partition(end)
+    return head + tail
 
 
 # The committed reference reports. The infinite-deck and one-deck sets are regenerated in full
 # (about 25 s); the full game and hit/stand analyses of 2, 6 and 8 decks take 30-60 s each, so for
 # them everything but those two sections (dealer tables, matrices, removal, figures, method) is
-# regenerated and compared.
+# regenerated and compared. The effect of each rule (a full-game solve per rule changed, 15-45 s a
+# set) is compared for the infinite deck S17 only, below.
 @pytest.mark.parametrize("slug,rules", REFERENCE_SETS, ids=[slug for slug, _ in REFERENCE_SETS])
 def test_reference_reports_are_current(slug, rules):
     full = rules.infinite or rules.decks == 1
-    expected = reference_texts(rules, player=full)
+    expected = reference_texts(rules, player=full, effects=False)
     for name, text in expected.items():
         path = ROOT / "reports" / slug / name
         assert path.exists(), f"{path} is missing: run 'bjexact report --reference reports/'"
         committed = path.read_text()
+        committed, text = _without(committed, EFFECTS_BEGIN, EFFECTS_END), _without(text, EFFECTS_BEGIN, EFFECTS_END)
         if not full:
             committed, text = _outside_slow_sections(committed), _outside_slow_sections(text)
         assert committed == text, f"{path} is stale: run 'bjexact report --reference reports/'"
+
+
+def _effects_section(text: str) -> str:
+    return text[text.index(EFFECTS_BEGIN):text.index(EFFECTS_END)]
+
+
+def test_reference_effects_are_current(inf_report):
+    """The infinite deck S17's effect of each rule, as committed, is the one solved now."""
+    for name, text in (("report.md", report_markdown(inf_report)), ("report.tex", report_latex(inf_report))):
+        committed = (ROOT / "reports" / "infinite-s17" / name).read_text()
+        assert _effects_section(committed) == _effects_section(text), f"reports/infinite-s17/{name} is stale"
+
+
+# --- the effect of each rule ------------------------------------------------------------------------
+
+
+def _edge_json(capsys, *options: str) -> dict:
+    capsys.readouterr()
+    assert main(["edge", "--decks", "inf", *options, "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_effect_of_each_rule(inf_report, capsys):
+    """The section after the full game: the house edge with one rule changed at a time, each equal to an
+    independent solve by bjexact edge, with the signs every published rule-effect table gives."""
+    tex = report_latex(inf_report)
+    assert "\\section{Effect of each rule}" in tex
+    assert tex.index(GAME_END) < tex.index(EFFECTS_BEGIN) < tex.index("Appendix: the method")
+    effects = {effect.change.label: effect for effect in inf_report.effects.effects}
+    base = -inf_report.game.ev
+    assert inf_report.effects.house_edge == base
+    for label, options in (("H17 instead of S17", ["--h17"]), ("no DAS", ["--no-das"]),
+                           ("blackjack pays 6:5 instead of 3:2", ["--bj-pays", "6/5"])):
+        solved = _edge_json(capsys, *options)
+        edge = effects[label].house_edge
+        assert fraction_string(edge) == solved["house_edge"]
+        assert effects[label].change_in_edge == edge - base
+        row = f"| {label} | {decimal_string(edge * 100, 4)}% | {decimal_string((edge - base) * 100, 4, signed=True)}% |"
+        assert row in report_markdown(inf_report)
+    change = {label: effect.change_in_edge for label, effect in effects.items()}
+    assert change["H17 instead of S17"] > 0 and change["no DAS"] > 0  # H17 raises the edge, DAS lowers it
+    assert mpq(13, 10) < change["blackjack pays 6:5 instead of 3:2"] * 100 < mpq(145, 100)  # about 1.4 %
+    assert change["late surrender"] < 0 and change["RSA"] < 0 and change["split once (2 hands) instead of to 4"] > 0
+    assert change["ENHC (no hole card) instead of peek"] > 0
+    # more decks, a higher edge: 1 < 2 < 6 < 8 decks < the infinite deck
+    decks = [change[f"{n} instead of the infinite deck"] for n in ("1 deck", "2 decks", "6 decks", "8 decks")]
+    assert decks == sorted(decks) and decks[-1] < 0
+
+
+def test_a_rule_change_that_cannot_be_solved_is_named(monkeypatch):
+    import bjexact.render.effects as effects
+
+    real, real_changes = effects.solve_game, effects.rule_changes
+
+    def refuse_h17(rules, **options):
+        if rules.h17:
+            raise BjexactError("the shoe runs out")
+        return real(rules, **options)
+
+    monkeypatch.setattr(effects, "solve_game", refuse_h17)
+    monkeypatch.setattr(effects, "_REMEMBERED", {})
+    base = GameRules(decks="inf")
+    monkeypatch.setattr(effects, "rule_changes", lambda rules: real_changes(rules)[:2])  # H17, DAS: quick
+    solved = effects.rule_effects(base)
+    assert [(change.label, reason) for change, reason in solved.unsolved] == [("H17 instead of S17",
+                                                                               "the shoe runs out")]
+    assert [e.change.label for e in solved.effects] == ["no DAS"]
+    assert solved.to_json()["unsolved"] == [{"rule": "H17 instead of S17", "reason": "the shoe runs out"}]
+
+
+def test_effects_file_is_exact(tmp_path, inf_report):
+    write_report(inf_report, tmp_path, compile_pdf=False, quiet=True)
+    data = json.loads((tmp_path / EFFECTS_FILE).read_text())
+    assert data["house_edge"] == fraction_string(-inf_report.game.ev)
+    assert [change["rule"] for change in data["changes"]] == [e.change.label for e in inf_report.effects.effects]
+    for change, effect in zip(data["changes"], inf_report.effects.effects):
+        numerator, denominator = change["change"].split("/")
+        assert mpq(int(numerator), int(denominator)) == effect.change_in_edge
+        assert GameRules.from_json(change["rules"]) == effect.change.rules
+
+
+# --- printed label sizes ----------------------------------------------------------------------------
+
+_TEX_LENGTHS = {"pt": 1.0, "\\linewidth": 483.69684, "\\textheight": 731.23584}  # A4, 2 cm margins
+
+
+def _printed_label_sizes(directory: Path) -> dict[str, float]:
+    """The smallest label of each figure of a written report, in points as printed on A4: the smallest font
+    size of the figure (``fontsize`` in its .dot, or ``font-size`` in its .svg for a drawing) times the scale
+    at which report.tex includes its PDF (the box of ``\\includegraphics[width=..,height=..,keepaspectratio]``
+    over the PDF's natural size)."""
+    tex = (directory / "report.tex").read_text()
+    sizes = {}
+    for options, name in re.findall(r"\\includegraphics\[([^\]]*)\]\{figures/([^}]*)\.pdf\}", tex):
+        box = {}
+        for key, number, unit in re.findall(r"(width|height)=([\d.]*)(pt|\\linewidth|\\textheight)", options):
+            box[key] = float(number or 1) * _TEX_LENGTHS[unit]
+        pdf = (directory / FIGURES / f"{name}.pdf").read_bytes()
+        found = re.search(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)", pdf)
+        assert found is not None, f"{name}.pdf has no page size"
+        width, height = float(found.group(1)), float(found.group(2))
+        dot = directory / FIGURES / f"{name}.dot"
+        fonts = (re.findall(r'fontsize="?([\d.]+)', dot.read_text()) if dot.exists() else
+                 re.findall(r'font-size="([\d.]+)"', (directory / FIGURES / f"{name}.svg").read_text()))
+        sizes[name] = min(map(float, fonts)) * min(box["width"] / width, box["height"] / height)
+    return sizes
+
+
+@pytest.mark.parametrize("slug", [slug for slug, _ in REFERENCE_SETS])
+def test_reference_report_labels_print_at_6_points_or_more(slug):
+    """Every label of every figure of the committed reference reports (diagrams and drawings) is at least
+    6 pt on A4 paper: the PDFs used to shrink the dealer's chain to the text width (1.6 to 4.2 pt)."""
+    sizes = _printed_label_sizes(ROOT / "reports" / slug)
+    assert sizes and "dealer-6" in sizes
+    small = {name: round(size, 2) for name, size in sizes.items() if size < 6}
+    assert not small, f"labels below 6 pt in reports/{slug}: {small}"
+
+
+@pytest.mark.skipif(not HAVE_DOT, reason="needs Graphviz")
+@pytest.mark.parametrize("rules", [INF, Rules(decks=6)], ids=["inf", "6-decks"])
+def test_new_report_diagrams_print_at_6_points_or_more(tmp_path, rules):
+    write_report(build_report(rules, player=False, progress=False), tmp_path, compile_pdf=False, quiet=True)
+    sizes = _printed_label_sizes(tmp_path)
+    assert len(sizes) >= 4 and min(sizes.values()) >= 6, sizes
+    # the merged chain's labels are bare numbers: the caption says they are averages
+    text = (tmp_path / "report.md").read_text()
+    assert ("avg" not in (tmp_path / FIGURES / "dealer-6.dot").read_text()) and (
+        rules.infinite or "is the average of P(next state | hand)" in text)

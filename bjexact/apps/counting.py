@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.cards import counts_of
+from ..core.choice import best_move
 from ..core.hand import hand_value, is_natural
 from ..core.numbers import fraction_string, mpq, parse_fraction
 from ..core.rules import GameRules
@@ -384,10 +385,6 @@ class CountAnalysis:
                                             "key_count": self.key_count})
 
 
-def _best(values: Mapping[str, mpq]) -> str:
-    return max(values, key=lambda m: values[m])
-
-
 def running_count(system: CountSystem, full: Sequence[int], unseen: Sequence[int]) -> int:
     """The running count of the cards seen, from the system's initial running count."""
     seen = [f - u for f, u in zip(full, unseen)]
@@ -474,7 +471,7 @@ def _index(name: str, counts: Sequence[mpq], results: Sequence[Mapping[str, Any]
     alternatives: dict[str, int] = {}
     for _, d in seen:
         values = {m: parse_fraction(v) for m, v in d["values"].items()}
-        best = _best(values)
+        best = best_move(values)
         if best != basic:
             alternatives[best] = alternatives.get(best, 0) + 1
     move = max(alternatives, key=lambda m: alternatives[m]) if alternatives else _runner_up(basic, seen)
@@ -485,7 +482,7 @@ def _index(name: str, counts: Sequence[mpq], results: Sequence[Mapping[str, Any]
         values = {m: parse_fraction(v) for m, v in d["values"].items()}
         weight = parse_fraction(d["weight"])
         gains.append(weight * (values.get(move, values[basic]) - values[basic]))
-        best_alt.append(_best(values) == move)
+        best_alt.append(best_move(values) == move)
     counts_seen = [tc for tc, _ in seen]
     t, direction, gain, agreement = _threshold(counts_seen, gains, best_alt)
     return Index(name, basic, move, t, direction, len(seen), gain / len(counts), agreement)
@@ -503,7 +500,7 @@ def _runner_up(basic: str, seen: Sequence[tuple[mpq, Mapping[str, Any]]]) -> str
         for m, v in d["values"].items():
             if m != basic:
                 totals[m] = totals.get(m, mpq(0)) + weight * parse_fraction(v)
-    return _best(totals) if totals else None
+    return best_move(totals) if totals else None
 
 
 def _insurance_index(counts: Sequence[mpq], results: Sequence[Mapping[str, Any]]) -> Index | None:

@@ -274,6 +274,9 @@ class CellIndex:
 
 
 def _argmax(values: Mapping[str, mpq]) -> str:
+    """The decision of largest value, the first given on a tie. Not :func:`bjexact.core.choice.best_move`:
+    the decisions compared here are not only moves ("play" against "surrender", "insure" against
+    "no insurance")."""
     return max(values, key=lambda m: values[m])
 
 

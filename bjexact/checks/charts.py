@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.cards import ACE, parse_rank, rank_symbol
+from ..core.choice import best_move
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..core.text import untidy_csv
@@ -373,7 +374,7 @@ def printed_moves(code: str, values: Mapping[str, mpq], rules: GameRules) -> tup
     letter, second = code[0], (code[1] if len(code) > 1 else None)
     if letter == "N":
         rest = {m: v for m, v in values.items() if m != "split"}
-        return _argmax(rest), None
+        return best_move(rest), None
     if letter == "P" and second in ("h", "d") and not rules.das:
         letter, second = ("D", "h") if second == "d" else ("H", None)
     move = _MOVE_OF_LETTER[letter]
@@ -385,11 +386,6 @@ def printed_moves(code: str, values: Mapping[str, mpq], rules: GameRules) -> tup
     if fallback not in values:
         fallback = "hit" if "hit" in values else "stand"
     return fallback, None
-
-
-def _argmax(values: Mapping[str, mpq]) -> str:
-    order = ("stand", "hit", "double", "split", "surrender")
-    return max(values, key=lambda m: (values[m], -order.index(m)))
 
 
 @dataclass(frozen=True)
@@ -490,7 +486,7 @@ def judge_cell(cell: PrintedChartCell, exact: ChartCell | None, upcard_chance: m
         return ChartCellCheck(cell, status, cost=cost, **common)
     if second is not None and len(exact.code) > 1 and move in ("double", "surrender"):
         rest = {m: v for m, v in values.items() if m not in ("double", "surrender")}
-        right = _argmax(rest)
+        right = best_move(rest)
         if second in rest and second != right:
             return ChartCellCheck(cell, "second", cost=100 * upcard_chance * (rest[right] - rest[second]),
                                   **common)

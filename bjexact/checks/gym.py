@@ -10,7 +10,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..core.hand import HandValue, add_card, hand_value, natural_partner
+from ..core.deal import infinite_hands, infinite_natural_chance
+from ..core.hand import HandValue, add_card, hand_value
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
 from ..dealer.distributions import dealer_table
@@ -123,8 +124,7 @@ def gym_start_results(
         if policy(key) == 1 or not (natural or sab):
             continue  # hitting a natural forfeits the bonus: the state plays as in play
         if sab:
-            partner = natural_partner(upcard)
-            dealer_natural = p[partner - 1] if partner else mpq(0)
+            dealer_natural = infinite_natural_chance(upcard, p)
             start[key] = {"win": 1 - dealer_natural, "push": dealer_natural, "loss": mpq(0)}
         else:
             twenty_one = rows[upcard]["21"]
@@ -138,11 +138,10 @@ def gym_start_distribution() -> dict[Observation, mpq]:
     p = GYM_RULES.make_shoe().draw_probabilities()
     out: dict[Observation, mpq] = {}
     for upcard in range(1, 11):
-        for a in range(1, 11):
-            for b in range(1, 11):
-                hand = hand_value((a, b))
-                key = (hand.total, upcard, int(hand.soft))
-                out[key] = out.get(key, mpq(0)) + p[upcard - 1] * p[a - 1] * p[b - 1]
+        for (a, b), chance in infinite_hands(p):
+            hand = hand_value((a, b))
+            key = (hand.total, upcard, int(hand.soft))
+            out[key] = out.get(key, mpq(0)) + p[upcard - 1] * chance
     return out
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core.cards import RANKS, Counts, FiniteShoe, counts_of, rank_symbol
+from ..core.choice import best_move
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules, Rules
 from ..errors import BjexactError
@@ -122,7 +123,7 @@ def check_hit_stand_engine(engine: Callable[[tuple[int, ...], int, Counts], Any]
             decisions += 1
             move = engine_move(engine(cards, upcard, unseen), f"{name} for {'-'.join(map(rank_symbol, cards))} "
                                                                f"v {rank_symbol(upcard)}")
-            best = max(values, key=lambda m: (values[m], m == "stand"))
+            best = best_move(values)
             if values[move] < values[best]:
                 found.append(Disagreement(index, cards, upcard, unseen, move, best, values))
         if progress is not None:
@@ -212,7 +213,7 @@ def _later_hit_stand(engine: Callable[..., Any], name: str, rules: Rules, shoe: 
         unseen = _unseen(shoe, counts, upcard)
         where = f"{name} for {'-'.join(map(rank_symbol, cards))} v {rank_symbol(upcard)}"
         move = engine_move(engine(cards, upcard, unseen), where)
-        best = max(values, key=lambda m: (values[m], m == "stand"))
+        best = best_move(values)
         if values[move] < values[best]:
             found.append(Disagreement(index, cards, upcard, unseen, move, best, values))
     return decisions, found

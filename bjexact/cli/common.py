@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from ..core.cards import MAX_DECKS, MAX_RANK_COUNT
+from ..core.cards import MAX_RANK_COUNT
 from ..core.numbers import short
 from ..errors import BjexactError
 from ..files import check_distinct, check_writable, staged_files, write_files, write_stdout
@@ -70,19 +71,28 @@ def parse_shoe(text: str) -> tuple[int, ...]:
     return tuple(counts)
 
 
+def shoe_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    """The shoe ``--decks`` or ``--shoe`` describe, as the keyword of :class:`bjexact.Rules` and
+    :class:`bjexact.core.rules.GameRules`: ``{"shoe": counts}``, or ``{"decks": the text}``, which
+    the rules read with :func:`bjexact.core.rules.parse_decks` (``None``: the default, 2 decks).
+    Both options given is an error."""
+    if args.shoe is not None and args.decks is not None:
+        raise BjexactError("--decks and --shoe conflict: give one of them")
+    if args.shoe is not None:
+        return {"shoe": parse_shoe(args.shoe)}
+    return {"decks": args.decks}
+
+
 def rules_from_args(args: argparse.Namespace):
     """The :class:`bjexact.Rules` that the rule options describe."""
     from ..core.rules import Rules, parse_bj_pays
 
-    if args.shoe is not None and args.decks is not None:
-        raise BjexactError("--decks and --shoe conflict: give one of them")
+    shoe = shoe_from_args(args)
     options = dict(h17=args.h17, naturals=args.naturals)
     bj_pays = getattr(args, "bj_pays", None)
     if bj_pays is not None:
         options["bj_pays"] = parse_bj_pays(bj_pays)
-    if args.shoe is not None:
-        return Rules(shoe=parse_shoe(args.shoe), **options)
-    return Rules(decks=parse_decks(args.decks) if args.decks is not None else 2, **options)
+    return Rules(**shoe, **options)
 
 
 def require_a_round(rules) -> None:
@@ -90,23 +100,6 @@ def require_a_round(rules) -> None:
     if rules.shoe is not None and sum(rules.shoe) < 4:
         raise BjexactError(f"the shoe is too small to deal a round: the player and the dealer need two cards each, "
                            f"the shoe has {sum(rules.shoe)}")
-
-
-def parse_decks(text: str) -> int | str:
-    """``--decks``: a whole number from 1 to :data:`MAX_DECKS`, or inf."""
-    if text.strip().lower() in ("inf", "infinite", "infinity"):
-        return "inf"
-    if text.strip().lstrip("+-").lower() in ("inf", "infinite", "infinity"):
-        raise BjexactError(f"--decks must be a whole number >= 1 or 'inf', not {text!r}")
-    try:
-        decks = whole_number(text, "--decks", maximum=MAX_DECKS)
-    except BjexactError as exc:
-        if "too large" in str(exc):
-            raise
-        raise BjexactError(f"--decks must be a whole number >= 1 or 'inf', not {short(text.strip())!r}") from None
-    if decks < 1:
-        raise BjexactError(f"--decks must be a whole number >= 1 or 'inf', not {text!r}")
-    return decks
 
 
 def bounded_int(low: int, high: int, *, signed: bool = False):

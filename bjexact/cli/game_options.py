@@ -90,18 +90,15 @@ def game_rules_from_args(args: argparse.Namespace, *, split_hands: int = 4):
     """The :class:`bjexact.core.rules.GameRules` the options describe; ``split_hands`` when
     ``--split-hands`` was not given (``None``)."""
     from ..core.rules import GameRules, parse_bj_pays, refuse_split_rules_without_splitting
-    from .common import parse_shoe
+    from .common import shoe_from_args
 
-    if args.shoe is not None and args.decks is not None:
-        raise BjexactError("--decks and --shoe conflict: give one of them")
+    shoe = shoe_from_args(args)
     bj_pays = parse_bj_pays(args.bj_pays)
     # every rule of GameRules is the option of its name (--split-hands: split_hands)
     options = {f.name: getattr(args, f.name) for f in fields(GameRules)
                if f.name not in ("decks", "shoe", "bj_pays") and hasattr(args, f.name)}
     options.update(bj_pays=bj_pays, split_hands=split_hands if args.split_hands is None else args.split_hands)
-    if args.shoe is not None:
-        return refuse_split_rules_without_splitting(GameRules(shoe=parse_shoe(args.shoe), **options))
-    return refuse_split_rules_without_splitting(GameRules(decks=args.decks if args.decks is not None else 2, **options))
+    return refuse_split_rules_without_splitting(GameRules(**shoe, **options))
 
 
 # the full game's rule options with their defaults (``--split-hands`` unset is None)

@@ -28,9 +28,9 @@ from .hand import HandValue, hand_value, is_natural
 from .numbers import as_rational, check_number_text, fraction_string, mpq, parse_fraction, short
 from .settlement import hand_result, payout
 
-__all__ = ["Rules", "Naturals", "NATURALS", "INFINITE", "GameRules", "DOUBLE_RULES", "SURRENDER_RULES",
-           "HOLE_CARD_RULES", "SPLIT_STRATEGIES", "MAX_SPLIT_HANDS", "CHARLIE_CARDS", "dealer_stands",
-           "parse_bj_pays", "refuse_split_rules_without_splitting"]
+__all__ = ["Rules", "Naturals", "NATURALS", "INFINITE", "parse_decks", "GameRules", "DOUBLE_RULES",
+           "SURRENDER_RULES", "HOLE_CARD_RULES", "SPLIT_STRATEGIES", "MAX_SPLIT_HANDS", "CHARLIE_CARDS",
+           "dealer_stands", "parse_bj_pays", "refuse_split_rules_without_splitting"]
 
 
 class Naturals(StrEnum):
@@ -65,17 +65,38 @@ INFINITE = math.inf
 DEFAULT_DECKS = 2
 
 
+def parse_decks(text: str, what: str = "--decks") -> int | float:
+    """A number of decks as people write it (``--decks``, a grid file's ``decks``), the one parser:
+    a whole number from 1 to :data:`~bjexact.core.cards.MAX_DECKS` in ASCII digits, or ``inf``
+    (``infinite``, ``infinity``, any case) for the infinite deck (:data:`INFINITE`); anything else
+    is refused in one line naming ``what``.
+
+    Examples
+    --------
+    >>> parse_decks("6"), parse_decks(" Inf ")
+    (6, inf)
+    >>> parse_decks("0")
+    Traceback (most recent call last):
+    ...
+    bjexact.errors.BjexactError: --decks must be a whole number >= 1 or 'inf', not '0'
+    """
+    body = text.strip()
+    if body.lower() in ("inf", "infinite", "infinity"):
+        return INFINITE
+    if not body.isascii() or not body.isdigit() or not body.lstrip("0"):  # not '²', '-1', '+inf', '0'
+        raise BjexactError(f"{what} must be a whole number >= 1 or 'inf', not {short(body)!r}")
+    if len(body.lstrip("0")) > len(str(MAX_DECKS)) or int(body) > MAX_DECKS:  # not 5,000 digits
+        raise BjexactError(f"{what} is too large: at most {MAX_DECKS:,}, not {short(body)}")
+    return int(body)
+
+
 def _parse_decks(decks: Any) -> int | float | None:
+    """A rule set's ``decks`` from Python or JSON: text as :func:`parse_decks` reads it, a whole
+    number, or ``math.inf``."""
     if decks is None:
         return None
     if isinstance(decks, str):
-        text = decks.strip().lower()
-        if text in ("inf", "infinite", "infinity"):
-            return INFINITE
-        if text.isascii() and text.isdigit() and len(text) <= 7:  # not '²', not 5,000 digits
-            decks = int(text)
-        else:
-            raise BjexactError(f"--decks must be a whole number >= 1 or 'inf', not {decks[:20]!r}")
+        return parse_decks(decks)
     if decks == INFINITE:
         return INFINITE
     if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:

@@ -24,9 +24,10 @@ Results
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
-from ..core.cards import ACE, RANKS, TEN, UPCARD_ORDER, FiniteShoe, Shoe, add_counts, as_rank, counts_of, rank_symbol
+from ..core.cards import ACE, RANKS, TEN, UPCARD_ORDER, add_counts, as_rank, counts_of, rank_symbol
+from ..core.deal import two_card_hands
 from ..core.hand import hand_value, is_natural, player_hand
 from ..core.numbers import mpq
 from ..core.rules import GameRules
@@ -47,25 +48,6 @@ _ONE = mpq(1)
 # The most pairs (combined lines, one hand's line) the split hands of one rule set may be combined
 # over before the distribution of the net result is given up (finite shoes): about half a minute.
 SPLIT_WORK_LIMIT = 30_000_000
-
-
-def _deal_chances(shoe: Shoe, upcard: int) -> Iterator[tuple[tuple[int, int], mpq]]:
-    """P(player's two cards | up-card), first <= second."""
-    if shoe.is_infinite:
-        p = shoe.draw_probabilities()
-        for a in RANKS:
-            for b in RANKS[a - 1:]:
-                yield (a, b), p[a - 1] * p[b - 1] * (1 if a == b else 2)
-        return
-    assert isinstance(shoe, FiniteShoe)
-    left = list(shoe.counts)
-    left[upcard - 1] -= 1
-    n = sum(left)
-    for a in RANKS:
-        for b in RANKS[a - 1:]:
-            ways = left[a - 1] * (left[b - 1] - (a == b)) * (1 if a == b else 2)
-            if ways > 0:
-                yield (a, b), mpq(ways, n * (n - 1))
 
 
 def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines: bool = False,
@@ -116,7 +98,7 @@ def solve_with(solver: FractionSolver, *, with_distribution: bool, progress: boo
         for upcard in upcards:
             solver.prefetch(upcard)
             value = _ZERO
-            for cards, chance in _deal_chances(shoe, upcard):
+            for cards, chance in two_card_hands(shoe, upcard):
                 dealt: Dist | None
                 if is_natural(cards):  # a natural: paid at once, or a push
                     p_nat = solver.cards.natural_chance(counts_of(cards), upcard)

@@ -14,13 +14,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core.cards import UPCARD_ORDER, Counts, RankKeyed, as_rank, rank_symbol
+from ..core.choice import MOVES, best_move
 from ..core.display import Displayable
 from ..core.frames import data_frame, upcard_label
 from ..core.hand import hand_value
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..core.text import decimal_string
-from .values import MOVES, EngineSolver, FractionSolver, MoveValues, best_move, engine_covers
+from .values import EngineSolver, FractionSolver, MoveValues, engine_covers
 
 __all__ = ["CHART_SECTIONS", "ChartCell", "chart_code", "GameSolution", "Strategy"]
 

@@ -65,6 +65,8 @@ from ..core.cards import (
     rank_key,
     rank_symbol,
 )
+from ..core.choice import hit_or_stand
+from ..core.deal import infinite_hands, infinite_natural_chance, two_card_hands
 from ..core.display import Displayable
 from ..core.frames import data_frame
 from ..core.hand import (
@@ -72,7 +74,6 @@ from ..core.hand import (
     add_card,
     hand_value,
     is_natural,
-    natural_partner,
     no_natural_chance,
     player_hand,
     two_cards_natural,
@@ -153,8 +154,7 @@ class PositionValues:
         """
         if self.hit_results is None:
             return "stand"
-        hit, stand = score(self.weights, self.hit_results), score(self.weights, self.stand_results)
-        return "hit" if hit > stand else "stand"
+        return hit_or_stand(score(self.weights, self.stand_results), score(self.weights, self.hit_results))
 
     @property
     def value(self) -> mpq | None:
@@ -170,11 +170,6 @@ class PositionValues:
     @cached_property
     def _raw_best(self) -> Results:
         return self.hit_results if self.best == "hit" else self.stand_results  # type: ignore[return-value]
-
-
-def _dealer_natural_chance(upcard: int, probabilities: Sequence[mpq]) -> mpq:
-    partner = natural_partner(upcard)
-    return probabilities[partner - 1] if partner else ZERO
 
 
 @dataclass(frozen=True)
@@ -281,17 +276,16 @@ class InfiniteSolution(Displayable):
         weights = payoffs(self.rules, self.objective)
         total = NO_RESULTS
         for upcard in RANKS:
-            natural = _dealer_natural_chance(upcard, p)
-            for first in RANKS:
-                for second in RANKS:
-                    chance = p[upcard - 1] * p[first - 1] * p[second - 1]
-                    hand = hand_value((first, second))
-                    played = self.positions[PlayerState(hand.total, hand.soft, upcard)].results
-                    assert played is not None  # the infinite deck reaches every position
-                    if self.rules.naturals == "peek":  # the positions are conditioned on no dealer natural
-                        played = tuple((ONE - natural) * x for x in played)
-                    results = settle_deal(self.rules.naturals, is_natural((first, second)), natural, played)
-                    total = add_results(total, results, chance)
+            natural = infinite_natural_chance(upcard, p)
+            for (first, second), dealt in infinite_hands(p):
+                chance = p[upcard - 1] * dealt
+                hand = hand_value((first, second))
+                played = self.positions[PlayerState(hand.total, hand.soft, upcard)].results
+                assert played is not None  # the infinite deck reaches every position
+                if self.rules.naturals == "peek":  # the positions are conditioned on no dealer natural
+                    played = tuple((ONE - natural) * x for x in played)
+                results = settle_deal(self.rules.naturals, is_natural((first, second)), natural, played)
+                total = add_results(total, results, chance)
         return GameValue(score(weights, total), total)
 
     def matrices(self, upcard: int | str) -> PlayerMatrices:
@@ -604,6 +598,7 @@ def solve_finite(rules: Rules, objective: str = "ev", *, progress: bool | None =
     deals = list(_two_card_hands(shoe))
     hands: dict[tuple[int, int, int], HandDecision] = {}
     total_cards = sum(shoe.counts)
+    given_upcard = {u: dict(two_card_hands(shoe, u)) for u in UPCARD_ORDER if shoe.counts[u - 1]}
     results = NO_RESULTS
     with Progress(len(deals), "two-card hands", enabled=progress) as bar:
         for first, second in deals:
@@ -615,12 +610,8 @@ def solve_finite(rules: Rules, objective: str = "ev", *, progress: bool | None =
                     continue
                 position = solver.position(cards, upcard)
                 hands[(first, second, upcard)] = HandDecision((first, second), upcard, position)
-                # P(player gets {first, second} and the dealer shows upcard), dealt in order
-                orderings = 1 if first == second else 2
-                chance = mpq(
-                    orderings * shoe.counts[first - 1] * (shoe.counts[second - 1] - (first == second)) * left,
-                    total_cards * (total_cards - 1) * (total_cards - 2),
-                )
+                # P(the dealer shows upcard and the player gets {first, second})
+                chance = mpq(shoe.counts[upcard - 1], total_cards) * given_upcard[upcard][(first, second)]
                 dealt = settle_deal(rules.naturals, natural, ONE - solver.no_natural(cards, upcard),
                                     position._raw_best)
                 results = add_results(results, dealt, chance)

@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.cards import RANKS, Counts, add_counts, counts_of
+from ..core.choice import MOVES, best_move, hits, optimal_value
 from ..core.display import Displayable
 from ..core.numbers import mpq
 from ..core.rules import GameRules
@@ -67,7 +68,6 @@ from .states import counts_value, hands_up_to_21
 
 __all__ = ["MOVES", "MoveValues", "FractionSolver", "EngineSolver", "engine_covers", "add_card", "best_move"]
 
-MOVES = ("stand", "hit", "double", "split", "surrender")
 _ZERO = mpq(0)
 _ONE = mpq(1)
 _HALF = mpq(1, 2)
@@ -108,8 +108,9 @@ class MoveValues(Displayable):
 
     @property
     def best(self) -> str:
-        """The move of largest value; ties go to the earlier move of :data:`MOVES`."""
-        return max(self.w, key=lambda m: (self.unconditional(m), -MOVES.index(m)))
+        """The move of largest value; ties go to the earlier move of :data:`MOVES`
+        (:func:`~bjexact.core.choice.best_move`)."""
+        return best_move({move: self.unconditional(move) for move in self.w})
 
     def value(self, move: str) -> mpq:
         """A move's value as the player weighs it: under peek with a ten or ace up conditioned
@@ -234,7 +235,7 @@ class FractionSolver:
         found = self._later.get(key)
         if found is None:
             values = self.post_split_continuation(hand, upcard, pair, pairs_gone)
-            found = _best(values)
+            found = optimal_value(*values)
             double = self.later_double(hand, upcard, _pairs_gone(pair, pairs_gone)) \
                 if self.may_double(hand) else None
             if double is not None and double > found:
@@ -405,7 +406,7 @@ class FractionSolver:
     def continues_hitting(self, hand: Counts, upcard: int) -> bool:
         """Whether an unsplit hand of three or more cards hits (ties go to standing)."""
         stand, hit = self.continuation(hand, upcard)
-        return hit is not None and hit > stand
+        return hits(stand, hit)
 
     def split_hits(self, hand: Counts, upcard: int, pair: int, hands: int = 2) -> bool:
         """Whether a split hand of ``pair`` with three or more cards hits, by the split strategy,
@@ -414,7 +415,7 @@ class FractionSolver:
 
     def _split_hits(self, hand: Counts, upcard: int, pair: int, strategy: int) -> bool:
         stand, hit = self.post_split_continuation(hand, upcard, pair, strategy)
-        return hit is not None and hit > stand
+        return hits(stand, hit)
 
     def post_split_continuation(self, hand: Counts, upcard: int, pair: int, pairs_gone: int) -> tuple[mpq, mpq | None]:
         """(stand, hit) W of a hand of ``pair`` played optimally from here with ``pairs_gone``
@@ -640,15 +641,7 @@ class EngineSolver(FractionSolver):
         value, denominator = engine.split_hand_value(*request, pair)
         return mpq(value, denominator)
 
+
 def _pairs_gone(pair: int, count: int) -> Gone:
     """``count`` pair cards gone besides a split hand's own cards (one: the first split hand's)."""
     return Gone(counts_of([pair] * count), pair, 0) if count else NOTHING_GONE
-
-
-def _best(values: tuple[mpq, mpq | None]) -> mpq:
-    stand, hit = values
-    return stand if hit is None or stand >= hit else hit
-
-def best_move(values: Mapping[str, mpq]) -> str:
-    """The move of largest value; ties go to the earlier move of :data:`MOVES`."""
-    return max(values, key=lambda m: (values[m], -MOVES.index(m)))

@@ -49,7 +49,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,17 +65,24 @@ from .tables import NumberStyle
 
 __all__ = [
     "DIAGRAM_FORMATS",
+    "DEALER_STAGES",
+    "DiagramLook",
     "DiagramPages",
+    "PLAYER_STAGES",
+    "PRINT",
+    "SCREEN",
     "VIEWS",
     "EdgeStyle",
     "diagram_format",
     "dealer_diagram",
     "dealer_pages",
+    "dealer_stage",
     "join_pdfs",
     "merged_chain",
     "player_diagram",
     "render",
     "have_dot",
+    "stage_parts",
 ]
 
 DIAGRAM_FORMATS = ("dot", "svg", "png", "pdf")
@@ -236,15 +243,45 @@ def _pydot():
     return pydot
 
 
-def new_graph(caption: str, fixed: bool = False):
+@dataclass(frozen=True)
+class DiagramLook:
+    """Font sizes (points, before any scaling) and spacing (inches) of a chain diagram.
+
+    :data:`SCREEN` is for ``bjexact graph``'s files, read zoomed in; :data:`PRINT` is for the
+    report's pages, which are scaled to the page: larger labels, so that every label prints at
+    6 pt or more on A4 once the report has scaled the diagram down.
+    """
+
+    title: float = 13
+    node: float = 11
+    edge: float = 9
+    bust: float = 14
+    nodesep: float = 0.12
+    ranksep: float = 0.45
+    long_captions: bool = True
+    """The caption inside the diagram explains the labels (``bjexact graph``); ``False``: one short
+    title line, the figure's caption in the report explaining the rest. Merged finite-shoe edges then
+    carry their average without the ``avg`` prefix (the report's caption says what it is)."""
+
+    @staticmethod
+    def size(points: float) -> str:
+        return f"{points:g}"
+
+
+SCREEN = DiagramLook()
+PRINT = DiagramLook(title=14, node=14, edge=14, bust=14, nodesep=0.08, ranksep=0.25, long_captions=False)
+
+
+def new_graph(caption: str, fixed: bool = False, look: DiagramLook = SCREEN):
     """A digraph laid out by ``dot`` left to right, or (``fixed``) with positions given here."""
     pydot = _pydot()
     layout = (dict(layout="neato", notranslate="true", outputorder="edgesfirst") if fixed else
-              dict(rankdir="LR", nodesep="0.12", ranksep="0.45", newrank="true"))
-    graph = pydot.Dot(graph_type="digraph", fontname=_FONT, fontsize="13", labelloc="t", labeljust="l",
-                      label=dot_quote(caption), **layout)
-    graph.set_node_defaults(fontname=_FONT, fontsize="11", style="filled", fillcolor=_COLOURS["hard"])
-    graph.set_edge_defaults(fontname=_FONT, fontsize="9", arrowsize="0.6", color="#555555")
+              dict(rankdir="LR", nodesep=f"{look.nodesep:g}", ranksep=f"{look.ranksep:g}", newrank="true"))
+    graph = pydot.Dot(graph_type="digraph", fontname=_FONT, fontsize=look.size(look.title), labelloc="t",
+                      labeljust="l", label=dot_quote(caption), **layout)
+    graph.set_node_defaults(fontname=_FONT, fontsize=look.size(look.node), style="filled",
+                            fillcolor=_COLOURS["hard"])
+    graph.set_edge_defaults(fontname=_FONT, fontsize=look.size(look.edge), arrowsize="0.6", color="#555555")
     return graph
 
 
@@ -252,7 +289,7 @@ def dot_quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def _node_style(name: str, attrs: dict[str, Any]) -> dict[str, str]:
+def _node_style(name: str, attrs: dict[str, Any], look: DiagramLook = SCREEN) -> dict[str, str]:
     """Graphviz attributes of a dealer state by its kind (see the module docstring)."""
     kind = attrs.get("kind")
     if kind == "start":
@@ -260,7 +297,7 @@ def _node_style(name: str, attrs: dict[str, Any]) -> dict[str, str]:
     if kind == "absorbing":
         if name == "bust":
             return dict(shape="doubleoctagon", fillcolor=_COLOURS["bust"], fontcolor="white",
-                        fontname=_FONT + "-Bold", fontsize="14", penwidth="2")
+                        fontname=_FONT + "-Bold", fontsize=look.size(look.bust), penwidth="2")
         if name == "blackjack":
             return dict(shape="doubleoctagon", fillcolor=_COLOURS["blackjack"], penwidth="1.5")
         if name == "exhausted":
@@ -282,9 +319,10 @@ def _edge_colour(target: str, kind: str | None) -> str:
     return "#555555"
 
 
-def _node_look(name: str, attrs: dict[str, Any], extra_labels: dict[str, str]) -> tuple[dict[str, str], str]:
+def _node_look(name: str, attrs: dict[str, Any], extra_labels: dict[str, str],
+               look: DiagramLook = SCREEN) -> tuple[dict[str, str], str]:
     """The Graphviz style and the label of a state."""
-    style = _node_style(name, attrs)
+    style = _node_style(name, attrs, look)
     style.update(attrs.get("style", {}))
     kind = attrs.get("kind")
     if kind == "absorbing":
@@ -354,7 +392,7 @@ def _bundles(edges: Sequence[DiagramEdge], terminal: set[str],
 
 def _add_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Sequence[DiagramEdge],
                prefix: str, extra_labels: dict[str, str] | None = None, *, bundle: bool = True,
-               edge_style: EdgeStyle | None = None) -> None:
+               edge_style: EdgeStyle | None = None, look: DiagramLook = SCREEN) -> None:
     """Add states and labelled edges to a graph or cluster, laid out in columns by ``dot``.
 
     ``nodes`` maps a state's name to its attributes (``kind``, ``total``, ``soft``,
@@ -380,7 +418,7 @@ def _add_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Sequence
     for column, names in columns.items():
         target = container if column is None else pydot.Subgraph(rank="same")
         for name in names:
-            style, label = _node_look(name, nodes[name], extra_labels)
+            style, label = _node_look(name, nodes[name], extra_labels, look)
             target.add_node(pydot.Node(dot_quote(prefix + name), label=dot_quote(label), **style))
         if column is not None:
             container.add_subgraph(target)
@@ -399,14 +437,15 @@ def _add_chain(container: Any, nodes: dict[str, dict[str, Any]], edges: Sequence
     rank = {name: k for k, column in enumerate(ordered) for name in columns[column]}
     for source, target, weight, label, tooltip in sorted(kept, key=lambda e: (position[e[0]], position[e[1]])):
         kind = nodes[target].get("kind")
-        colour = _edge_colour(target, "terminal" if target in terminal and kind != "truncated" else kind)
+        colour = ("#555555" if nodes[target].get("continues") else
+                  _edge_colour(target, "terminal" if target in terminal and kind != "truncated" else kind))
         backward = {"constraint": "false"} if rank[target] <= rank.get(source, -1) else {}
         container.add_edge(pydot.Edge(dot_quote(prefix + source), dot_quote(prefix + target), label=dot_quote(label),
                                       tooltip=dot_quote(tooltip), color=colour, fontcolor=colour,
                                       penwidth=_width(weight), **backward))
     for targets, members in junctions.items():
         junction = prefix + _JUNCTION + ", ".join(targets)
-        colour = _edge_colour(targets[0], "terminal")
+        colour = "#555555" if nodes[targets[0]].get("continues") else _edge_colour(targets[0], "terminal")
         container.add_node(pydot.Node(dot_quote(junction), shape="point", width="0.08", color=colour,
                                       fillcolor=colour, label='""', tooltip=dot_quote(_JUNCTION + ", ".join(targets)),
                                       **{"class": "junction"}))
@@ -529,7 +568,7 @@ def merged_chain(rules: Rules, upcard: int):
     return through, {(a, b): q / through[a] for (a, b), q in flow.items()}
 
 
-def _merged_parts(rules: Rules, upcard: int, edge_style: EdgeStyle):
+def _merged_parts(rules: Rules, upcard: int, edge_style: EdgeStyle, prefix: str = "avg "):
     weighted = _weighted(rules, upcard)
     through, averages = merged_chain(rules, upcard)
     nodes: dict[str, dict[str, Any]] = {}
@@ -541,29 +580,70 @@ def _merged_parts(rules: Rules, upcard: int, edge_style: EdgeStyle):
             nodes[name] = dict(kind="transient", total=int(total), soft=soft == "soft")
     reached = {name: "reached " + EdgeStyle(4 if edge_style.decimals is None else edge_style.decimals).label(p)
                for name, p in through.items() if nodes[name]["kind"] == "transient"}
-    avg = EdgeStyle(edge_style.decimals, prefix="avg ")
+    avg = EdgeStyle(edge_style.decimals, prefix=prefix)
     edges = [(a, b, q, avg.label(q), f"average of conditional probabilities: {fraction_string(q)}")
              for (a, b), q in averages.items()]
     return nodes, edges, reached
 
 
+DEALER_STAGES = {
+    "opening": "edges out of the up-card and the hands below 12",
+    "soft": "edges out of the soft hands",
+    "hard": "edges out of the hard hands of 12 or more",
+}
+"""A dealer diagram cut in stages, a page each, so that each is small enough to print: the name of
+each stage and what its diagram shows."""
+
+
+def dealer_stage(attrs: dict[str, Any]) -> str:
+    """The stage of :data:`DEALER_STAGES` whose diagram draws the edges out of a dealer state."""
+    if attrs.get("kind") == "start":
+        return "opening"
+    if attrs.get("soft"):
+        return "soft"
+    return "opening" if attrs.get("total", 0) < 12 else "hard"
+
+
+def stage_parts(nodes: dict[str, dict[str, Any]], edges: Sequence[DiagramEdge],
+                drawn: Callable[[dict[str, Any]], bool]) -> tuple[dict[str, dict[str, Any]], list[DiagramEdge]]:
+    """Part of a chain: the edges out of the states ``drawn`` accepts, and the states they join.
+
+    A state they reach that has edges of its own in another part is drawn dashed, in the last
+    column, marked ``continues`` (its edges are grey, not green: it is no outcome).
+    """
+    kept = [edge for edge in edges if drawn(nodes[edge[0]])]
+    sources = {edge[0] for edge in edges}
+    names = {edge[0] for edge in kept} | {edge[1] for edge in kept}
+    part = {}
+    for name in sorted(names, key=lambda n: _state_key(n, nodes[n])):
+        attrs = dict(nodes[name])
+        if name in sources and not drawn(attrs):
+            attrs["continues"] = True
+            attrs["style"] = dict(attrs.get("style", {}), style="filled,dashed")
+        part[name] = attrs
+    return part, kept
+
+
 def dealer_diagram(rules: Rules, upcards: Iterable[int] | None = None, *, decimals: int | None = None,
-                   view: str | None = None, depth: int = 2):
+                   view: str | None = None, depth: int = 2, stage: str | None = None, look: DiagramLook = SCREEN):
     """The dealer's chain as a ``pydot.Dot`` graph for one up-card, or :class:`DiagramPages` for several.
 
     ``view``: ``chain`` (exact states; the default for the infinite deck),
     ``merged`` (finite default) or ``draws`` (the first ``depth`` draws); see the
     module docstring. ``decimals``: edge labels rounded to that many places
-    instead of exact fractions (merged views default to 4 places).
+    instead of exact fractions (merged views default to 4 places). ``stage``: only the edges out of
+    the states of one of :data:`DEALER_STAGES` (see :func:`stage_parts`); ``look``: font sizes.
     :func:`dealer_pages` gives one graph per up-card instead.
     """
-    pages = dealer_pages(rules, upcards, decimals=decimals, view=view, depth=depth)
+    pages = dealer_pages(rules, upcards, decimals=decimals, view=view, depth=depth, stage=stage, look=look)
     return pages[0] if len(pages) == 1 else DiagramPages(tuple(pages))
 
 
 def dealer_pages(rules: Rules, upcards: Iterable[int] | None = None, *, decimals: int | None = None,
-                 view: str | None = None, depth: int = 2) -> list[Any]:
-    """The dealer's chain as one ``pydot.Dot`` graph per up-card (in table order), for a page each."""
+                 view: str | None = None, depth: int = 2, stage: str | None = None,
+                 look: DiagramLook = SCREEN) -> list[Any]:
+    """The dealer's chain as one ``pydot.Dot`` graph per up-card (in table order), for a page each
+    (``stage`` and ``look``: as :func:`dealer_diagram`)."""
     if view is None:
         view = "chain" if rules.infinite else "merged"
     if view not in VIEWS:
@@ -574,10 +654,13 @@ def dealer_pages(rules: Rules, upcards: Iterable[int] | None = None, *, decimals
         raise BjexactError("--decimals must be between 0 and 20")
     if rules.infinite and view != "chain":
         raise BjexactError(f"the {view} view is for finite shoes: the infinite-deck chain is drawn whole")
+    if stage is not None and (stage not in DEALER_STAGES or view == "draws"):
+        raise BjexactError(f"unknown stage {stage!r} (use {', '.join(DEALER_STAGES)}; not with the draws view)")
     wanted = _upcards(rules, upcards)
     if view == "merged" and decimals is None:
         decimals = 4
     edge_style = EdgeStyle(decimals)
+    prefix = "avg " if look.long_captions else ""
     places = " (exact)" if decimals is None else f", {decimals} places"
     bundled = "; k × p: k edges of p each, to the outcomes the dot fans out to"
     captions = {
@@ -596,14 +679,19 @@ def dealer_pages(rules: Rules, upcards: Iterable[int] | None = None, *, decimals
         elif view == "draws":
             nodes, edges = _draws_parts(rules, upcard, depth, edge_style)
         else:
-            nodes, edges, reached = _merged_parts(rules, upcard, edge_style)
+            nodes, edges, reached = _merged_parts(rules, upcard, edge_style, prefix)
+        if stage is not None:
+            nodes, edges = stage_parts(nodes, edges, lambda attrs: dealer_stage(attrs) == stage)
         symbol = rank_symbol(upcard)
-        graph = new_graph(f"Dealer's chain, up-card {symbol}: {rules.describe()};\n{captions[view]}")
-        graph.set_name(f"dealer_{symbol}")
+        title = f"Dealer's chain, up-card {symbol}: {rules.describe()}"
+        if stage is not None:
+            title += f"; {DEALER_STAGES[stage]}"
+        graph = new_graph(title + (f";\n{captions[view]}" if look.long_captions else ""), look=look)
+        graph.set_name(f"dealer_{symbol}" + (f"_{stage}" if stage is not None else ""))
         if view == "draws":
             graph.set("ordering", "out")
-        bundle_style = EdgeStyle(decimals, prefix="avg ") if view == "merged" else edge_style
-        _add_chain(graph, nodes, edges, "", reached, bundle=view != "draws", edge_style=bundle_style)
+        bundle_style = EdgeStyle(decimals, prefix=prefix) if view == "merged" else edge_style
+        _add_chain(graph, nodes, edges, "", reached, bundle=view != "draws", edge_style=bundle_style, look=look)
         pages.append(graph)
     return pages
 
@@ -611,13 +699,28 @@ def dealer_pages(rules: Rules, upcards: Iterable[int] | None = None, *, decimals
 # --- the player -------------------------------------------------------------------------
 
 
-def player_diagram(rules: Rules, upcard: int, *, objective: str = "ev", decimals: int | None = None):
+PLAYER_STAGES = {"hard": "edges out of the hard hands of 8 or less",
+                 "hard 9": "edges out of the hard hands of 9 or more",
+                 "soft": "edges out of the soft hands"}
+"""The player's diagram cut in three, a page each: the name of each part and what it shows."""
+
+
+def player_stage(attrs: dict[str, Any]) -> str:
+    """The part of :data:`PLAYER_STAGES` whose diagram draws the edges out of a player's state."""
+    if attrs.get("soft"):
+        return "soft"
+    return "hard" if attrs.get("total", 0) <= 8 else "hard 9"
+
+
+def player_diagram(rules: Rules, upcard: int, *, objective: str = "ev", decimals: int | None = None,
+                   stage: str | None = None, look: DiagramLook = SCREEN):
     """The infinite-deck hit chain against ``upcard`` under the optimal policy (``pydot.Dot``).
 
     Edges leave the states where hitting is best. ``bust`` is drawn only when one
     of them can bust: against a 4, 5 or 6 (infinite deck, S17 or H17) the best
     play hits only hard 11 or less and soft 17 or less, which no card can bust,
-    and the caption says so.
+    and the caption says so. ``stage`` (``hard``, ``soft``): only the edges out of those hands
+    (:func:`stage_parts`); ``look``: font sizes (:class:`DiagramLook`).
     """
 
     if not rules.infinite:
@@ -650,6 +753,10 @@ def player_diagram(rules: Rules, upcard: int, *, objective: str = "ev", decimals
     busts = any(target == "bust" for _, target, *_ in edges)
     if busts:
         nodes["bust"] = dict(kind="absorbing")
+    if stage is not None:
+        if stage not in PLAYER_STAGES:
+            raise BjexactError(f"unknown stage {stage!r} (use {', '.join(PLAYER_STAGES)})")
+        nodes, edges = stage_parts(nodes, edges, lambda attrs: player_stage(attrs) == stage)
     symbol = rank_symbol(upcard)
     unit = "expected value (+1 win, 0 push, -1 loss)" if objective == "ev" else "chance of winning (push = 1/2)"
     caption = (f"Player's hit chain against up-card {symbol}: {rules.describe()}; "
@@ -659,7 +766,10 @@ def player_diagram(rules: Rules, upcard: int, *, objective: str = "ev", decimals
     if not busts:
         caption += (f"\nno BUST: against a {symbol} the best play hits only hands no card can bust "
                     "(the player stands before any risk of busting)")
-    graph = new_graph(caption)
-    graph.set_name(f"player_{symbol}")
-    _add_chain(graph, nodes, edges, "", values, edge_style=edge_style)
+    if not look.long_captions:
+        caption = (f"Player's hit chain against up-card {symbol}: {rules.describe()}"
+                   + (f"; {PLAYER_STAGES[stage]}" if stage is not None else ""))
+    graph = new_graph(caption, look=look)
+    graph.set_name(f"player_{symbol}" + (f"_{stage}" if stage is not None else ""))
+    _add_chain(graph, nodes, edges, "", values, edge_style=edge_style, look=look)
     return graph

@@ -11,8 +11,9 @@ Layout decisions live in the LaTeX renderer, made from the blocks alone: a headi
 kept on the page of the block that follows it (and of a short paragraph's next block);
 only a table marked :attr:`TableBlock.wide` gets a landscape page, and a tall one flows
 on to the next page (``longtable``, its header repeated); figures stay upright,
-scaled to the text width; a long exact number is broken between groups of five digits,
-each broken line ending in a continuation mark.
+scaled into :data:`PORTRAIT_BOX`, but a :attr:`Figure.landscape` one gets a turned page of its
+own (:data:`LANDSCAPE_BOX`), so that its labels print large enough; a long exact number is
+broken between groups of five digits, each broken line ending in a continuation mark.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ __all__ = [
     "Math", "Code", "Inline", "Heading", "Paragraph", "Bullets", "DisplayMath", "TableBlock", "Figure",
     "Values", "Marker", "PageBreak", "Block", "Document", "paragraph", "to_markdown", "to_latex",
     "blocks_markdown", "blocks_latex", "PREAMBLE",
-    "digit_lines", "table_is_wide", "FIGURES",
+    "digit_lines", "table_is_wide", "FIGURES", "PORTRAIT_BOX", "LANDSCAPE_BOX", "figure_box",
 ]
 
 FIGURES = "figures"
@@ -137,6 +138,23 @@ class Figure:
     name: str
     caption: str
     graph: Any = field(default=None, repr=False, compare=False)
+    landscape: bool = False
+    """LaTeX: a turned page of its own, for a diagram too wide to print its labels legibly upright
+    (see :func:`figure_box`)."""
+
+
+PORTRAIT_BOX = (483.7, 307.1)
+"""The box (width, height, TeX points) an upright figure is scaled into, keeping its proportions: the
+text width of A4 with 2 cm margins, and 0.42 of the text height so that text fits beside it."""
+LANDSCAPE_BOX = (731.2, 400.0)
+"""The box of a figure on a turned page: the text height of A4 as its width, the text width less its
+caption as its height."""
+
+
+def figure_box(figure: Figure) -> tuple[float, float]:
+    """The box (TeX points) the LaTeX report scales ``figure`` into, keeping its proportions: a label of
+    ``s`` points in a figure ``W`` by ``H`` points prints at ``s * min(width / W, height / H)`` points."""
+    return LANDSCAPE_BOX if figure.landscape else PORTRAIT_BOX
 
 
 @dataclass(frozen=True)
@@ -438,12 +456,14 @@ def _tex_values(block: Values) -> list[str]:
 
 def _tex_figure(block: Figure) -> list[str]:
     path = f"{FIGURES}/{block.name}.pdf"
-    return [
+    width, height = figure_box(block)
+    lines = [
         "\\begin{figure}[H]", "\\centering",
-        f"\\IfFileExists{{{path}}}{{\\includegraphics[width=\\linewidth,height=0.42\\textheight,"
+        f"\\IfFileExists{{{path}}}{{\\includegraphics[width={width:g}pt,height={height:g}pt,"
         f"keepaspectratio]{{{path}}}}}{{\\fbox{{{path} was not drawn (Graphviz or matplotlib missing)}}}}",
         f"\\caption{{{_tex_text(block.caption)}}}", "\\end{figure}",
     ]
+    return ["\\begin{landscape}", *lines, "\\end{landscape}"] if block.landscape else lines
 
 
 def _height(block: Block) -> float:
@@ -465,7 +485,7 @@ def _height(block: Block) -> float:
         notes = sum(_height(n) * 0.8 for n in block.note_paragraphs)
         return (len(block.table.rows) + 3) * row + 2 * _LINE_PT + notes
     if isinstance(block, Figure):
-        return 0.42 * _TEXT_HEIGHT_PT + 3 * _LINE_PT
+        return 0.0 if block.landscape else 0.42 * _TEXT_HEIGHT_PT + 3 * _LINE_PT
     if isinstance(block, Values):
         return sum(len(digit_lines(v)) + 0.5 for _, v in block.rows) * _LINE_PT + 12
     return 0.0

@@ -4,6 +4,7 @@ A report holds, for one rule set: the rules and conventions; the dealer's table
 as decimals and as exact fractions; for the infinite deck the absorbing-chain
 matrices T, B and N R of up-card 6; the full game (the house edge, by up-card, the
 basic strategy chart and, where computed, the distribution of a round's result); the
+effect of each common rule on the house edge (:mod:`bjexact.render.effects`); the
 hit/stand game (the player's best moves and the values of standing and hitting); the
 effects of removal; diagrams (:mod:`bjexact.render.diagrams`); and a short method
 section. It is built once as a :class:`bjexact.render.document.Document` and rendered
@@ -11,19 +12,20 @@ as Markdown and as LaTeX. The text of ``report.md`` and ``report.tex`` depends o
 the rules (never on the machine, the date or which programs are installed), so the
 reference reports in the repository can be checked for staleness by regenerating them.
 
-The two slow sections are enclosed in marker comments (:data:`GAME_BEGIN`,
-:data:`GAME_END`, :data:`PLAYER_BEGIN`, :data:`PLAYER_END`) so that the rest of a
-report can be compared on its own.
+The slow sections are enclosed in marker comments (:data:`SUMMARY_BEGIN`, :data:`GAME_BEGIN`,
+:data:`EFFECTS_BEGIN`, :data:`PLAYER_BEGIN` and their ends) so that the rest of a report can be
+compared on its own.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +40,7 @@ from ..player.game import GameSolution, solve_game
 from ..player.outcomes import RESULTS
 from ..player.policy import ChartPolicy, evaluate_chart
 from ..player.solver import solve
-from .diagrams import dealer_diagram, have_dot, player_diagram
+from .diagrams import DEALER_STAGES, PLAYER_STAGES, PRINT, dealer_diagram, have_dot, player_diagram
 from .diagrams import render as render_diagram
 from .document import (
     FIGURES,
@@ -58,6 +60,7 @@ from .document import (
     to_latex,
     to_markdown,
 )
+from .effects import RuleEffects, rule_effects
 from .figures import CHART_COLOURS, ev_heatmap_figure, result_distribution_figure
 from .game import CHART_LEGEND, chart_tables
 from .symbolic import report_blocks, report_title
@@ -69,6 +72,9 @@ __all__ = [
     "PLAYER_END",
     "GAME_BEGIN",
     "GAME_END",
+    "EFFECTS_BEGIN",
+    "EFFECTS_END",
+    "EFFECTS_FILE",
     "SUMMARY_BEGIN",
     "SUMMARY_END",
     "rules_in_words",
@@ -99,6 +105,9 @@ PLAYER_BEGIN = "player analysis: begin"
 PLAYER_END = "player analysis: end"
 GAME_BEGIN = "full game: begin"
 GAME_END = "full game: end"
+EFFECTS_BEGIN = "effect of each rule: begin"
+EFFECTS_END = "effect of each rule: end"
+EFFECTS_FILE = "rule-effects.json"
 MATRIX_UPCARD = 6
 _SOURCE_DATE = "1767225600"  # 2026-01-01: PDFs carry this date, so that they are reproducible
 
@@ -126,10 +135,35 @@ class Report:
     """The full game played by its total-dependent basic strategy chart (the edge published tables quote)."""
     game_figures: tuple[Figure, ...] = ()
     """The full game's figures (:class:`~bjexact.render.svg.Drawing`): the value heat map, the distribution."""
+    effects: RuleEffects | None = None
+    """The house edge with each common rule changed (:mod:`bjexact.render.effects`); ``None``: left out."""
+    spread: SpreadStandIn | None = None
+    """Where the full game's variance is not computed (resplits on a finite shoe): the spread split once."""
 
     @property
     def game_rules(self) -> GameRules:
         return self.full_rules if self.full_rules is not None else game_rules(self.rules)
+
+
+@dataclass(frozen=True)
+class SpreadStandIn:
+    """The spread of a round where the report's rules resplit on a finite shoe, so that following every line
+    of the split hands is beyond the work limit (:data:`bjexact.player.game.SPLIT_WORK_LIMIT`): the exact
+    variance of the round with pairs split once instead (``split_once``, per unit initial bet squared), and,
+    to show what resplitting does to it, the infinite deck's variance split once and as the rules say."""
+
+    split_once: mpq
+    infinite_split_once: mpq
+    infinite: mpq
+    split_hands: int
+
+    def words(self) -> str:
+        """The standard deviation with pairs split once, and what resplitting does to it on the infinite deck."""
+        return (f"standard deviation {decimal_string(_sqrt(self.split_once), 4)} units with pairs split once (exact "
+                f"for these rules but one split: on a finite shoe the lines of hands resplit to {self.split_hands} "
+                f"are too many to follow; on the infinite deck resplitting takes it from "
+                f"{decimal_string(_sqrt(self.infinite_split_once), 4)} to {decimal_string(_sqrt(self.infinite), 4)} "
+                "units)")
 
 
 def game_rules(rules: Rules) -> GameRules:
@@ -142,9 +176,10 @@ def game_rules(rules: Rules) -> GameRules:
 
 
 def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
-                 progress: bool | None = None, full_rules: GameRules | None = None) -> Report:
+                 progress: bool | None = None, full_rules: GameRules | None = None, effects: bool = True) -> Report:
     """Compute what a report shows. ``player=False`` leaves out the slow sections, the summary,
-    the full game and the hit/stand game (for finite shoes they take seconds each). ``full_rules``:
+    the full game and the hit/stand game (for finite shoes they take seconds each); ``effects=False``
+    the effect of each rule (one solve of the full game per rule changed). ``full_rules``:
     the full game's rules (default :func:`game_rules` of ``rules``); its shoe, H17 and payout
     must be those of ``rules``."""
     full = full_rules if full_rules is not None else game_rules(rules)
@@ -157,38 +192,82 @@ def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
     game, chart_game, game_error = None, None, ""
     if player:
         try:
-            # the report asks for the distribution on the infinite deck only: on a finite shoe the split
-            # hands' lines would have to be followed (split_lines), beyond the work limit with resplits
-            game = solve_game(full, with_distribution=rules.infinite, progress=progress)
+            # on a finite shoe the split hands' lines are followed (split_lines): exact where pairs are split
+            # once; with resplits the work bound is reached at once and the distribution given up
+            game = solve_game(full, with_distribution=True, split_lines=not rules.infinite, progress=progress)
             chart_game = evaluate_chart(full, ChartPolicy.of_solution(game), with_distribution=False,
                                         progress=progress)
         except BjexactError as exc:
             game_error = str(exc)
+    figures = _diagram_figures(rules, objective)
+    game_figures = []
+    if game is not None:
+        game_figures.append(Figure("ev-heatmap", "The value of the best move of each chart cell, per unit initial "
+                                   "bet (its two-card hands weighted by their chances).", ev_heatmap_figure(game),
+                                   landscape=True))
+        if game.distribution is not None:
+            game_figures.append(Figure("distribution", "The net result of a round, per unit initial bet: each "
+                                       "bar is its exact chance.", result_distribution_figure(game), landscape=True))
+    changed = rule_effects(full, base_edge=-game.ev, progress=progress) if game is not None and effects else None
+    stand_in = (spread_stand_in(full, progress=progress)
+                if game is not None and game.variance is None and full.split_hands > 2 else None)
+    return Report(rules, objective, dealer, chain, solution, tuple(figures), report_blocks(rules), game, game_error,
+                  full_rules, chart_game, tuple(game_figures), changed, stand_in)
+
+
+def spread_stand_in(rules: GameRules, *, progress: bool | None = None) -> SpreadStandIn | None:
+    """The exact spread of a round of ``rules`` with pairs split once instead (see :class:`SpreadStandIn`);
+    ``None`` where even that is beyond the work limit."""
+    once = replace(rules, split_hands=2, rsa=False)
+    variance = solve_game(once, with_distribution=True, split_lines=True, progress=progress).variance
+    if variance is None:
+        return None
+    infinite, infinite_once = (replace(r, shoe=None, decks="inf") for r in (rules, once))
+    return SpreadStandIn(variance, _variance(infinite_once), _variance(infinite), rules.split_hands)
+
+
+def _variance(rules: GameRules) -> mpq:
+    variance = solve_game(rules, progress=False).variance
+    assert variance is not None  # the infinite deck's distribution is always exact
+    return variance
+
+
+_CONTINUES = "dashed: hands whose own edges are in another of these diagrams"
+_BUNDLES = "k × p: k edges of p each, to the states the dot fans out to"
+
+
+def _diagram_figures(rules: Rules, objective: str) -> list[Figure]:
+    """The report's diagrams, each on a turned page and cut in stages (:data:`DEALER_STAGES`,
+    :data:`PLAYER_STAGES`) so that every label prints at 6 pt or more: the dealer's chain from
+    up-cards 6 and A, and (infinite deck) the player's hit chain against a 6."""
     shoe = rules.make_shoe()
     figures = []
     for upcard in (6, 1):
         if not shoe.has(upcard):
             continue
         symbol = rank_symbol(upcard)
-        what = ("every state, exact transition probabilities" if rules.infinite else
-                "hands merged by (total, soft); an edge label 'avg p' is the average of P(next state | hand) "
-                "over the hands merged, weighted by the chance of reaching each; the merged chain is not Markov, "
-                "so multiplying these averages does not give the dealer table")
-        figures.append(Figure(f"dealer-{symbol}", f"The dealer's chain from up-card {symbol} ({what}).",
-                              dealer_diagram(rules, [upcard])))
+        what = ("every state; edges: P(next state | state), exact" if rules.infinite else
+                "hands merged by (total, soft), each with the chance of reaching it; an edge's label (4 places) is "
+                "the average of P(next state | hand) over the hands merged, weighted by the chance of reaching "
+                "each; the merged chain is not Markov, so multiplying these averages does not give the dealer "
+                "table")
+        for stage, words in DEALER_STAGES.items():
+            graph = dealer_diagram(rules, [upcard], stage=stage, look=PRINT)
+            if not any(edge.get("label") for edge in graph.get_edges()):
+                continue
+            name = f"dealer-{symbol}" + ("" if stage == "opening" else f"-{stage}")
+            figures.append(Figure(name, f"The dealer's chain from up-card {symbol}, {words} ({what}; {_BUNDLES}; "
+                                        f"{_CONTINUES}).", graph, landscape=True))
     if rules.infinite:
-        figures.append(Figure("player-6", "The player's hit chain against up-card 6 in the hit/stand game, "
-                              "under the best play: each state with its best move and value; edges leave the "
-                              "states where hitting is best.", player_diagram(rules, 6, objective=objective)))
-    game_figures = []
-    if game is not None:
-        game_figures.append(Figure("ev-heatmap", "The value of the best move of each chart cell, per unit initial "
-                                   "bet (its two-card hands weighted by their chances).", ev_heatmap_figure(game)))
-        if game.distribution is not None:
-            game_figures.append(Figure("distribution", "The net result of a round, per unit initial bet: each "
-                                       "bar is its exact chance.", result_distribution_figure(game)))
-    return Report(rules, objective, dealer, chain, solution, tuple(figures), report_blocks(rules), game, game_error,
-                  full_rules, chart_game, tuple(game_figures))
+        for stage, words in PLAYER_STAGES.items():
+            name = "player-6" + ("" if stage == "hard" else "-" + stage.replace(" ", "-"))
+            figures.append(Figure(name, f"The player's hit chain against up-card 6 in the hit/stand game, under "
+                                        f"the best play, {words}: each state with its best move and value; edges "
+                                        f"(P(next state | hit), exact) leave the states where hitting is best "
+                                        f"({_BUNDLES}; {_CONTINUES}).",
+                                  player_diagram(rules, 6, objective=objective, stage=stage, look=PRINT),
+                                  landscape=True))
+    return figures
 
 
 # --- the document -----------------------------------------------------------------------
@@ -430,11 +509,17 @@ def _game_blocks(report: Report) -> list[Block]:
         ]
     else:
         blocks.append(paragraph(
-            "The distribution of a round's net result (and so its variance) is not computed in this report "
-            "for a finite shoe: the split hands share the cards left, so every line of their play must be "
-            "followed, which resplitting to 4 hands takes beyond the work limit. ", Code("bjexact edge "
+            "The distribution of a round's net result (and so its variance) is not computed for these rules: on a "
+            "finite shoe the split hands share the cards left, so every line of their play must be followed, "
+            f"which resplitting to {rules.split_hands} hands takes beyond the work limit. ", Code("bjexact edge "
             "--distribution"), " computes it where pairs are split once. The expected values above are "
             "exact all the same."))
+        if report.spread is not None:
+            once = report.spread.split_once
+            blocks += [paragraph(f"With pairs split once and every other rule the same, the variance is "
+                                 f"{decimal_string(once, 6)} squared units (standard deviation "
+                                 f"{decimal_string(_sqrt(once), 6)} units), per unit initial bet; exactly:"),
+                       Values((("variance, split once", once),))]
     blocks.append(paragraph(
         "Every two-card hand's best move (composition-dependent: the hand's own cards have left the shoe), "
         "as a chart code: the move the code names first is the best. The chart on the first page gives each "
@@ -447,6 +532,35 @@ def _game_blocks(report: Report) -> list[Block]:
         blocks.append(_table(Table("Hands that play differently from their chart cell", exceptions.columns,
                                    exceptions.rows), NumberStyle(), notes=()))
     return blocks + list(report.game_figures) + [Marker(GAME_END)]
+
+
+def _effects_blocks(report: Report) -> list[Block]:
+    """The effect of each rule: the house edge with one common rule changed at a time."""
+    blocks: list[Block] = [Marker(EFFECTS_BEGIN), Heading("Effect of each rule")]
+    effects = report.effects
+    if effects is None:
+        return blocks + [paragraph("(left out)"), Marker(EFFECTS_END)]
+    places = 4
+    rows = [["these rules", _percent(effects.house_edge, places, signed=False), ""]]
+    rows += [[effect.change.label, _percent(effect.house_edge, places, signed=False),
+              _percent(effect.change_in_edge, places)] for effect in effects.effects]
+    blocks += [
+        paragraph(f"For these rules ({rules_in_words(effects.rules)}) the house edge is "
+                  f"{_percent(effects.house_edge, places, signed=False)} of the initial bet. Each row below changes "
+                  "one rule and keeps every other; its house edge is solved exactly in the same way (the best "
+                  "composition-dependent play, dealt from the full shoe), and the change is the difference of the "
+                  "two exact edges, in percent of the initial bet: positive when the change favours the house. "
+                  "The exact fractions (p/q per unit initial bet) are in ", Code(EFFECTS_FILE),
+                  " beside this report; ", Code("bjexact edge"), " with the row's rule options gives each edge "
+                  "on its own."),
+        _table(Table("The house edge with one rule changed", ["rule changed", "house edge (%)", "change (%)"],
+                     rows), NumberStyle(), notes=(paragraph(
+                         "Published rule-effect tables quote such changes for the basic strategy and for "
+                         "a typical shoe (6 or 8 decks); these are the best play's, for this shoe and these "
+                         "rules, so the two agree in sign and size, not to the last digit."),)),
+    ]
+    blocks += [paragraph(f"Not solved, {change.label}: {reason}.") for change, reason in effects.unsolved]
+    return blocks + [Marker(EFFECTS_END)]
 
 
 def _sqrt(value: mpq, places: int = 8) -> mpq:
@@ -519,10 +633,13 @@ def _summary_blocks(report: Report) -> list[Block]:
     if variance is not None:
         lines.append(f"A round's net result: mean {decimal_string(game.ev, 4, signed=True)} units, standard "
                      f"deviation {decimal_string(_sqrt(variance), 4)} units (per unit initial bet).")
+    elif report.spread is not None:
+        lines.append(f"A round's net result: mean {decimal_string(game.ev, 4, signed=True)} units per unit initial "
+                     f"bet; {report.spread.words()}.")
+        values.append(("variance, split once", report.spread.split_once))
     else:
         lines.append(f"A round's net result: mean {decimal_string(game.ev, 4, signed=True)} units per unit initial "
-                     "bet; its standard deviation needs every line of the split hands followed on a finite shoe "
-                     "(bjexact edge --distribution, pairs split once), about 1.15 units.")
+                     f"bet; its standard deviation is not computed here: {game.distribution_missing}.")
     blocks += [Bullets(tuple(paragraph(line) for line in lines)), paragraph("Exactly, per unit initial bet:"),
                Values(tuple(values))]
     blocks.append(paragraph("The basic strategy chart (total-dependent): " + CHART_LEGEND + "."
@@ -574,7 +691,7 @@ def report_document(report: Report) -> Document:
     summary (first page), the full game, then the method as an appendix (conventions, the dealer's table
     and chain, the hit/stand game, removal, diagrams and how it is computed)."""
     rules = report.rules
-    blocks: list[Block] = _summary_blocks(report) + _game_blocks(report)
+    blocks: list[Block] = _summary_blocks(report) + _game_blocks(report) + _effects_blocks(report)
     blocks += [Heading("Appendix: the method"),
                paragraph("The rest of the report shows how the numbers are computed: the dealer's final outcome, "
                          "its absorbing chain (the matrices T, B, N and R), the hit/stand game the dealer tables "
@@ -586,7 +703,9 @@ def report_document(report: Report) -> Document:
     if report.symbolic:
         blocks += [Heading(report_title(rules)), *report.symbolic]
     if report.figures:
-        blocks += [Heading("Diagrams"), paragraph("The diagrams are vector graphics: zoom in to read the edge labels."),
+        blocks += [Heading("Diagrams"),
+                   paragraph("Each diagram is cut in stages, a turned page each, so that its labels print at 6 points "
+                             "or more; the diagrams are vector graphics, and bjexact graph draws a chain whole."),
                    *report.figures]
     blocks += [Heading("Method"), *_method(rules),
                paragraph("Regenerate: ", Code(f"bjexact report -o DIR {_rule_flags(report)}"), ".")]
@@ -644,6 +763,10 @@ def write_report(report: Report, directory: Path, *, compile_pdf: bool = True, q
     if not dot:
         _say("note: Graphviz's 'dot' is not installed: figures written as .dot only "
              "(apt-get install graphviz, brew install graphviz), then run the report again", quiet)
+    if report.effects is not None:
+        data = json.dumps(report.effects.to_json(), indent=2) + "\n"
+        write_atomically(directory / EFFECTS_FILE, data.encode())
+        written.append(directory / EFFECTS_FILE)
     for name, text in (("report.md", report_markdown(report)), ("report.tex", report_latex(report))):
         write_atomically(directory / name, text.encode())
         written.append(directory / name)
@@ -709,9 +832,9 @@ def _first_error(log: Path) -> str:
 # --- the reference set ------------------------------------------------------------------
 
 
-def reference_texts(rules: Rules, *, player: bool = True) -> dict[str, str]:
+def reference_texts(rules: Rules, *, player: bool = True, effects: bool = True) -> dict[str, str]:
     """The Markdown and LaTeX of one reference report (no files written)."""
-    report = build_report(rules, player=player, progress=False)
+    report = build_report(rules, player=player, progress=False, effects=effects)
     return {"report.md": report_markdown(report), "report.tex": report_latex(report)}
 
 

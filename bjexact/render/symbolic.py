@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.cards import rank_symbol
+from ..core.choice import hit_or_stand
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
 from ..errors import BjexactError
@@ -144,7 +145,7 @@ def render_boundaries(result: DecisionBoundaries, fmt: str, digits: int = 15) ->
         return point_name.get(id(x)) or f"{x.decimals(digits)}..."
 
     stand, hit = result.at(Rational(fraction_string(STANDARD_TEN_DENSITY)))
-    standard_best = "hit" if hit > stand else "stand"
+    standard_best = hit_or_stand(stand, hit)
     moves = "; ".join(
         f"{p.best} for {point(p.left, '0')} < {t} < {point(p.right, '1')}" for p in _by_move(result.pieces)
     )

@@ -8,6 +8,7 @@ from functools import cache
 from typing import Any
 
 from ..core.cards import RANKS, rank_symbol
+from ..core.choice import hit_or_stand
 from ..core.hand import HandValue, add_card
 from ..core.numbers import as_rational, fraction_string, mpq
 from ..core.rules import Rules
@@ -339,7 +340,7 @@ def decision_boundaries(
                 sample = _between(a, b)
                 while not difference.is_zero and not difference.eval(sample):  # a root of even multiplicity
                     sample = _between(a, AlgebraicNumber(difference, sample, sample))
-                best = "hit" if difference.eval(sample) > 0 else "stand"
+                best = hit_or_stand(stand.eval(sample), hit.eval(sample))
                 pieces.append(Piece(a, b, best, hit if best == "hit" else stand, hit, stand))
         values[hand] = _merge(pieces)
     return DecisionBoundaries(rules, model, total, soft, upcard, objective, denominator,

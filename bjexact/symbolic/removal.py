@@ -36,6 +36,7 @@ from typing import Any
 
 from ..chain.solve import absorption, compile_chain
 from ..core.cards import RANKS, STANDARD_PROBABILITIES, Counts, FiniteShoe, RankKeyed, counts_of, rank_symbol
+from ..core.deal import infinite_hands, infinite_natural_chance
 from ..core.display import Displayable
 from ..core.frames import data_frame
 from ..core.hand import hand_value, is_natural, natural_partner
@@ -540,14 +541,12 @@ def fixed_policy_game_value(rules: Rules, objective: str, policy: Mapping[tuple[
         }
     total = domain.zero
     for upcard in RANKS:
-        natural_rank = natural_partner(upcard)
-        natural = p[natural_rank - 1] if natural_rank else domain.zero
-        for first in RANKS:
-            for second in RANKS:
-                chance = p[upcard - 1] * p[first - 1] * p[second - 1]
-                hand = hand_value((first, second))
-                played = value_of_play[upcard][(hand.total, hand.soft)]
-                if rules.naturals == "peek":  # played only when the dealer has no natural
-                    played = (domain.one - natural) * played
-                total += chance * settle_value(rules.naturals, is_natural((first, second)), natural, played, weights)
+        natural = infinite_natural_chance(upcard, p)
+        for (first, second), dealt in infinite_hands(p):
+            chance = p[upcard - 1] * dealt
+            hand = hand_value((first, second))
+            played = value_of_play[upcard][(hand.total, hand.soft)]
+            if rules.naturals == "peek":  # played only when the dealer has no natural
+                played = (domain.one - natural) * played
+            total += chance * settle_value(rules.naturals, is_natural((first, second)), natural, played, weights)
     return total
