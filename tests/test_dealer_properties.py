@@ -290,3 +290,17 @@ def test_published_unpeeked_one_deck_table():
             tolerance = 10 ** (math.floor(math.log10(value)) - 5)  # a unit of the 6th significant digit
             assert _close(row[outcome], value, tolerance), (symbol, outcome)
     assert table[1]["blackjack"] == Fraction(16, 51)  # 16 ten-valued cards among the 51 left
+
+
+@pytest.mark.parametrize("rules", [r for r in RULE_SETS if r.infinite], ids=_id)
+def test_infinite_deck_rows_by_totals_equal_the_graphs(rules):
+    """dealer_distributions computes the infinite deck from the dealer's totals, without the
+    graph: the same outcomes, in the same order, with the same exact chances."""
+    from bjexact.dealer import dealer_distributions
+
+    graph = graph_for(rules)
+    solved = graph.solve(ShoeDraws(rules.make_shoe()), range(1, 11))
+    rows = dealer_distributions(rules)
+    assert list(rows) == list(range(1, 11))
+    for upcard, row in rows.items():
+        assert list(row.items()) == list(zip(graph.outcomes, solved[upcard]))

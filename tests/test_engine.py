@@ -82,3 +82,32 @@ def test_dealer_rows_recovered_from_fewer_primes_sum_to_their_denominator():
         for numerators, denominator in oracle.numerators(removed, upcard):
             assert sum(numerators) == denominator
             assert all(n >= 0 for n in numerators)
+
+
+def test_dealer_rows_walked_once_per_shoe_are_reused_by_a_second_oracle(monkeypatch):
+    """A second oracle of the same shoe (a second solution, such as the chart's without DAS)
+    walks only the removed sets not walked before; every row stays the exact distribution of
+    the dealer graph's fraction arithmetic."""
+    from bjexact.core.rules import Rules
+    from bjexact.dealer import batch
+    from bjexact.dealer.distributions import dealer_distributions
+
+    shoe = (4, 4, 4, 4, 4, 4, 3, 4, 4, 16)  # a deck less a seven: a shoe no other test walks
+    first = [(1, 0, 0, 0, 0, 0, 0, 0, 0, 1), (0, 2, 0, 0, 0, 0, 0, 0, 0, 0)]
+    second = [(0, 2, 0, 0, 0, 0, 0, 0, 0, 0), (0, 0, 1, 0, 0, 0, 0, 1, 0, 1), (1, 0, 0, 0, 0, 0, 0, 0, 0, 1),
+              (0, 0, 1, 0, 0, 0, 0, 1, 0, 1)]
+    walked: list[int] = []
+    numerators = batch._numerators
+
+    def counted(walk, left, *rest):
+        walked.append(left.shape[0])
+        return numerators(walk, left, *rest)
+
+    monkeypatch.setattr(batch, "_numerators", counted)
+    DealerOracle(shoe, h17=False).numerators(first, 6)
+    rows = DealerOracle(shoe, h17=False).numerators(second, 6)
+    assert walked == [2, 1]
+    rules = Rules(shoe=shoe, naturals="separate")
+    for removed, (values, denominator) in zip(second, rows):
+        expected = dealer_distributions(rules, removed, [6])[6]
+        assert [mpq(v, denominator) for v in values] == [expected[o] for o in batch.OUTCOMES]

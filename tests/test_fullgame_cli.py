@@ -205,3 +205,21 @@ def test_player_full_text_has_the_house_edge_the_chart_and_the_values(capsys):
 def test_player_options_of_the_other_game_are_refused(capsys, argv, words):
     status, out, err = run(capsys, "player", "--decks", "inf", *argv)
     assert status == 2 and out == "" and len(err.splitlines()) == 1 and words in err, err
+
+
+def test_edge_on_the_infinite_deck_imports_neither_the_graph_library_nor_xml():
+    """Start-up pays only for what the command uses: the infinite deck's dealer rows come
+    from its totals, not from a networkx graph, and no figure is drawn."""
+    import subprocess
+    import sys
+
+    code = (
+        "import contextlib, io, sys\n"
+        "from bjexact.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['edge', '--decks', 'inf', '--split-hands', '2'])\n"
+        "print(sorted(m for m in ('networkx', 'numpy', 'xml.sax.saxutils') if m in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

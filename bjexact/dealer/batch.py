@@ -10,9 +10,9 @@ Integers, not fractions: with ``M`` cards left after the up-card, a path of
 ``d`` draws has probability (product of card counts) / M(M-1)...(M-d+1). The
 walk accumulates the integer numerators and brings every depth to the common
 denominator ``M(M-1)...(M-K+1)`` (K the longest path). Those numerators are below
-the denominator, so they are computed modulo a few primes below 2^31 (along the
-paths in float64, where a residue times a card count is exact; residue times residue in
-int64) and recovered exactly by the Chinese remainder theorem.
+the denominator, so they are computed modulo a few primes below 2^26 (in float64, where
+a residue times a card count and a residue times a residue are exact integers) and
+recovered exactly by the Chinese remainder theorem.
 
 Conventions are those of :mod:`bjexact.dealer`: the dealer's cards include the
 up-card; the hole card is the first card drawn; a natural is the outcome
@@ -44,10 +44,10 @@ __all__ = ["OUTCOMES", "DealerOracle", "Residues", "moduli_above", "from_residue
 OUTCOMES = FINAL_TOTALS + (BUST, BLACKJACK)
 _SLOT = {o: i for i, o in enumerate(OUTCOMES)}
 
-# primes just below 2^31: products of two residues fit in int64; a residue times a card count
-# (summed over a node's edges) is exact in float64
-_PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549, 2147483543, 2147483497,
-           2147483489, 2147483477, 2147483423, 2147483399, 2147483353, 2147483323, 2147483269, 2147483249)
+# primes just below 2^26: the product of two residues is an exact float64 (below 2^52), so
+# residues are multiplied in floats; a residue times a card count, summed, is exact too
+_PRIMES = (67108859, 67108837, 67108819, 67108777, 67108763, 67108757, 67108753, 67108747, 67108739, 67108729,
+           67108721, 67108709, 67108693, 67108669, 67108667, 67108661, 67108649, 67108633, 67108597, 67108579)
 
 
 @dataclass(frozen=True)
@@ -175,7 +175,37 @@ class DealerOracle:
     def residues(self, removed: Sequence[Counts], upcard: int, pair: int = 0, hidden: Sequence[int] | None = None,
                  bound: int = 1) -> Residues:
         """The numerators of :meth:`numerators` modulo primes whose product exceeds ``bound``
-        times every denominator."""
+        times every denominator.
+
+        Rows already walked for this shoe (by any oracle of the same shoe and soft-17 rule,
+        such as a second solution of other rules) are reused; the others are walked together.
+        """
+        if not pair or hidden is None or not any(hidden):
+            pair, hidden = 0, [0] * len(removed)
+        if removed and type(removed[0]) is not tuple:  # hashable keys
+            removed = [tuple(r) for r in removed]
+        store = self._store(upcard, pair, bound)
+        keys = list(zip(removed, hidden))
+        where = store.where
+        fresh: dict[tuple[Counts, int], int] = {}  # each removed set not walked before, once
+        for c, key in enumerate(keys):
+            if key not in where and key not in fresh:
+                fresh[key] = c
+        if fresh:
+            rows = removed if len(fresh) == len(keys) else [removed[c] for c in fresh.values()]
+            chunk, denominators = self._walked(rows, upcard, pair, [j for _, j in fresh], store.primes)
+            number = len(store.chunks)
+            chunk.flags.writeable = False  # shared by every request that finds these rows
+            store.chunks.append(chunk)
+            where.update((key, (number, column, den)) for column, (key, den) in enumerate(zip(fresh, denominators)))
+            if len(fresh) == len(keys):
+                return Residues(chunk, denominators, store.primes)
+        places = [where[key] for key in keys]
+        return Residues(store.gather(places), [den for _, _, den in places], store.primes)
+
+    def _walked(self, removed: Sequence[Counts], upcard: int, pair: int, hidden: Sequence[int],
+                primes: list[int]) -> tuple[np.ndarray, list[int]]:
+        """The residues (primes x outcomes x sets) of the removed sets and their denominators."""
         import numpy as np  # imported here: the infinite deck never needs it
 
         walk = _walk(self.h17, upcard)
@@ -185,24 +215,70 @@ class DealerOracle:
         # the dealer's cards (``held`` on the edges) include the up-card; N excludes it
         sizes = left.sum(axis=1) - 1
         k = walk.longest
-        if not pair or hidden is None or not any(hidden):
-            pair, j = 0, np.zeros(len(removed), dtype=np.int64)
-        else:
-            j = np.array(hidden, dtype=np.int64)
+        j = np.array(hidden, dtype=np.int64)
         others = sizes - (left[:, pair - 1] - (upcard == pair)) if pair else sizes
         if pair and (others < j).any():
             raise BjexactError("the shoe is too small to deal the split hands")
-        known: dict[tuple[int, int, int], int] = {}
-        denominators = []
-        for n, q, i in zip(sizes.tolist(), others.tolist(), j.tolist()):
-            den = known.get((n, q, i))
-            if den is None:
-                den = known[(n, q, i)] = _capped(n - i, k) * (_capped(q, k) if pair else 1)
-            denominators.append(den)
-        primes = moduli_above(bound * max(denominators))
-        numerators = _numerators(walk, left, sizes, others, np.array(primes, dtype=np.int64)[:, None],
-                                 upcard, pair, j)
-        return Residues(numerators, denominators, primes)
+        if sizes.max() >= 1 << 18:
+            raise BjexactError("the shoe is too large for exact arithmetic modulo primes")
+        # the denominators, one per distinct (N, Q, j), each below 2^18
+        kinds, kind_of = np.unique((sizes << 36) + (others << 18) + j, return_inverse=True)
+        dens = [_capped(n - i, k) * (_capped(q, k) if pair else 1)
+                for n, q, i in ((c >> 36, (c >> 18) & 0x3FFFF, c & 0x3FFFF) for c in kinds.tolist())]
+        denominators = [dens[c] for c in kind_of.reshape(-1).tolist()]
+        chunk = _numerators(walk, left, sizes, others, np.array(primes, dtype=np.int64)[:, None], upcard, pair, j)
+        return chunk, denominators
+
+    def _store(self, upcard: int, pair: int, bound: int) -> _Store:
+        """The rows walked for this shoe, up-card, pair rank of the hidden cards and ``bound``,
+        modulo primes enough for every removed set of the shoe."""
+        shoe_key = (self.shoe, self.h17)
+        stores = _STORES.pop(shoe_key, None) or {}
+        _STORES[shoe_key] = stores  # the most recent last
+        while len(_STORES) > _SHOES_KEPT:
+            del _STORES[next(iter(_STORES))]
+        key = (upcard, pair, bound)
+        found = stores.get(key)
+        if found is None:
+            k = self.longest(upcard)
+            unseen = sum(self.shoe) - 1
+            largest = _capped(unseen, k)
+            if pair:
+                largest *= _capped(unseen - self.shoe[pair - 1] + (upcard == pair), k)
+            found = stores[key] = _Store(moduli_above(bound * largest), {}, [])
+        return found
+
+
+@dataclass(frozen=True)
+class _Store:
+    """Walked rows modulo ``primes``: ``chunks`` (primes x outcomes x sets) and where each
+    (removed set, hidden cards) is, with its denominator."""
+
+    primes: list[int]
+    where: dict[tuple[Counts, int], tuple[int, int, int]]  # -> (chunk, column, denominator)
+    chunks: list[np.ndarray]
+
+    def gather(self, places: Sequence[tuple[int, int, int]]) -> np.ndarray:
+        """The residues at ``places`` (chunk, column, denominator), as one array."""
+        import numpy as np
+
+        first = places[0][0]
+        if all(chunk == first for chunk, _, _ in places):
+            return self.chunks[first][:, :, [column for _, column, _ in places]]
+        out = np.empty(self.chunks[0].shape[:2] + (len(places),), dtype=np.int64)
+        by_chunk: dict[int, tuple[list[int], list[int]]] = {}
+        for position, (chunk, column, _) in enumerate(places):
+            targets, columns = by_chunk.setdefault(chunk, ([], []))
+            targets.append(position)
+            columns.append(column)
+        for chunk, (targets, columns) in by_chunk.items():
+            out[:, :, targets] = self.chunks[chunk][:, :, columns]
+        return out
+
+
+# (shoe, h17) -> (up-card, pair, bound) -> rows walked; a few shoes kept, the most recent last
+_STORES: dict[tuple[Counts, bool], dict[tuple[int, int, int], _Store]] = {}
+_SHOES_KEPT = 2
 
 
 @dataclass(frozen=True)
@@ -252,9 +328,12 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
     The walk sums, per outcome, depth and number ``b`` of non-pair cards drawn (only
     with a ``pair`` rank), the products of card counts along the paths; each group is
     then brought to the common denominator ff(N - j, K) (times ff(Q, K) with a pair rank).
-    Along the paths the arithmetic is in float64: a residue is kept in about [-p/2, p/2]
-    (p < 2^31) and multiplied by a card count; the sums of a node's incoming flows stay below
-    2^53 (exact) for shoes of fewer than 2^18 cards, and are reduced once per node.
+    Along the paths the arithmetic is in float64 on integers held exactly: every sum carries
+    a bound on its magnitude (the sum of its flows' bounds, a flow's bound its source's times
+    the largest count it is multiplied by), and a sum is reduced modulo p (to within p in
+    magnitude, p < 2^26) only when a product or a sum could otherwise reach 2^52. Near the
+    up-card the sums are the exact numerators themselves (they count ordered draws, at most
+    N^d at depth d), so most nodes are never reduced.
     """
     import numpy as np
     most = int(left.sum(axis=1).max())
@@ -262,60 +341,94 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
         raise BjexactError("the shoe is too large for exact arithmetic modulo primes")
     pf = p.astype(np.float64)
     inverse = 1.0 / pf
-    # a flow is below p/2 times a card count: how many can be summed before a reduction
-    budget = max(1, int(2.0 ** 52 / (float(pf.max()) * (most + 1))))
+    reduced = 2.0 * float(pf.max())  # a reduced sum is within about p/2 (see _reduce); kept with room
+    exact = 2.0 ** 52  # every integer of magnitude below 2^53 is a float64; the bounds keep a factor 2 of room
     n_sets = left.shape[0]
     reach: list[np.ndarray | None] = [None] * len(walk.depths)  # made by a node's first incoming flow
-    reach[0] = np.ones((p.shape[0], n_sets), dtype=np.float64)
-    terminal: dict[tuple[int, int, int], list[Any]] = {}  # key -> [sum, flows summed since its reduction]
-    factors: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
+    bounds = [0.0] * len(walk.depths)
+    reach[0] = np.ones((1, n_sets), dtype=np.float64)  # one row for every prime while nothing is reduced
+    bounds[0] = 1.0
+    terminal: dict[tuple[int, int, int], list[Any]] = {}  # key -> [sum, bound on its magnitude]
+    factors: dict[tuple[tuple[int, ...], int], tuple[np.ndarray, float]] = {}
     scratch = np.empty((p.shape[0], n_sets), dtype=np.float64)
     for node, moves in _plan(walk, upcard, pair):
         source = reach[node]
         reach[node] = None  # every path through it continues below
         if source is None:  # a hand no path reaches with these cards
             continue
-        np.multiply(source, inverse, out=scratch)  # reduce in place: source - rint(source / p) p
-        np.rint(scratch, out=scratch)
-        scratch *= pf
-        source -= scratch
+        size = bounds[node]
+        if 2 * size * most >= exact:  # reduce (a flow stays below exact / 2)
+            source = _reduce(source, pf, inverse)
+            size = reduced
+        rows = source.shape[0]
         for target, key, ranks, held in moves:
-            factor = factors.get((ranks, held))
-            if factor is None:  # the cards of those ranks the dealer may draw here
-                factor = factors[(ranks, held)] = (left[:, list(ranks)].sum(axis=1) - held).astype(np.float64)
+            found_factor = factors.get((ranks, held))
+            if found_factor is None:  # the cards of those ranks the dealer may draw here
+                counts = left[:, list(ranks)].sum(axis=1) - held
+                found_factor = factors[(ranks, held)] = (counts.astype(np.float64), float(max(counts.max(), 0)))
+            factor, largest = found_factor
+            flow_size = size * largest
             if target >= 0:
                 flows = reach[target]
                 if flows is None:
                     reach[target] = source * factor
+                    bounds[target] = flow_size
                 else:
-                    np.multiply(source, factor, out=scratch)
-                    flows += scratch
+                    if bounds[target] + flow_size >= exact:
+                        flows = _reduce(flows, pf, inverse)
+                        bounds[target] = reduced
+                    reach[target] = _add_flow(flows, source, factor, scratch[:rows])
+                    bounds[target] += flow_size
             else:
                 found = terminal.get(key)
                 if found is None:
-                    terminal[key] = [source * factor, 1]
+                    terminal[key] = [source * factor, flow_size]
                 else:
-                    np.multiply(source, factor, out=scratch)
-                    found[0] += scratch
-                    found[1] += 1
-                    if found[1] >= budget:
+                    if found[1] + flow_size >= exact:
                         found[0] = _reduce(found[0], pf, inverse)
-                        found[1] = 1
+                        found[1] = reduced
+                    found[0] = _add_flow(found[0], source, factor, scratch[:rows])
+                    found[1] += flow_size
     k = walk.longest
-    out = np.zeros((p.shape[0], len(OUTCOMES), n_sets), dtype=np.int64)
-    by_depth = _capped_vectors(sizes - j, k, p)  # [d]: ff(N - j - d, K - d), factors below 1 left out
+    # residues as floats within p in magnitude: a residue times a count or a residue is exact
+    by_depth = _capped_vectors(sizes - j, k, pf, inverse)  # [d]: ff(N - j - d, K - d), factors below 1 left out
     by_b: list[np.ndarray] = []
     if pair:  # [b]: ff(Q - j, b) ff(Q - b, K - b)
-        rest = _capped_vectors(others, k, p)
-        falling = np.ones_like(rest[0])
+        rest = _capped_vectors(others, k, pf, inverse)
+        falling = np.ones((1, n_sets), dtype=np.float64)
         for b in range(k + 1):
-            by_b.append(falling * rest[b] % p)
-            falling = falling * ((others - j - b) % p) % p
-    for (slot, depth, b), (flow, _) in terminal.items():
-        scale = by_depth[depth] if not pair else by_depth[depth] * by_b[b] % p
-        residue = _reduce(flow, pf, inverse).astype(np.int64) % p
-        out[:, slot] = (out[:, slot] + residue * scale) % p
+            by_b.append(_reduce(falling * rest[b], pf, inverse))
+            falling = _reduce(falling * (others - j - b), pf, inverse)
+    # each group times its scale, in floats: residues below p < 2^26 in magnitude, products below 2^52,
+    # a sum of two below 2^53
+    small = float(pf.min())
+    scales: dict[tuple[int, int], np.ndarray] = {}
+    sums: dict[int, np.ndarray] = {}
+    for (slot, depth, b), (flow, size) in terminal.items():
+        scale = scales.get((depth, b))
+        if scale is None:
+            scale = scales[(depth, b)] = by_depth[depth] if not pair else _reduce(by_depth[depth] * by_b[b], pf,
+                                                                                   inverse)
+        if size >= small:  # exact integers below every p stay as they are
+            flow = _reduce(flow, pf, inverse)
+        so_far = sums.get(slot)
+        sums[slot] = flow * scale if so_far is None else _reduce(so_far + flow * scale, pf, inverse)
+    out = np.zeros((p.shape[0], len(OUTCOMES), n_sets), dtype=np.int64)
+    for slot, total in sums.items():
+        out[:, slot] = _reduce(total, pf, inverse).astype(np.int64) % p
     return out
+
+
+def _add_flow(flows: np.ndarray, source: np.ndarray, factor: np.ndarray, scratch: np.ndarray) -> np.ndarray:
+    """flows + source * factor, in place where the shapes allow: an array of one row holds the
+    same exact integer for every prime (nothing reduced yet), one of a row per prime residues."""
+    import numpy as np
+    np.multiply(source, factor, out=scratch)
+    if flows.shape[0] >= scratch.shape[0]:
+        flows += scratch
+        return flows
+    total: np.ndarray = flows + scratch
+    return total
 
 
 _Move = tuple[int, tuple[int, int, int], tuple[int, ...], int]  # target, terminal key, ranks, held
@@ -338,37 +451,50 @@ _PLANS: dict[tuple[int, int, int], list[tuple[int, list[_Move]]]] = {}
 
 def _plan_of(walk: _UpcardWalk, upcard: int, pair: int) -> list[tuple[int, list[_Move]]]:
     nodes: dict[int, list[_Move]] = {}
+    at = pair - 1
+    up_is_pair = upcard == pair
+    depths, all_cards = walk.depths, walk.cards
     for edge in walk.edges:
-        cards = walk.cards[edge.source]
-        moves = nodes.setdefault(edge.source, [])
+        moves = nodes.get(edge.source)
+        if moves is None:
+            moves = nodes[edge.source] = []
         if edge.target >= 0:
-            moves.append((edge.target, (0, 0, 0), edge.ranks, edge.held))
+            moves.append((edge.target, _NO_KEY, edge.ranks, edge.held))
             continue
-        depth = walk.depths[edge.source] + 1
+        depth = depths[edge.source] + 1
         slot = -1 - edge.target
         if not pair:
             moves.append((-1, (slot, depth, 0), edge.ranks, edge.held))
             continue
-        drawn_others = sum(cards) - cards[pair - 1] - (upcard != pair)
-        for ranks, extra in ((tuple(r for r in edge.ranks if r == pair - 1), 0),
-                             (tuple(r for r in edge.ranks if r != pair - 1), 1)):
-            if ranks:
-                moves.append((-1, (slot, depth, drawn_others + extra), ranks, sum(cards[r] for r in ranks)))
+        # the dealer's cards (up-card included) number depth; those not of the pair rank, drawn
+        held_pairs = all_cards[edge.source][at]
+        drawn_others = depth - held_pairs - (not up_is_pair)
+        if at in edge.ranks:
+            moves.append((-1, (slot, depth, drawn_others), (at,), held_pairs))
+            rest = tuple(r for r in edge.ranks if r != at)
+            if rest:
+                moves.append((-1, (slot, depth, drawn_others + 1), rest, edge.held - held_pairs))
+        else:
+            moves.append((-1, (slot, depth, drawn_others + 1), edge.ranks, edge.held))
     return list(nodes.items())
 
 
-def _capped_vectors(start: np.ndarray, k: int, p: np.ndarray) -> list[np.ndarray]:
-    """[d] = :func:`_capped` (start - d, k - d) modulo each prime (int64, primes x sets), d = 0..k:
-    each is the next one times max(start - d, 1)."""
+_NO_KEY = (0, 0, 0)
+
+
+def _capped_vectors(start: np.ndarray, k: int, p: np.ndarray, inverse: np.ndarray) -> list[np.ndarray]:
+    """[d] = :func:`_capped` (start - d, k - d) modulo each prime p (floats, primes x sets, within
+    p in magnitude; ``inverse``: 1 / p), d = 0..k: each is the next one times max(start - d, 1),
+    a count below 2^18, so every product is an exact float."""
     import numpy as np
-    out = [np.ones((p.shape[0], start.shape[0]), dtype=np.int64)]
+    out = [np.ones((1, start.shape[0]), dtype=np.float64)]
     for d in range(k - 1, -1, -1):
-        out.append(out[-1] * (np.maximum(start - d, 1) % p) % p)
+        out.append(_reduce(out[-1] * np.maximum(start - d, 1), p, inverse))
     return out[::-1]
 
 
 def moduli_above(bound: int) -> list[int]:
-    """Primes below 2^31 (products of two residues fit in int64) whose product exceeds ``bound``:
+    """Primes below 2^26 (products of two residues are exact in float64) whose product exceeds ``bound``:
     enough to recover any integer from 0 to ``bound`` from its residues (:func:`from_residues`)."""
     primes: list[int] = []
     product = 1

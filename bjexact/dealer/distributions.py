@@ -8,14 +8,23 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.cards import ACE, RANKS, STANDARD_PROPORTIONS, Counts, FiniteShoe, UpcardRows, rank_symbol
+from ..core.cards import (
+    ACE,
+    RANKS,
+    STANDARD_PROBABILITIES,
+    STANDARD_PROPORTIONS,
+    Counts,
+    FiniteShoe,
+    UpcardRows,
+    rank_symbol,
+)
 from ..core.display import Displayable
 from ..core.frames import data_frame, upcard_label
-from ..core.hand import no_natural_chance
+from ..core.hand import EMPTY_HAND, HandValue, add_card, natural_partner, no_natural_chance, two_cards_natural
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
 from ..errors import BjexactError
-from .graph import EXHAUSTED, NO_CARDS, ShoeDraws, absorbing_outcomes, graph_for
+from .graph import BLACKJACK, BUST, EXHAUSTED, NO_CARDS, ShoeDraws, absorbing_outcomes, graph_for
 from .text import dealer_text
 
 __all__ = ["DealerTable", "dealer_table", "dealer_distributions", "average_row", "row_order"]
@@ -67,13 +76,64 @@ def dealer_distributions(
     Every outcome of the graph is a key (``exhausted`` only for finite shoes).
     Up-cards not left in the shoe are skipped.
     """
-    graph = graph_for(rules)
     shoe = rules.make_shoe()
-    if isinstance(shoe, FiniteShoe):
-        shoe = shoe.less(removed)
+    if not isinstance(shoe, FiniteShoe):
+        return _infinite_rows(rules, RANKS if upcards is None else upcards)
+    graph = graph_for(rules)
+    shoe = shoe.less(removed)
     wanted = [u for u in (RANKS if upcards is None else upcards) if shoe.has(u)]
     vectors = graph.solve(ShoeDraws(shoe), wanted)
     return {u: dict(zip(graph.outcomes, vectors[u])) for u in wanted}
+
+
+def _infinite_rows(rules: Rules, upcards: Iterable[int]) -> dict[int, dict[str, mpq]]:
+    """The rows of :func:`dealer_distributions` for the infinite deck, by the dealer's totals
+    (every draw has the same chances, so a hand is its total and softness): the same
+    outcomes, moves and conventions as the graph's (:func:`.graph.dealer_graph`), without
+    building it."""
+    chances = STANDARD_PROBABILITIES
+    outcomes = absorbing_outcomes(rules.naturals, False)
+    zero = {o: mpq(0) for o in outcomes}
+    memo: dict[HandValue, dict[str, mpq]] = {}
+
+    def from_hand(value: HandValue) -> dict[str, mpq]:
+        found = memo.get(value)
+        if found is None:
+            found = dict(zero)
+            for rank, chance in zip(RANKS, chances):
+                new_value = add_card(value, rank)
+                if new_value.bust:
+                    found[BUST] += chance
+                elif rules.dealer_stands(new_value):
+                    found[str(new_value.total)] += chance
+                else:
+                    for outcome, p in from_hand(new_value).items():
+                        found[outcome] += chance * p
+            memo[value] = found
+        return found
+
+    rows = {}
+    for upcard in upcards:
+        start = add_card(EMPTY_HAND, upcard)
+        partner = natural_partner(upcard)
+        rest = mpq(1) - (chances[partner - 1] if partner and rules.naturals == "peek" else 0)
+        row = dict(zero)
+        for rank, chance in zip(RANKS, chances):
+            new_value = add_card(start, rank)
+            if two_cards_natural(new_value):
+                if rules.naturals != "peek":
+                    row[BLACKJACK if rules.naturals == "separate" else "21"] += chance
+                continue
+            chance = chance / rest
+            if new_value.bust:
+                row[BUST] += chance
+            elif rules.dealer_stands(new_value):
+                row[str(new_value.total)] += chance
+            else:
+                for outcome, p in from_hand(new_value).items():
+                    row[outcome] += chance * p
+        rows[upcard] = row
+    return rows
 
 
 def dealer_table(rules: Rules | None = None) -> DealerTable:

@@ -82,6 +82,7 @@ class _Hands:
     totals: tuple[int, ...]  # at least 4: the stand weights' key
 
     counts: Any  # the hands as a numpy array (hands x 10)
+    total_array: Any  # the totals as a numpy array
 
     def within(self, top: Sequence[int]) -> list[int]:
         """The ids of the hands of at most ``top`` cards of each rank."""
@@ -110,8 +111,9 @@ def _hands(shoe: Counts) -> _Hands:
         children.append(tuple(row))
     import numpy as np
 
+    totals = tuple(max(counts_value(h).total, 4) for h in hands)
     return _Hands(hands, index, tuple(children), tuple(map(sum, hands)),
-                  tuple(max(counts_value(h).total, 4) for h in hands), np.array(hands, dtype=np.int64).reshape(-1, 10))
+                  totals, np.array(hands, dtype=np.int64).reshape(-1, 10), np.array(totals, dtype=np.int64))
 
 
 class UpcardEngine:
@@ -132,6 +134,7 @@ class UpcardEngine:
         self.natural_loses = not rules.excludes_natural
         self._oracle = oracle
         self._weights = {t: stand_weights(t, self.natural_loses) for t in range(4, 22)}
+        self._weight_rows: Any = None  # the same by total, a numpy array (0 to 21)
         self._table = table = _hands(shoe)
         self._cdz = rules.split_strategy == "cdz"
         top = [c - (r == upcard) for r, c in zip(RANKS, shoe)]
@@ -141,7 +144,8 @@ class UpcardEngine:
         unsplit = table.within(top)
         # (hand id, extra pair rank or 0) -> X of standing
         self._stand: dict[tuple[int, int], int] = {}
-        self._batches: list[tuple[dict[Counts, int], Residues]] = []
+        self._batches: list[Residues] = []
+        self._rows: dict[Counts, tuple[int, int]] = {}  # removed set -> (batch, column)
         first = [(i, 0) for i in unsplit]
         if not self._cdz:
             first += [(i, p) for p in pairs for i in self._split_ids(p)]
@@ -154,14 +158,10 @@ class UpcardEngine:
             self._d[n] = self._d[n - 1] * n
         self._add_stands(first)
         # the optimum at no extra card, bottom-up (children have one card more)
-        self._opt: dict[int, dict[int, tuple[int, int | None]]] = {0: {}}
-        for i in sorted(unsplit, key=table.sizes.__getitem__, reverse=True):
-            self._opt[0][i] = self._optimal_at(i, 0)
+        self._opt: dict[int, dict[int, tuple[int, int | None]]] = {0: self._optimize(unsplit, 0)}
         if not self._cdz:
             for pair in pairs:
-                best = self._opt[pair] = {}
-                for i in sorted(self._split_ids(pair), key=table.sizes.__getitem__, reverse=True):
-                    best[i] = self._optimal_at(i, pair)
+                self._opt[pair] = self._optimize(self._split_ids(pair), pair)
         self._policy: dict[tuple[int, int], int] = {}
         self._g: dict[int, list[int]] = {}
         self._hstand: dict[tuple[int, int, int], int] = {}
@@ -206,26 +206,36 @@ class UpcardEngine:
         return self.unseen - self._table.sizes[i] - _count_of(extra)
 
     def _add_stands(self, wanted: list[tuple[int, int]]) -> None:
-        """X of standing at the positions ``wanted`` (hand id, extra pair rank or 0): rows
-        already walked are reused, the others walked in one batch."""
+        """X of standing at the positions ``wanted`` (hand id, extra pair rank or 0), from one
+        batch of dealer rows (the oracle walks only the removed sets it has not walked before)."""
+        if not wanted:
+            return
+        table = self._table
+        removed = [_removed(table.hands[i], e) for i, e in wanted]
+        columns = {r: k for k, r in enumerate(dict.fromkeys(removed))}
+        batch = self._oracle.residues(list(columns), self.upcard, bound=2)  # stakes of 1: |X| <= D
+        _check(batch)
+        number = len(self._batches)
+        self._batches.append(batch)
+        for r, k in columns.items():
+            self._rows.setdefault(r, (number, k))
+        values = weighted(batch, [columns[r] for r in removed], self._stand_weights([i for i, _ in wanted]))
+        d, unseen, denominators = self._d, self.unseen, batch.denominators
+        factors: dict[tuple[int, int], int] = {}  # (n, the row's denominator) -> D(n) / it
+        for w, r, value in zip(wanted, removed, values):
+            key = (unseen - sum(r), denominators[columns[r]])
+            factor = factors.get(key)
+            if factor is None:
+                factor = factors[key] = d[key[0]] // key[1]
+            self._stand[w] = value * factor
+
+    def _stand_weights(self, ids: list[int]) -> Any:
+        """The stand weights (:func:`stand_weights`) of the hands ``ids``, one row each (a numpy array)."""
         import numpy as np
 
-        table = self._table
-        removed = {w: _removed(table.hands[w[0]], w[1]) for w in wanted}
-        fresh = [r for r in dict.fromkeys(removed.values()) if not any(r in c for c, _ in self._batches)]
-        if fresh:
-            batch = self._oracle.residues(fresh, self.upcard, bound=2)  # stakes of 1: |X| <= D
-            _check(batch)
-            self._batches.append(({r: k for k, r in enumerate(fresh)}, batch))
-        for columns, batch in self._batches:
-            mine = [(w, r) for w, r in removed.items() if r in columns]
-            if not mine:
-                continue
-            weights = np.array([self._weights[table.totals[i]] for (i, _), _ in mine], dtype=np.int64)
-            values = weighted(batch, [columns[r] for _, r in mine], weights.reshape(-1, len(OUTCOMES)))
-            for (w, r), value in zip(mine, values):
-                self._stand[w] = value * (self._d[self.unseen - sum(r)] // batch.denominators[columns[r]])
-                del removed[w]
+        if self._weight_rows is None:
+            self._weight_rows = np.array([self._weights[max(t, 4)] for t in range(22)], dtype=np.int64)
+        return self._weight_rows[self._table.total_array[ids]]
 
     def denominator(self, removed: Counts) -> int:
         """D(n) of a position whose hand and extra cards are ``removed``."""
@@ -234,10 +244,11 @@ class UpcardEngine:
     def row(self, removed: Counts) -> tuple[tuple[int, ...], int] | None:
         """The dealer's exact row (numerators over ff(n, K)) for a removed set this engine
         walked, else ``None``."""
-        for columns, batch in self._batches:
-            if removed in columns:
-                return row_of(batch, columns[removed])
-        return None
+        found = self._rows.get(removed)
+        if found is None:
+            return None
+        number, column = found
+        return row_of(self._batches[number], column)
 
     # --- one step ---
 
@@ -261,29 +272,43 @@ class UpcardEngine:
                 total += count * (self._bust(left, n, rank) if child == _BUST else self._stand[(child, pair)])
         return 2 * total
 
-    def _optimal_at(self, i: int, pair: int) -> tuple[int, int | None]:
-        """(stand, hit) X of hand ``i`` played optimally, its children's values known (kept in
-        :attr:`_value` too: the better of the two)."""
-        stand = self._stand[(i, pair)]
-        n = self._n(i, pair)
-        value = self._value.setdefault(pair, {})
-        if n <= 1:
-            value[i] = stand
-            return stand, None
-        left = [t - c for t, c in zip(self._top, self._table.hands[i])]
-        if pair:
-            left[_pair_of(pair) - 1] -= _count_of(pair)
-        bust = self._bust(left, n, 0)  # a card that is not the natural's partner
-        partner = self.partner or 0
-        total = 0
-        for rank, (count, child) in enumerate(zip(left, self._table.children[i]), 1):
-            if count:
-                if child >= 0:
-                    total += count * value[child]
-                else:
-                    total += count * (bust if rank != partner else self._bust(left, n, rank))
-        value[i] = stand if stand >= total else total
-        return stand, total
+    def _optimize(self, ids: list[int], extra: int) -> dict[int, tuple[int, int | None]]:
+        """(stand, hit) X of the hands ``ids`` (with the ``extra`` pair cards gone, :func:`_extra`)
+        played optimally, children first (they have one card more); the better of the two is
+        kept in :attr:`_value` for their parents. Busting costs :meth:`_bust`."""
+        table = self._table
+        hands, sizes, every_child = table.hands, table.sizes, table.children
+        stands, d, top = self._stand, self._d, self._top
+        value = self._value.setdefault(extra, {})
+        gone = _count_of(extra)
+        gone_at = _pair_of(extra) - 1 if extra else -1
+        partner = self.partner - 1 if self.partner is not None and not self.natural_loses else -1
+        best: dict[int, tuple[int, int | None]] = {}
+        for i in sorted(ids, key=sizes.__getitem__, reverse=True):
+            stand = stands[(i, extra)]
+            n = self.unseen - sizes[i] - gone
+            if n <= 1:
+                value[i] = stand
+                best[i] = (stand, None)
+                continue
+            hand = hands[i]
+            if partner < 0:  # minus one, over D(n - 1)
+                bust = partner_bust = -d[n - 1]
+            else:  # minus P(no dealer natural) after the card
+                partners = top[partner] - hand[partner] - (gone if partner == gone_at else 0)
+                bust = -(n - 1 - partners) * d[n - 2]
+                partner_bust = bust - d[n - 2]
+            total = 0
+            for r, (t, c, child) in enumerate(zip(top, hand, every_child[i])):
+                count = t - c - (gone if r == gone_at else 0)
+                if count:
+                    if child >= 0:
+                        total += count * value[child]
+                    else:
+                        total += count * (bust if r != partner else partner_bust)
+            value[i] = stand if stand >= total else total
+            best[i] = (stand, total)
+        return best
 
     def _visit_split(self, i: int, extra: int, chooser: int, wanted: set[tuple[int, int]],
                      seen: set[int] | None = None) -> None:
@@ -403,9 +428,7 @@ class UpcardEngine:
             return
         ids = self._split_ids(extra)
         self._add_stands([(i, extra) for i in ids])
-        best = self._opt[extra] = {}
-        for i in sorted(ids, key=self._table.sizes.__getitem__, reverse=True):
-            best[i] = self._optimal_at(i, extra)
+        self._opt[extra] = self._optimize(ids, extra)
 
     def prepare_splits(self, wanted: dict[int, list[tuple[int, int, int, int]]]) -> None:
         """Walk the dealer for the split hands ``wanted[pair]``: (second card x, extra pair cards k,
@@ -452,24 +475,31 @@ class UpcardEngine:
         """X of standing at ``positions`` (hand id, extra, j >= 1 hidden cards), in one batch."""
         if not positions:
             return
-        import numpy as np
-
         table = self._table
         batch = self._oracle.residues([_removed(table.hands[i], e) for i, e, _ in positions], self.upcard, pair,
                                       [j for *_, j in positions], bound=2)
         _check(batch)
-        weights = np.array([self._weights[table.totals[i]] for i, _, _ in positions], dtype=np.int64)
-        values = weighted(batch, range(len(positions)), weights.reshape(-1, len(OUTCOMES)))
-        for column, ((i, e, j), value) in enumerate(zip(positions, values)):
-            self._hstand[(i, e, j)] = value * (self._hidden_d(i, e, j) // batch.denominators[column])
+        values = weighted(batch, range(len(positions)), self._stand_weights([i for i, _, _ in positions]))
+        factors: dict[tuple[int, int, int, int], int] = {}  # (n, Q, j, the row's denominator) -> D / it
+        for position, value, denominator in zip(positions, values, batch.denominators):
+            key = (*self._unseen_counts(*position[:2]), position[2], denominator)
+            factor = factors.get(key)
+            if factor is None:
+                factor = factors[key] = self._hidden_d(*position) // denominator
+            self._hstand[position] = value * factor
+
+    def _unseen_counts(self, i: int, extra: int) -> tuple[int, int]:
+        """(n, Q): the unseen cards of hand ``i`` with the ``extra`` pair cards gone, and those
+        of them that are not pair cards."""
+        pair, gone = _pair_of(extra), _count_of(extra)
+        n = self.unseen - self._table.sizes[i] - gone
+        return n, n - (self._top[pair - 1] - self._table.hands[i][pair - 1] - gone)
 
     def _hidden_d(self, i: int, extra: int, j: int) -> int:
         """The denominator F(n - j) G(Q) of a position with ``j`` hidden non-pair cards: F(x) = x!/m!,
         G(Q) = Q!/m'! with Q the unseen cards that are not pair cards."""
-        n = self._n(i, extra)
-        pair = _pair_of(extra)
-        q = n - self._left(i, extra)[pair - 1]
-        return self._d[n - j] * self._g[pair][q]
+        n, q = self._unseen_counts(i, extra)
+        return self._d[n - j] * self._g[_pair_of(extra)][q]
 
     def split_hand_value(self, x: int, k: int, j: int, chooser: int, pair: int) -> tuple[int, int]:
         """(X, its denominator) of a split hand of ``pair`` holding second card ``x``, with ``k``
@@ -498,6 +528,7 @@ class UpcardEngine:
         q = n - left[pair - 1]
         if q < j:
             raise BjexactError("the shoe is too small to deal the split hands")
+        stands, played = self._hstand, self._hplay
         total = 0
         for rank, (count, child) in enumerate(zip(left, self._table.children[i]), 1):
             weight = count if rank == pair else count * (q - j)
@@ -506,9 +537,10 @@ class UpcardEngine:
             if child == _BUST:
                 total += weight * self._hidden_bust(left, n, q, j, pair, rank)
             elif chooser < 0:
-                total += weight * self._hstand[(child, extra, j)]
+                total += weight * stands[(child, extra, j)]
             else:
-                total += weight * self._hidden_played(child, extra, j, chooser)
+                found = played.get((child, extra, j, chooser))
+                total += weight * (self._hidden_played(child, extra, j, chooser) if found is None else found)
         return 2 * total if chooser < 0 else total
 
     def _hidden_played(self, i: int, extra: int, j: int, chooser: int) -> int:
@@ -563,8 +595,9 @@ def _check(batch: Residues) -> None:
     import numpy as np
 
     p = np.array(batch.primes, dtype=np.int64)[:, None]
-    known = {d: [d % q for q in batch.primes] for d in set(batch.denominators)}
-    check = np.array([known[d] for d in batch.denominators], dtype=np.int64).T
+    known = {d: k for k, d in enumerate(dict.fromkeys(batch.denominators))}
+    table = np.array([[d % q for q in batch.primes] for d in known], dtype=np.int64).T
+    check = table[:, [known[d] for d in batch.denominators]]
     if (batch.residues.sum(axis=1) % p != check).any():  # primes' product > D: equal sums
         raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
 

@@ -16,7 +16,6 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
 from ..errors import BjexactError
 
@@ -27,6 +26,21 @@ FIGURE_FORMATS = ("svg", "png", "pdf")
 PLOT_INSTALL_HINT = "pip install 'bjexact[plot]'"
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 _PNG_SCALE = 2  # PNG pixels per drawing pixel
+
+
+def _escape(text: str) -> str:
+    """XML character data (``&``, ``<``, ``>`` escaped); xml.sax is imported when a figure is drawn,
+    not when the command line starts."""
+    from xml.sax.saxutils import escape as xml_escape
+
+    return xml_escape(text)
+
+
+def _quoteattr(text: str) -> str:
+    """A quoted XML attribute value (see :func:`_escape`)."""
+    from xml.sax.saxutils import quoteattr as xml_quoteattr
+
+    return xml_quoteattr(text)
 
 
 @dataclass(frozen=True)
@@ -115,9 +129,9 @@ class Drawing:
         """The drawing as a standalone SVG document (UTF-8 text)."""
         out = ['<?xml version="1.0" encoding="UTF-8"?>',
                f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(self.width)}" height="{_n(self.height)}" '
-               f'viewBox="0 0 {_n(self.width)} {_n(self.height)}" font-family={quoteattr(FONT)}>']
+               f'viewBox="0 0 {_n(self.width)} {_n(self.height)}" font-family={_quoteattr(FONT)}>']
         if self.title:
-            out.append(f"<title>{escape(self.title)}</title>")
+            out.append(f"<title>{_escape(self.title)}</title>")
         out.append(f'<rect x="0" y="0" width="{_n(self.width)}" height="{_n(self.height)}" fill="#ffffff"/>')
         out.extend(_svg_shape(shape) for shape in self.shapes)
         out.append("</svg>")
@@ -183,11 +197,11 @@ def _svg_shape(shape: Shape) -> str:
         if shape.stroke:
             attributes.append(f'stroke="{shape.stroke}" stroke-width="0.75"')
         if shape.role:
-            attributes.append(f"class={quoteattr(shape.role)}")
-        attributes.extend(f"data-{name}={quoteattr(value)}" for name, value in shape.data)
+            attributes.append(f"class={_quoteattr(shape.role)}")
+        attributes.extend(f"data-{name}={_quoteattr(value)}" for name, value in shape.data)
         if shape.title is None:
             return f"<rect {' '.join(attributes)}/>"
-        return f"<rect {' '.join(attributes)}><title>{escape(shape.title)}</title></rect>"
+        return f"<rect {' '.join(attributes)}><title>{_escape(shape.title)}</title></rect>"
     if isinstance(shape, Line):
         dash = ' stroke-dasharray="4 3"' if shape.dashed else ""
         return (f'<line x1="{_n(shape.x1)}" y1="{_n(shape.y1)}" x2="{_n(shape.x2)}" y2="{_n(shape.y2)}" '
@@ -202,4 +216,4 @@ def _svg_shape(shape: Shape) -> str:
     if shape.vertical:
         attributes.append(f'transform="rotate(-90 {_n(shape.x)} {_n(shape.y)})"')
     # hover goes to the box under the text, not to the text
-    return f'<text {" ".join(attributes)} pointer-events="none">{escape(shape.text)}</text>'
+    return f'<text {" ".join(attributes)} pointer-events="none">{_escape(shape.text)}</text>'
