@@ -33,7 +33,13 @@ How the round is modelled (real order: player, up-card, player, hole card):
   which has no other move).
 * Doubling rule "9-11" / "10-11" looks at the hand's counted total (the soft total of a soft
   hand), so under those rules soft hands never double; ``double_soft=False`` forbids doubling
-  any soft hand.
+  any soft hand; "none" forbids doubling. With ``double_after_hit`` a hand of any number of
+  cards may double under the same rules (a split hand only with DAS, a split ace only with
+  ``double_split_aces``); without it only two-card hands do.
+* ``charlie`` (a number of cards, or None): a hand that reaches that many cards without busting
+  is finished at once and wins its stake (doubled or not) 1:1, unless the dealer has a natural
+  (under peek that never happens once play has begun; under ENHC the natural takes its stake, or
+  with OBO the round loses 1). The dealer does not draw when every hand is bust or a Charlie.
 * Early surrender is offered before the peek (against any up-card) and not again after it; it
   is taken when -1/2 beats the unconditional value of the best other move. Late surrender is
   offered after the peek, as one more move valued -1/2 in the no-natural world.
@@ -61,6 +67,7 @@ RANKS = tuple(range(1, 11))
 MOVES = ("stand", "hit", "double", "split", "surrender")
 BUST = 22  # the total of a busted hand, player's or dealer's
 NATURAL = 99  # the dealer outcome "natural"
+CHARLIE = 23  # the "total" of a finished Charlie hand
 HALF = Fraction(1, 2)
 
 
@@ -79,6 +86,8 @@ class BFRules:
     obo: bool = False
     split_strategy: str = "cdz"  # "cdz" | "cdp1" | "cdp"
     double_split_aces: bool = False  # a split ace may double (with hit_split_aces and das)
+    double_after_hit: bool = False  # a hand of three or more cards may double
+    charlie: int | None = None  # a hand of this many cards that has not busted wins at once
 
 
 @dataclass(frozen=True)
@@ -88,7 +97,7 @@ class _Game:
 
 
 def _game(shoe, rules):
-    if rules.double not in ("any", "9-11", "10-11") or rules.surrender not in ("none", "late", "early"):
+    if rules.double not in ("any", "9-11", "10-11", "none") or rules.surrender not in ("none", "late", "early"):
         raise ValueError("unknown rule value")
     if rules.hole_card not in ("peek", "enhc"):
         raise ValueError("unknown hole-card rule")
@@ -218,7 +227,9 @@ def _settle(done, dealer, rules):
         return -1 if rules.obo else -sum(stake for _, stake in done)
     result = 0
     for total, stake in done:
-        if total == BUST or (dealer != BUST and total < dealer):
+        if total == CHARLIE:
+            result += stake
+        elif total == BUST or (dealer != BUST and total < dealer):
             result -= stake
         elif dealer == BUST or total > dealer:
             result += stake
@@ -243,7 +254,7 @@ def _dealer_outcomes(g, unseen, up, draws):
 def _finish(g, unseen, up, done):
     """Distribution of the net result of the finished hands; the dealer draws unless all busted."""
     out = {}
-    for o, p in _dealer_outcomes(g, unseen, up, any(total != BUST for total, _ in done)).items():
+    for o, p in _dealer_outcomes(g, unseen, up, any(total not in (BUST, CHARLIE) for total, _ in done)).items():
         x = _settle(done, o, g.rules)
         out[x] = out.get(x, 0) + p
     return out
@@ -253,6 +264,8 @@ def _finish(g, unseen, up, done):
 
 
 def _can_double(rules, cards):
+    if rules.double == "none" or (len(cards) > 2 and not rules.double_after_hit):
+        return False
     total, soft = _value(cards)
     if soft and not rules.double_soft:
         return False
@@ -279,13 +292,13 @@ def _decide(g, cards, up, pair, nhands):
     """The move of a hand being played (not its first move when unsplit, which is forced)."""
     rules = g.rules
     if nhands == 1:
-        return _best(g, cards, up, ("stand", "hit"))
+        return _best(g, cards, up, ("stand", "hit") + (("double",) if _can_double(rules, cards) else ()))
     if len(cards) == 2 and cards[0] == cards[1] and nhands < rules.split_hands and (cards[0] != 1 or rules.rsa):
         return "split"
     if (pair == 1 and not rules.hit_split_aces) or cards == (1, 10):
         return "stand"
     moves = ("stand", "hit")
-    if len(cards) == 2 and rules.das and (pair != 1 or rules.double_split_aces) and _can_double(rules, cards):
+    if rules.das and (pair != 1 or rules.double_split_aces) and _can_double(rules, cards):
         moves += ("double",)
     gone = {"cdz": 0, "cdp1": 1, "cdp": nhands - 1}[rules.split_strategy]
     return _best(_Game(_remove(g.shoe, (pair,) * gone), rules), cards, up, moves)
@@ -309,6 +322,9 @@ def _play(g, unseen, up, done, cards, pair, pending, nhands, move=None):
     def add(total, stake):  # a total below 17 settles like 16: it wins only when the dealer busts
         return tuple(sorted(done + ((max(total, 16), stake),)))
 
+    def final(hand):
+        return _final(g.rules, hand)
+
     if len(cards) == 1:  # a split hand takes its second card
         return _mix(
             (p, _play(g, rest, up, done, tuple(sorted(cards + (r,))), pair, pending, nhands))
@@ -319,15 +335,15 @@ def _play(g, unseen, up, done, cards, pair, pending, nhands, move=None):
         return next_hand(unseen, add(_value(cards)[0], 1))
     if move == "double":
         draws = _player_draws(g, unseen, up)
-        return _mix((p, next_hand(rest, add(_value(cards + (r,))[0], 2))) for r, p, rest in draws)
+        return _mix((p, next_hand(rest, add(final(cards + (r,)), 2))) for r, p, rest in draws)
     if move == "split":
         return _play(g, unseen, up, done, (cards[0],), cards[0], pending + 1, nhands + 1)
     if move == "hit":
         out = []
         for r, p, rest in _player_draws(g, unseen, up):
             new = tuple(sorted(cards + (r,)))
-            if _value(new)[0] == BUST:
-                out.append((p, next_hand(rest, add(BUST, 1))))
+            if final(new) in (BUST, CHARLIE):
+                out.append((p, next_hand(rest, add(final(new), 1))))
             else:
                 out.append((p, _play(g, rest, up, done, new, pair, pending, nhands)))
         return _mix(out)
@@ -401,9 +417,12 @@ def move_values(shoe, player_cards, upcard, rules=BFRules()):
     cards = tuple(sorted(player_cards))
     if len(cards) < 2 or _value(cards)[0] == BUST:
         raise ValueError("a hand to play has two or more cards and has not busted")
+    if rules.charlie and len(cards) >= rules.charlie:
+        raise ValueError("a Charlie has won: nothing to play")
     if len(cards) == 2 and _is_natural(cards):
         return {"stand": _mean(_natural_dist(g, cards, upcard))}
-    moves = _first_moves(g, cards) if len(cards) == 2 else ("stand", "hit")
+    moves = _first_moves(g, cards) if len(cards) == 2 else \
+        ("stand", "hit") + (("double",) if _can_double(rules, cards) else ())
     values = {m: _move_value(g, cards, upcard, m) for m in moves}
     if len(cards) == 2 and rules.surrender != "none":
         values["surrender"] = -HALF
@@ -495,11 +514,11 @@ def simulate_round(shoe, rules, rng):
             continue
         if m == "hit":
             hand.append(deal())
-            if _value(hand)[0] != BUST:
+            if _value(hand)[0] != BUST and not (rules.charlie and len(hand) >= rules.charlie):
                 continue
-            done.append((BUST, 1))
+            done.append((_final(rules, hand), 1))
         elif m == "double":
-            done.append((_value(hand + [deal()])[0], 2))
+            done.append((_final(rules, hand + [deal()]), 2))
         else:
             done.append((_value(hand)[0], 1))
         hand = waiting.pop() if waiting else None
@@ -508,7 +527,7 @@ def simulate_round(shoe, rules, rng):
         hole = deal()
     if _partner(up) == hole:
         outcome = NATURAL
-    elif all(total == BUST for total, _ in done):
+    elif all(total in (BUST, CHARLIE) for total, _ in done):
         outcome = BUST
     else:
         hard, ace = up + hole, 1 in (up, hole)
@@ -520,6 +539,12 @@ def simulate_round(shoe, rules, rng):
             hard, ace = hard + r, ace or r == 1
         outcome = total
     return Fraction(_settle(done, outcome, rules))
+
+
+def _final(rules, hand):
+    """The total a finished hand is settled by: BUST, CHARLIE or its total."""
+    total = _value(hand)[0]
+    return CHARLIE if rules.charlie and total != BUST and len(hand) >= rules.charlie else total
 
 
 def clear_caches():

@@ -369,7 +369,10 @@ def test_insurance_is_worth_three_tens_less_one_over_two():
     (dict(rsa=True, split_hands=2), "--rsa"),
     (dict(surrender="late", hole_card="enhc"), "late surrender"),
     (dict(double="9-10"), "--double"),
-    (dict(split_hands=5), "--split-hands"),
+    (dict(split_hands=9), "--split-hands"),  # up to 8 hands, as simulators offer
+    (dict(split_hands=0), "--split-hands"),
+    (dict(charlie=2), "--charlie"),
+    (dict(double="none", double_after_hit=True), "--double-after-hit"),
 ])
 def test_contradictory_rules_are_refused(options, message):
     with pytest.raises(BjexactError, match=message):

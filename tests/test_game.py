@@ -802,3 +802,33 @@ def test_split_aces_that_may_be_hit_double_only_with_double_split_aces():
     _, log = play(["10", "p", "s", "s", "q"], shoe=stacked(*faces),
                   rules=rules(hit_split_aces=True, double_split_aces=True))
     assert "Stand, hit or double? [s/h/d, q to quit]: s" in log.split("You split")[1]
+
+
+# --- rules simulators offer: doubling after hitting, Charlie ------------------------------
+
+
+def test_settle_a_charlie():
+    """A five-card Charlie wins 1:1 against a dealer 20, but not against a dealer blackjack."""
+    won = settle(cards("2 3 2 4 5"), cards("10 Q"), 10, charlie=5)
+    assert (won.outcome, won.net, won.reason) == ("win", mpq(10), "a 5-card Charlie")
+    assert settle(cards("2 3 2 4 5"), cards("10 Q"), 10).outcome == "loss"           # no Charlie rule: 16 v 20
+    assert settle(cards("2 3 2 4 5"), cards("A Q"), 10, charlie=5).outcome == "loss"
+
+
+def test_a_charlie_stops_the_hand_and_wins():
+    """2,3 against a 10: hit to five cards (2 3 2 2 4, 13) and the hand stops, winning against the dealer's 20."""
+    balance, log = play(["10", "h", "h", "h", "q"], shoe=stacked("2", "10", "3", "Q", "2", "2", "4", "5"),
+                        rules=rules(charlie=5))
+    assert "5-card Charlie: it wins, unless the dealer has blackjack." in log
+    assert "You win 10 (a 5-card Charlie)" in log and balance == 110
+    assert "Dealer draws" not in log
+
+
+def test_doubling_after_hitting_is_offered_only_with_the_rule():
+    """2,3 against a 6, hit a 5: ten with three cards doubles only with double_after_hit, and the double wins 2."""
+    shoe = stacked("2", "6", "3", "10", "5", "10", "9")
+    _, log = play(["10", "h", "s", "q"], shoe=shoe)
+    assert "Stand or hit? [s/h, q to quit]: s" in log
+    balance, log = play(["10", "h", "d", "q"], shoe=shoe, rules=rules(double_after_hit=True))
+    assert "Stand, hit or double? [s/h/d, q to quit]: d" in log and "You double and draw 10" in log
+    assert "You win 20 (the dealer busts with 25)" in log and balance == 120

@@ -172,20 +172,30 @@ def play_round(draw: Callable[[], int], strategy: ChartStrategy, rules: GameRule
             choice = strategy.split_move(counts_of(cards), up, pair)
             if choice in ("hit", "double"):
                 cards.append(draw())
-            while choice == "hit" and _hard(cards) < 21 and strategy.split_hits(counts_of(cards), up, pair):
+            while choice == "hit" and _plays_on(rules, cards) and strategy.split_hits(counts_of(cards), up, pair):
                 cards.append(draw())
-            standing += _hard(cards) <= 21
+            standing += _waits_for_the_dealer(rules, cards)
             i += 1
     elif move != "surrender":
         cards = [first, second]
         if move in ("hit", "double"):
             cards.append(draw())
-        while move == "hit" and _hard(cards) < 21 and strategy.continues_hitting(counts_of(cards), up):
+        while move == "hit" and _plays_on(rules, cards) and strategy.continues_hitting(counts_of(cards), up):
             cards.append(draw())
-        standing += _hard(cards) <= 21
+        standing += _waits_for_the_dealer(rules, cards)
     dealer = [up, hole if hole is not None else draw()]
     while standing and not rules.dealer_stands(hand_value(dealer)):
         dealer.append(draw())
+
+
+def _plays_on(rules: GameRules, cards: list[int]) -> bool:
+    """Whether a hand may still draw: under 21 (hard) and not a Charlie (which has won)."""
+    return _hard(cards) < 21 and not rules.is_charlie(len(cards), hand_value(cards))
+
+
+def _waits_for_the_dealer(rules: GameRules, cards: list[int]) -> bool:
+    """Whether a finished hand is settled against the dealer's cards: not bust, not a Charlie."""
+    return _hard(cards) <= 21 and not rules.is_charlie(len(cards), hand_value(cards))
 
 
 def _drawing(deck: Iterator[int], taken: list[int]) -> Callable[[], int]:

@@ -12,7 +12,9 @@ The table
     doubling (which totals, soft or not, after splitting), splitting and resplitting
     up to ``split_hands`` hands (aces once unless ``rsa``, one card each unless
     ``hit_split_aces``, doubled only with ``double_split_aces``; a split hand's 21 is
-    not a blackjack), late or early
+    not a blackjack), doubling a hand of more cards with ``double_after_hit``, a
+    Charlie (a hand of ``charlie`` cards, not bust, stops and wins 1:1 unless the
+    dealer has blackjack; a soft 21 short of it may still hit), late or early
     surrender, the dealer's peek with a ten or an ace up, the blackjack payout, the
     dealer's soft 17. Split hands are played one after the other, each receiving its
     second card when its turn comes. With an ace up the player is offered insurance
@@ -291,16 +293,19 @@ class Settlement:
 
 
 def settle(player: Sequence[PlayingCard], dealer: Sequence[PlayingCard], stake: Any, bj_pays: Any = "3/2", *,
-           split: bool = False) -> Settlement:
+           split: bool = False, charlie: int | None = None) -> Settlement:
     """Settle a finished hand: the player's cards, the dealer's (all of them) and the bet on it.
 
     Naturals count only as the first two cards of a hand that was not ``split``. A
-    bust player loses whatever the dealer holds; a dealer natural takes the bet.
+    bust player loses whatever the dealer holds; a dealer natural takes the bet. With
+    ``charlie`` (the rules' number of cards) a hand of that many cards, not bust, wins 1:1
+    against anything but a dealer natural.
     """
     stake_q = mpq(stake)
     you, them = value_of(player), value_of(dealer)
     player_natural, dealer_natural = is_natural(player) and not split, is_natural(dealer)
-    result = hand_result(you, them, player_natural=player_natural, dealer_natural=dealer_natural)
+    is_charlie = charlie is not None and len(player) >= charlie and not you.bust
+    result = hand_result(you, them, player_natural=player_natural, dealer_natural=dealer_natural, charlie=is_charlie)
     net = stake_q * payout(result, as_rational(bj_pays))
     if result == "natural":
         return Settlement("blackjack", net, "blackjack")
@@ -308,6 +313,8 @@ def settle(player: Sequence[PlayingCard], dealer: Sequence[PlayingCard], stake: 
         reason = f"bust with {you.total}"
     elif player_natural or dealer_natural:
         reason = "both have blackjack" if result == "push" else "the dealer has blackjack"
+    elif is_charlie:
+        reason = f"a {len(player)}-card Charlie"
     elif them.bust:
         reason = f"the dealer busts with {them.total}"
     elif result == "win":
@@ -911,7 +918,10 @@ class Game:
             value = value_of(hand.cards)
             if value.bust or hand.doubled:
                 return
-            if value.total == 21:
+            if self.rules.is_charlie(len(hand.cards), value):
+                self.write(f"  {len(hand.cards)}-card Charlie: it wins, unless the dealer has blackjack.")
+                return
+            if value.total == 21 and not (self.rules.charlie is not None and value.soft):
                 if len(self.seat) > 1:
                     self.write(f"  Hand {index + 1}: 21, it stands.")
                 else:
@@ -948,16 +958,15 @@ class Game:
         """The moves open to hand ``index`` now, and the most hands a split may make (``None``:
         the rules' own, at the deal; 1: no split)."""
         hand = self.seat[index]
-        if hand.pair is None:
-            if len(hand.cards) == 2:
-                return self.first_moves(), None
-            return ["stand", "hit"], 1
-        ranks = ranks_of(hand.cards)
         rules = self.rules
         free = self.available()
+        if len(hand.cards) > 2:  # doubling after hitting, where the rules allow it
+            may_double = rules.may_double(value_of(hand.cards), split_pair=hand.pair, cards=len(hand.cards))
+            return ["stand", "hit"] + (["double"] if may_double and free >= hand.bet else []), 1
+        if hand.pair is None:
+            return self.first_moves(), None
+        ranks = ranks_of(hand.cards)
         aces_stuck = not rules.may_hit_split(hand.pair)
-        if len(hand.cards) > 2:
-            return ["stand", "hit"], 1
         moves = ["stand"] if aces_stuck else ["stand", "hit"]
         if not aces_stuck and rules.may_double(value_of(hand.cards), split_pair=hand.pair) and free >= hand.bet:
             moves.append("double")
@@ -1026,7 +1035,8 @@ class Game:
                 self.settle_now(2 * insured, f"The insurance pays 2:1: you win {chips_text(2 * insured)}.")
             else:
                 self.settle_now(-insured, f"No blackjack: the insurance of {chips_text(insured)} is lost.")
-        live = [h for h in self.seat if not h.surrendered and not value_of(h.cards).bust]
+        live = [h for h in self.seat if not h.surrendered and not value_of(h.cards).bust
+                and not rules.is_charlie(len(h.cards), value_of(h.cards))]
         natural_round = len(self.seat) == 1 and is_natural(self.seat[0].cards)
         if live and not natural_round and not is_natural(self.dealer):
             while not value_of(self.dealer).bust and not rules.dealer_stands(value_of(self.dealer)):
@@ -1045,7 +1055,7 @@ class Game:
             if hand.surrendered:
                 result = Settlement("surrender", -mpq(hand.bet, 2), "surrendered, half the bet")
             else:
-                result = settle(hand.cards, self.dealer, hand.bet, rules.bj_pays, split=split)
+                result = settle(hand.cards, self.dealer, hand.bet, rules.bj_pays, split=split, charlie=rules.charlie)
             self.on_table -= hand.bet
             verdict = {"blackjack": "Blackjack! You win", "win": "You win", "push": "Push: the bet comes back",
                        "loss": "You lose", "surrender": "You lose"}[result.outcome]

@@ -652,9 +652,26 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
             out[c - 1] += 1
         return tuple(out)
 
+    def finished(cards: list[int]) -> bool:
+        """Bust, a Charlie, or 21 (a soft 21 may still hit for a Charlie)."""
+        value = hand_value(cards)
+        return value.bust or rules.is_charlie(len(cards), value) or \
+            (value.total == 21 and (rules.charlie is None or not value.soft))
+
     def play_round(rng: random.Random) -> float:
         def draw() -> int:
             return rng.choices(ranks, weights)[0]
+
+        def play_on(cards: list[int], choose: Callable[[list[int]], str]) -> tuple[list[int], int]:
+            """A hand of three or more cards played on by ``choose`` (stand, hit, double): its cards, stake."""
+            while not finished(cards):
+                move = choose(cards)
+                if move == "double":
+                    return cards + [draw()], 2
+                if move != "hit":
+                    break
+                cards = cards + [draw()]
+            return cards, 1
 
         a, b, up = draw(), draw(), draw()
         hole = draw() if peek else None
@@ -702,21 +719,23 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
                     hands.append((cards + [draw()], 2))
                     continue
                 if move == "hit":
-                    cards = cards + [draw()]
                     aces_hit = fault == "split-aces-hit" and pair == ACE
-                    while hand_value(cards).total < 21 and (solver.continues_hitting(counts(cards), up) if aces_hit
-                                                            else solver.split_hits(counts(cards), up, pair, table)):
-                        cards.append(draw())
+
+                    def choose(cards: list[int], table: int = table, aces_hit: bool = aces_hit) -> str:
+                        if aces_hit:
+                            return "hit" if solver.continues_hitting(counts(cards), up) else "stand"
+                        later = solver.split_move(counts(cards), up, pair, table)
+                        return "hit" if fault == "das-refused" and later == "double" else later
+                    hands.append(play_on(cards + [draw()], choose))
+                    continue
                 hands.append((cards, 1))
         elif best == "double":
             hands.append(([a, b, draw()], 2))
         else:
-            cards = [a, b]
             if best == "hit":
-                cards.append(draw())
-                while hand_value(cards).total < 21 and solver.continues_hitting(counts(cards), up):
-                    cards.append(draw())
-            hands.append((cards, 1))
+                hands.append(play_on([a, b, draw()], lambda cards: solver.later_move(counts(cards), up)))
+            else:
+                hands.append(([a, b], 1))
         split_hands = best == "split"
         if fault == "split-hand-dropped" and split_hands:
             del hands[1]

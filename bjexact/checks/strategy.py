@@ -144,6 +144,9 @@ def check_game_engine(engine: Callable[[tuple[int, ...], int, Counts], Any], rul
     and its hit/stand decisions on every hand of three or more cards
     (:class:`~bjexact.player.decisions.ShoeDecisions`; under ENHC a dealer natural beats the hand).
     ``progress``: an object with ``advance()``, called once per shoe solved."""
+    if rules.charlie is not None or rules.double_after_hit:
+        raise BjexactError("check-strategy --game checks the later decisions as hit or stand, which a Charlie and "
+                           "doubling after hitting change: drop --charlie and --double-after-hit")
     full = rules.make_shoe()
     if not isinstance(full, FiniteShoe):
         raise BjexactError("check-strategy enumerates the hands of a finite shoe: give --decks N or --shoe")

@@ -44,9 +44,11 @@ The --game contract: the simulator is a callable play_round(rng) -> net result:
           an impossible result (FAIL); NaN, infinities and non-numbers stop the run.
 With --factory, NAME is called with the rules, a bjexact.GameRules: decks (int, or
 float('inf')), shoe (ten ints A,2..9,T, or None), h17 (bool), bj_pays (mpq), double
-(str: any, 9-11, 10-11), double_soft (bool), das (bool), split_hands (int 1..4), rsa
-(bool), hit_split_aces (bool), surrender (str: none, late, early), hole_card (str:
-peek, enhc), obo (bool), split_strategy (str: cdz, cdp1, cdp); with --chart it also
+(str: any, 9-11, 10-11, none), double_soft (bool), das (bool), split_hands (int 1..8),
+rsa (bool), hit_split_aces (bool), surrender (str: none, late, early), hole_card (str:
+peek, enhc), obo (bool), split_strategy (str: cdz, cdp1, cdp), double_split_aces (bool),
+double_after_hit (bool: a hand of any number of cards may double), charlie (None, or
+the number of cards of a Charlie: it wins 1:1 at once); with --chart it also
 gets the chart, a bjexact.player.policy.ChartPolicy whose .codes maps (section, row,
 up-card) to a code: section hard|soft|pairs, row a total ('16') or a pair's card ('8',
 'T', 'A'), up-card an int 1..10. An exception from the factory or from the first round

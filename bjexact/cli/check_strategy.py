@@ -85,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
     game = None
     game_options = (args.double != "any", not args.double_soft, not args.das, args.split_hands is not None, args.rsa,
                     args.hit_split_aces, args.surrender != "none", args.hole_card != "peek", args.obo,
-                    args.split_strategy != "cdz")
+                    args.split_strategy != "cdz", args.double_split_aces, args.double_after_hit,
+                    args.charlie is not None)
     if not args.game and any(game_options):
         raise BjexactError("the full game's rule options (--double, --das, --split-hands, --surrender, --hole-card "
                            "...) go with --game")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import fields
 
+from ..core.rules import CHARLIE_CARDS, MAX_SPLIT_HANDS
 from ..errors import BjexactError
 from .common import add_shoe_options
 
@@ -15,10 +16,14 @@ dealer peeks with a ten or ace up, CDZ- post-split play):
   --decks N|inf  --shoe A,2,...,T  --h17  --bj-pays P/Q
   --double any|9-11|10-11|none   first two cards (totals, soft included); --no-double-soft
   --das / --no-das          double after splitting
-  --split-hands 1|2|3|4     the most hands splitting makes (2: split once; 1: no splitting)
+  --split-hands 1..8        the most hands splitting makes (2: split once; 1: no splitting)
   --rsa                     resplit aces;  --hit-split-aces  draw to split aces
   --double-split-aces       with --hit-split-aces and DAS: a split ace may double too
                             (default: it may not, as most analyzers assume)
+  --double-after-hit        a hand of any number of cards may double (the --double
+                            totals rule still applies, and DAS after a split)
+  --charlie N               N-card Charlie (4..10; 5 is common): a hand reaching N cards
+                            without busting wins 1:1 at once, unless the dealer has a natural
   --surrender none|late|early   early: before the dealer checks for a natural
   --hole-card peek|enhc     peek: the dealer checks with a ten or ace up; enhc: European
                             no hole card, a dealer natural takes doubles and splits too
@@ -46,7 +51,8 @@ def add_game_rule_options(parser: argparse.ArgumentParser, *, title: str = "rule
     group.add_argument("--das", dest="das", action="store_true", default=True,
                        help="double after splitting (default)")
     group.add_argument("--no-das", dest="das", action="store_false", help="no doubling after splitting")
-    group.add_argument("--split-hands", type=int, choices=(1, 2, 3, 4), default=None, metavar="1|2|3|4",
+    group.add_argument("--split-hands", type=int, choices=range(1, MAX_SPLIT_HANDS + 1), default=None,
+                       metavar=f"1..{MAX_SPLIT_HANDS}",
                        help=f"the most hands splitting can make {split_hands_help}")
     group.add_argument("--rsa", action="store_true", help="aces may be resplit")
     group.add_argument("--hit-split-aces", action="store_true",
@@ -54,6 +60,12 @@ def add_game_rule_options(parser: argparse.ArgumentParser, *, title: str = "rule
                             "--double-split-aces")
     group.add_argument("--double-split-aces", action="store_true",
                        help="with --hit-split-aces and DAS: a split ace may double too (default: it may not)")
+    group.add_argument("--double-after-hit", action="store_true",
+                       help="a hand of three or more cards may double too, under the --double totals rule "
+                            "(and DAS after a split); e.g. --double-after-hit --double 9-11")
+    group.add_argument("--charlie", type=_charlie, default=None, metavar="N",
+                       help=f"N-card Charlie ({CHARLIE_CARDS[0]}..{CHARLIE_CARDS[-1]}): a hand reaching N cards "
+                            "without busting wins 1:1 at once (not against a dealer natural); e.g. --charlie 5")
     group.add_argument("--surrender", choices=("none", "late", "early"), default="none",
                        help="surrender half the bet (default: none)")
     group.add_argument("--hole-card", choices=("peek", "enhc"), default="peek",
@@ -64,6 +76,14 @@ def add_game_rule_options(parser: argparse.ArgumentParser, *, title: str = "rule
                             "first split hand's optimal strategy, the other pair card gone, for every split hand) "
                             "or cdp (optimal with the other split hands' pair cards gone, as many as are on the "
                             "table when the hand is played)")
+
+
+def _charlie(text: str) -> int:
+    """The number of cards of ``--charlie`` (its range is checked by the rules, in one line)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of cards, e.g. 5, not {text!r}") from None
 
 
 def game_rules_from_args(args: argparse.Namespace, *, split_hands: int = 4):
@@ -87,6 +107,7 @@ GAME_OPTION_DEFAULTS = {
     "split_hands": ("--split-hands", None), "rsa": ("--rsa", False), "hit_split_aces": ("--hit-split-aces", False),
     "surrender": ("--surrender", "none"), "hole_card": ("--hole-card", "peek"), "obo": ("--obo", False),
     "split_strategy": ("--split-strategy", "cdz"), "double_split_aces": ("--double-split-aces", False),
+    "double_after_hit": ("--double-after-hit", False), "charlie": ("--charlie", None),
 }
 
 

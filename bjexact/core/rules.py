@@ -29,8 +29,8 @@ from .numbers import as_rational, check_number_text, fraction_string, mpq, parse
 from .settlement import hand_result, payout
 
 __all__ = ["Rules", "Naturals", "NATURALS", "INFINITE", "parse_decks", "GameRules", "DOUBLE_RULES",
-           "SURRENDER_RULES", "HOLE_CARD_RULES", "SPLIT_STRATEGIES", "dealer_stands", "parse_bj_pays",
-           "refuse_split_rules_without_splitting"]
+           "SURRENDER_RULES", "HOLE_CARD_RULES", "SPLIT_STRATEGIES", "MAX_SPLIT_HANDS", "CHARLIE_CARDS",
+           "dealer_stands", "parse_bj_pays", "refuse_split_rules_without_splitting"]
 
 
 class Naturals(StrEnum):
@@ -295,6 +295,8 @@ DOUBLE_RULES = ("any", "9-11", "10-11", "none")
 SURRENDER_RULES = ("none", "late", "early")
 HOLE_CARD_RULES = ("peek", "enhc")
 SPLIT_STRATEGIES = ("cdz", "cdp1", "cdp")
+MAX_SPLIT_HANDS = 8  # the most hands splitting may make (split_hands)
+CHARLIE_CARDS = tuple(range(4, 11))  # the Charlie counts a rule set may name (charlie)
 
 
 
@@ -303,7 +305,13 @@ class GameRules:
     """The rules of the full game. Defaults: 2 decks, S17, 3:2, double any two cards,
     DAS, up to 4 hands by splitting, no resplitting aces, one card to each split ace
     (split aces never double unless ``double_split_aces``), no surrender, peek, CDZ-
-    post-split strategy. ``double="none"`` with ``split_hands=1`` is the hit/stand game.
+    post-split strategy, doubling on two cards only, no Charlie. ``double="none"`` with
+    ``split_hands=1`` is the hit/stand game.
+
+    ``split_hands``: the most hands splitting can make, 1 (no splitting) to
+    :data:`MAX_SPLIT_HANDS`. ``double_after_hit``: a hand of any number of cards may double,
+    under the ``double`` totals rule (and, split, DAS). ``charlie``: a hand reaching that many
+    cards without busting wins 1:1 at once (:meth:`is_charlie`).
 
     The one owner of what the rules allow: :meth:`may_double`, :meth:`may_hit_split`,
     :meth:`split_limit`, :meth:`may_split`, :meth:`dealer_stands`; and of what a finished hand
@@ -332,10 +340,13 @@ class GameRules:
     obo: bool = False
     split_strategy: Literal["cdz", "cdp1", "cdp"] = "cdz"
     double_split_aces: bool = False
+    double_after_hit: bool = False
+    charlie: int | None = None
 
     def __post_init__(self) -> None:
         _set_shoe_or_decks(self)
-        for name in ("h17", "double_soft", "das", "rsa", "hit_split_aces", "obo", "double_split_aces"):
+        for name in ("h17", "double_soft", "das", "rsa", "hit_split_aces", "obo", "double_split_aces",
+                     "double_after_hit"):
             if not isinstance(getattr(self, name), bool):
                 raise BjexactError(f"{name} must be True or False, not {getattr(self, name)!r}")
         object.__setattr__(self, "bj_pays", _payout(self.bj_pays))
@@ -343,8 +354,14 @@ class GameRules:
         _choice("--surrender", self.surrender, SURRENDER_RULES)
         _choice("--hole-card", self.hole_card, HOLE_CARD_RULES)
         _choice("--split-strategy", self.split_strategy, SPLIT_STRATEGIES)
-        if self.split_hands not in (1, 2, 3, 4) or isinstance(self.split_hands, bool):
-            raise BjexactError(f"--split-hands must be 1 (no splitting), 2, 3 or 4, not {self.split_hands!r}")
+        if self.split_hands not in range(1, MAX_SPLIT_HANDS + 1) or isinstance(self.split_hands, bool):
+            raise BjexactError(f"--split-hands must be 1 (no splitting) to {MAX_SPLIT_HANDS}, not {self.split_hands!r}")
+        if self.charlie is not None and (isinstance(self.charlie, bool) or self.charlie not in CHARLIE_CARDS):
+            raise BjexactError(f"--charlie must be a number of cards from {CHARLIE_CARDS[0]} to {CHARLIE_CARDS[-1]} "
+                               f"(5: five-card Charlie), not {self.charlie!r}")
+        if self.double_after_hit and self.double == "none":
+            raise BjexactError("--double-after-hit (doubling a hand of three or more cards) needs doubling: "
+                               "not with --double none")
         if self.obo and self.hole_card != "enhc":
             raise BjexactError("--obo (original bets only) applies to --hole-card enhc only")
         if self.rsa and self.split_hands <= 2:
@@ -357,17 +374,23 @@ class GameRules:
 
     # --- what the rules allow: the one owner ---
 
-    def may_double(self, hand: HandValue, *, split_pair: int | None = None) -> bool:
-        """Whether a hand of two cards worth ``hand`` may double: the totals ``double`` allows,
-        soft ones only with ``double_soft``; a split hand of ``split_pair`` only with DAS, and a
-        split ace only with ``double_split_aces`` (which needs ``hit_split_aces``).
+    def may_double(self, hand: HandValue, *, split_pair: int | None = None, cards: int = 2) -> bool:
+        """Whether a hand of ``cards`` cards worth ``hand`` may double: the totals ``double``
+        allows, soft ones only with ``double_soft``; a split hand of ``split_pair`` only with DAS,
+        and a split ace only with ``double_split_aces`` (which needs ``hit_split_aces``); a hand
+        of three or more cards (after hitting) only with ``double_after_hit``, under the same
+        totals rule (and, split, DAS).
 
         Examples
         --------
         >>> rules = GameRules(double="10-11", double_soft=False)
         >>> [rules.may_double(hand_value(cards)) for cards in ([5, 6], [1, 9], [8, 8])]
         [True, False, False]
+        >>> [GameRules(double_after_hit=dah).may_double(hand_value([2, 3, 5]), cards=3) for dah in (False, True)]
+        [False, True]
         """
+        if cards != 2 and not (cards > 2 and self.double_after_hit):
+            return False
         if split_pair is not None and not (self.das and (split_pair != ACE or self.double_split_aces)):
             return False
         if self.double == "none" or (hand.soft and not self.double_soft):
@@ -402,19 +425,40 @@ class GameRules:
         ``push`` 0, ``loss`` -1 (:data:`bjexact.core.settlement.RESULTS`)."""
         return payout(result, self.bj_pays)
 
+    def is_charlie(self, cards: int, hand: HandValue) -> bool:
+        """Whether a hand of ``cards`` cards worth ``hand`` is a Charlie: with ``charlie`` set, it
+        has that many cards (or more) and has not busted. A Charlie wins its stake 1:1 at once
+        (:func:`bjexact.core.settlement.hand_result`), whatever the dealer holds, except a dealer
+        natural: under peek that is settled before the player plays; under ENHC a dealer natural
+        found afterwards takes the Charlie's stake like any other bet (or, with OBO, the original
+        bet only). Split hands are Charlies alike; a doubled hand is one when its card makes it so
+        (three cards, or more with ``double_after_hit``) and then wins its doubled stake.
+
+        Examples
+        --------
+        >>> rules = GameRules(charlie=5)
+        >>> rules.is_charlie(5, hand_value([2, 3, 2, 4, 5])), rules.is_charlie(4, hand_value([2, 3, 2, 4]))
+        (True, False)
+        """
+        return self.charlie is not None and cards >= self.charlie and not hand.bust
+
     def settle(self, player: Sequence[int], dealer: Sequence[int], stake: Any = 1, *, split: bool = False) -> mpq:
         """The net result of a finished hand of cards ``player`` (ranks) with ``stake`` on it (2 once
         doubled) against the dealer's cards ``dealer`` (all of them). A split hand's two-card 21
         is no natural. A dealer natural takes the hand's stake (under ENHC with OBO the round
-        loses the original bet only: :meth:`dealer_natural_loss`).
+        loses the original bet only: :meth:`dealer_natural_loss`). A Charlie (:meth:`is_charlie`)
+        wins its stake against anything but a dealer natural.
 
         Examples
         --------
         >>> str(GameRules(bj_pays="6/5").settle([1, 10], [10, 7])), str(GameRules().settle([5, 6, 9], [10, 1], 2))
         ('6/5', '-2')
+        >>> [str(GameRules(charlie=c).settle([2, 3, 2, 4, 5], [10, 9])) for c in (5, None)]
+        ['1', '-1']
         """
-        result = hand_result(hand_value(player), hand_value(dealer),
-                             player_natural=not split and is_natural(player), dealer_natural=is_natural(dealer))
+        value = hand_value(player)
+        result = hand_result(value, hand_value(dealer), player_natural=not split and is_natural(player),
+                             dealer_natural=is_natural(dealer), charlie=self.is_charlie(len(player), value))
         return mpq(stake) * self.payout(result)
 
     def dealer_natural_loss(self, stakes: Sequence[Any], original: Any = 1) -> mpq:
@@ -513,6 +557,10 @@ class GameRules:
             parts.append("hit split aces")
         if self.double_split_aces:
             parts.append("double split aces")
+        if self.double_after_hit:
+            parts.append("double after hitting")
+        if self.charlie is not None:
+            parts.append(f"{self.charlie}-card Charlie")
         if self.surrender != "none":
             parts.append(f"{self.surrender} surrender")
         parts.append("ENHC" + (" OBO" if self.obo else "") if self.hole_card == "enhc" else "peek")
@@ -521,7 +569,7 @@ class GameRules:
 
 
 # rules added since 0.1, with their defaults: GameRules.to_json writes them only when set
-_LATER_RULES: dict[str, Any] = {"double_split_aces": False}
+_LATER_RULES: dict[str, Any] = {"double_split_aces": False, "double_after_hit": False, "charlie": None}
 
 
 def _choice(flag: str, value: str, allowed: tuple[str, ...]) -> None:

@@ -6,7 +6,9 @@ payout), ``win``, ``push`` or ``loss``, each per unit of the hand's stake. The o
 1. a bust player loses, whatever the dealer holds;
 2. a natural (:func:`~bjexact.core.hand.is_natural`, never a split hand's) against a natural pushes;
 3. the player's natural wins the payout, the dealer's takes the stake;
-4. a dealer bust loses to every standing hand; otherwise the higher total wins and equal totals push.
+4. a Charlie (a hand of the rules' number of cards, not bust:
+   :meth:`bjexact.core.rules.GameRules.is_charlie`) wins its stake 1:1;
+5. a dealer bust loses to every standing hand; otherwise the higher total wins and equal totals push.
 
 Dealer outcomes are named as the dealer's tables name them: a final total ``"17"`` .. ``"21"``
 (or the number), ``"bust"``, ``"blackjack"`` (a dealer natural), ``"exhausted"`` (a shoe that ran
@@ -52,9 +54,11 @@ def stand_result(total: int, dealer: str | int, *, blackjack_loses: bool = True)
     return "win" if dealer_total < total else "push" if dealer_total == total else "loss"
 
 
-def hand_result(player: HandValue, dealer: HandValue, *, player_natural: bool, dealer_natural: bool) -> Result:
+def hand_result(player: HandValue, dealer: HandValue, *, player_natural: bool, dealer_natural: bool,
+                charlie: bool = False) -> Result:
     """The result of a finished hand of value ``player`` against the dealer's final hand
-    ``dealer``, naturals as told (see the module docstring for the order of the rules).
+    ``dealer``, naturals and a Charlie (``charlie``: the hand is one) as told (see the module
+    docstring for the order of the rules).
 
     Examples
     --------
@@ -65,6 +69,9 @@ def hand_result(player: HandValue, dealer: HandValue, *, player_natural: bool, d
     'loss'
     >>> hand_result(hand_value([10, 9]), hand_value([10, 6, 8]), player_natural=False, dealer_natural=False)
     'win'
+    >>> hand_result(hand_value([2, 2, 3, 2, 4]), hand_value([10, 9]), player_natural=False, dealer_natural=False,
+    ...             charlie=True)
+    'win'
     """
     if player.bust:
         return "loss"
@@ -72,6 +79,8 @@ def hand_result(player: HandValue, dealer: HandValue, *, player_natural: bool, d
         return "push" if dealer_natural else "natural"
     if dealer_natural:
         return "loss"
+    if charlie:
+        return "win"
     return cast(Result, stand_result(player.total, BUST if dealer.bust else dealer.total))
 
 

@@ -31,6 +31,7 @@ _HALF = mpq(1, 2)
 _NO_CARDS: Counts = (0,) * 10
 
 Dist = dict[Any, mpq]  # net result (mpq), or a hand's (total, stake), -> probability
+CHARLIE_TOTAL = 23  # the total of a finished split hand that is a Charlie (22: a bust)
 
 
 def mix(target: Dist, source: Dist, weight: mpq) -> None:
@@ -87,16 +88,30 @@ class NetResults:
             new = add_card(hand, rank)
             if counts_value(new).bust:
                 mix(out, {mpq(-stake): self.solver.scale(new, upcard, NOTHING_GONE)}, p)
+            elif self.solver.is_charlie(new):
+                mix(out, self.charlie(new, upcard, stake), p)
             else:
                 mix(out, then(new), p)
         return out
 
+    def charlie(self, hand: Counts, upcard: int, stake: int) -> Dist:
+        """A Charlie's result: it wins ``stake`` unless the dealer has a natural (left out under peek
+        and OBO, the W form; under ENHC the natural takes the stake)."""
+        if not self.solver.natural_loses:
+            return {mpq(stake): self.solver.scale(hand, upcard, NOTHING_GONE)}
+        natural = self.solver.cards.natural_chance(hand, upcard)
+        return {mpq(stake): 1 - natural, mpq(-stake): natural}
+
     def play(self, hand: Counts, upcard: int) -> Dist:
-        """A hand that may stand or hit, played as the solution plays it."""
+        """A hand of three or more cards, played on as the solution plays it (stand, hit or, with
+        ``double_after_hit``, double)."""
         key = (self.solver._key(hand), upcard)
         found = self._play.get(key)
         if found is None:
-            if self.solver.continues_hitting(hand, upcard):
+            move = self.solver.later_move(hand, upcard)
+            if move == "double":
+                found = self._after_hit(hand, upcard, 2, lambda new: self.stand(new, upcard, 2))
+            elif move == "hit":
                 found = self._after_hit(hand, upcard, 1, lambda new: self.play(new, upcard))
             else:
                 found = self.stand(hand, upcard, 1)
@@ -137,25 +152,31 @@ class NetResults:
         if move == "stand":
             return {(counts_value(hand).total, 1): _ONE}
         if move == "double":
-            return self._final_after_hit(hand, upcard, lambda new: {(min(counts_value(new).total, 22), 2): _ONE})
-        return self._final_after_hit(hand, upcard, lambda new: self._final_continue(new, upcard, pair))
+            return self._final_after_hit(hand, upcard, 2, lambda new: {(min(counts_value(new).total, 22), 2): _ONE})
+        return self._final_after_hit(hand, upcard, 1, lambda new: self._final_continue(new, upcard, pair))
 
-    def _final_after_hit(self, hand: Counts, upcard: int, then: Callable[[Counts], Dist]) -> Dist:
+    def _final_after_hit(self, hand: Counts, upcard: int, stake: int, then: Callable[[Counts], Dist]) -> Dist:
         out: Dist = {}
         for rank, p in self.solver.cards.draws(hand, upcard):
             new = add_card(hand, rank)
-            mix(out, then(new), p)
+            mix(out, {(CHARLIE_TOTAL, stake): _ONE} if self.solver.is_charlie(new) else then(new), p)
         return out
 
     def _final_continue(self, hand: Counts, upcard: int, pair: int) -> Dist:
+        """Final (total, stake) of a split hand of three or more cards played on (stand, hit, or with
+        ``double_after_hit`` double)."""
         value = counts_value(hand)
         if value.bust:
             return {(22, 1): _ONE}
-        key = (value, upcard, pair)
+        key = (self.solver._key(hand), upcard, pair)
         found = self._finals.get(key)
         if found is None:
-            if self.solver.split_hits(hand, upcard, pair):
-                found = self._final_after_hit(hand, upcard, lambda new: self._final_continue(new, upcard, pair))
+            move = self.solver.split_move(hand, upcard, pair)
+            if move == "double":
+                found = self._final_after_hit(hand, upcard, 2,
+                                              lambda new: {(min(counts_value(new).total, 22), 2): _ONE})
+            elif move == "hit":
+                found = self._final_after_hit(hand, upcard, 1, lambda new: self._final_continue(new, upcard, pair))
             else:
                 found = {(value.total, 1): _ONE}
             self._finals[key] = found
@@ -175,16 +196,17 @@ class NetResults:
                 mix(not_pair, seconds[x], p[x - 1] / others)
             mix(free, seconds[x], p[x - 1])
         numerators, denominator = solver.cards.dealer(_NO_CARDS, upcard)
-        patterns = solver._split_patterns(pair, upcard)
+        kinds: dict[tuple[int, int], mpq] = {}  # (hands given a non-pair card, hands drawing freely) -> chance
+        for chance, _, made, waiting in solver._split_patterns(pair, upcard):
+            kinds[(sum(made), waiting)] = kinds.get((sum(made), waiting), _ZERO) + chance
         out: Dist = {}
         for outcome, n in zip(OUTCOMES, numerators):
             if not n or (outcome == "blackjack" and not solver.natural_loses):
                 continue  # under peek/OBO a dealer natural is settled with the round, not here
-            # the hands' results against this outcome, and their sums over 0..4 hands of a kind
+            # the hands' results against this outcome, and their sums over 0..most hands of a kind
             most = solver.split_limit(pair)
             sums = [_powers(_settle(not_pair, outcome), most), _powers(_settle(free, outcome), most)]
-            for chance, _, made, waiting in patterns:
-                b = sum(made)
+            for (b, waiting), chance in kinds.items():
                 mix(out, _convolve(sums[0][b], sums[1][waiting]), chance * mpq(n, denominator))
         return out
 
@@ -213,6 +235,11 @@ class NetResults:
         (checked before each split from the number of each hand's lines, which bounds them;
         the distribution is not computed and :attr:`missing` says why).
         """
+        rules = self.solver.rules
+        if rules.double_after_hit or rules.charlie is not None or self.solver.split_limit(pair) > 7:
+            self.missing = ("on a finite shoe the split hands' lines are not followed with doubling after hitting, "
+                            "a Charlie or eight split hands")
+            return None
         if not self.split_lines:
             self.missing = ("on a finite shoe where pairs are split it needs every line of the split hands "
                             "followed (seconds to minutes), which was not asked for (bjexact edge --distribution; "
@@ -614,7 +641,9 @@ def _settle(final: Dist, outcome: str) -> Dist:
     """Net results of a hand whose (total, stake) is distributed as ``final`` against a dealer outcome."""
     out: Dist = {}
     for (total, stake), q in final.items():
-        if total > 21 or outcome == "blackjack":  # ENHC: a dealer natural takes every bet
+        if total == CHARLIE_TOTAL and outcome != "blackjack":  # a Charlie wins, but not against a natural
+            result = stake
+        elif total > 21 or outcome == "blackjack":  # ENHC: a dealer natural takes every bet
             result = -stake
         elif outcome == "bust":
             result = stake

@@ -28,18 +28,19 @@ from collections.abc import Sequence
 
 from ..core.cards import ACE, RANKS, TEN, UPCARD_ORDER, add_counts, as_rank, counts_of, rank_symbol
 from ..core.deal import two_card_hands
-from ..core.hand import is_natural, player_hand
+from ..core.hand import hand_value, is_natural, player_hand
 from ..core.numbers import mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..progress import Progress
 from .distribution import Dist, NetResults, mix
-from .seen import SeenCards
+from .seen import NOTHING_GONE, SeenCards
 from .solution import ChartCell, GameSolution, Strategy, chart_code
-from .values import MOVES, EngineSolver, FractionSolver, MoveValues
+from .values import MOVES, EngineSolver, FractionSolver, MoveValues, engine_covers
 
 __all__ = ["GameRules", "MOVES", "SPLIT_WORK_LIMIT", "Strategy", "GameSolution", "MoveValues", "ChartCell",
-           "solve_game", "solve_with", "hand_moves", "insurance_value", "even_money", "chart_code", "UPCARD_ORDER"]
+           "solve_game", "solve_with", "engine_covers", "hand_moves", "insurance_value", "even_money", "chart_code",
+           "UPCARD_ORDER"]
 
 _ZERO = mpq(0)
 _ONE = mpq(1)
@@ -62,7 +63,8 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     ``None``. ``progress``: a progress bar on standard error (default: when it is a terminal).
     ``engine=False``: the values in fraction arithmetic throughout, without
     :mod:`bjexact.player.engine` (many times slower; the same results, kept as an independent
-    check of the engine).
+    check of the engine). Rules the engine does not cover (:func:`engine_covers`: doubling
+    after hitting, a Charlie) take the fraction arithmetic whatever ``engine`` says.
 
     Examples
     --------
@@ -74,7 +76,7 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     >>> solution.chart()["hard"]["16"][10].code, solution.chart()["pairs"]["8"][10].code
     ('H', 'P')
     """
-    solver = EngineSolver(rules) if engine else FractionSolver(rules)
+    solver = EngineSolver(rules) if engine and engine_covers(rules) else FractionSolver(rules)
     return solve_with(solver, with_distribution=with_distribution, split_lines=split_lines,
                   progress=progress)
 
@@ -128,7 +130,7 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
     """The values of every allowed move of the player's ``cards`` against ``upcard``.
 
     Two cards: stand, hit, double, split, surrender as the rules allow; three or
-    more: stand and hit. Values per unit initial bet, composition-dependent (the
+    more: stand and hit, and double with ``double_after_hit``. Values per unit initial bet, composition-dependent (the
     cards and the up-card have left the shoe); see :meth:`MoveValues.value` for
     what they are conditioned on.
 
@@ -150,11 +152,16 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
         for rank in RANKS:
             if needed[rank - 1] > solver.cards.counts[rank - 1]:
                 raise BjexactError(f"the shoe does not hold {needed[rank - 1]} of {rank_symbol(rank)}")
+    if rules.is_charlie(len(ranks), hand_value(ranks)):
+        raise BjexactError(f"the hand is a {rules.charlie}-card Charlie: it has won, with nothing to decide")
     solver.prefetch_hand(ranks, up)
     if len(ranks) == 2:
         return solver.moves((ranks[0], ranks[1]), up)
     stand, hit = solver.continuation(hand, up)
     moves = {"stand": stand} | ({"hit": hit} if hit is not None else {})
+    double = solver.later_double(hand, up, NOTHING_GONE) if solver.may_double(hand) else None
+    if double is not None:
+        moves["double"] = double
     return MoveValues(ranks, up, moves, solver.cards.natural_chance(hand, up), rules.excludes_natural,
                       False, rules.hole_card == "peek")
 

@@ -174,6 +174,10 @@ class _ChartSolver(FractionSolver):
     def continues_hitting(self, hand: Counts, upcard: int) -> bool:
         return self._choose(hand, upcard, {"stand", "hit"}) == "hit"
 
+    def later_move(self, hand: Counts, upcard: int) -> str:
+        """A chart has no rows of three or more cards: it never doubles after hitting."""
+        return "hit" if self.continues_hitting(hand, upcard) else "stand"
+
     # A chart plays split hands by their cards alone, whatever the split strategy of the rules:
     # the engine's split valuation asks these two for every post-split choice.
     def _split_hits(self, hand: Counts, upcard: int, pair: int, strategy: int) -> bool:
@@ -182,7 +186,7 @@ class _ChartSolver(FractionSolver):
     def _split_move(self, hand: Counts, upcard: int, pair: int, strategy: int) -> str:
         if counts_value(hand).total == 21 or not self.rules.may_hit_split(pair):
             return "stand"
-        allowed = {"stand", "hit"} | ({"double"} if self.may_double(hand, pair) else set())
+        allowed = {"stand", "hit"} | ({"double"} if sum(hand) == 2 and self.may_double(hand, pair) else set())
         return self._choose(hand, upcard, allowed)
 
     def first_allowed(self, cards: tuple[int, int]) -> set[str]:
@@ -282,6 +286,10 @@ class ChartStrategy:
 
     def continues_hitting(self, hand: Counts, upcard: int) -> bool:
         return self._solver.continues_hitting(hand, upcard)
+
+    def later_move(self, hand: Counts, upcard: int) -> str:
+        """Hit or stand: a chart never doubles a hand of three or more cards."""
+        return self._solver.later_move(hand, upcard)
 
     def split_hits(self, hand: Counts, upcard: int, pair: int, hands: int = 2) -> bool:
         return self._solver.split_hits(hand, upcard, pair, hands)

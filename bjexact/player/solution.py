@@ -21,7 +21,7 @@ from ..core.hand import hand_value
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..core.text import decimal_string
-from .values import EngineSolver, FractionSolver, MoveValues
+from .values import EngineSolver, FractionSolver, MoveValues, engine_covers
 
 __all__ = ["CHART_SECTIONS", "ChartCell", "chart_code", "GameSolution", "Strategy"]
 
@@ -214,14 +214,18 @@ class GameSolution(Displayable):
 
 def _das_codes(solution: GameSolution, pairs: Mapping[str, Mapping[int, ChartCell]]) -> dict[tuple[int, int], str]:
     """Ph / Pd for the pair cells whose split is best only with doubling after splitting."""
-    without = EngineSolver(replace(solution.rules, das=False, double_split_aces=False))  # no doubling after any split
+    rules = replace(solution.rules, das=False, double_split_aces=False)  # no doubling after any split
+    without = EngineSolver(rules) if engine_covers(rules) else FractionSolver(rules)
     splits: dict[int, list[int]] = {}  # up-card -> the pairs split there
     for row, cells in pairs.items():
         for upcard, cell in cells.items():
             if cell.best == "split":
                 splits.setdefault(upcard, []).append(as_rank(row))
     for upcard, ranks in splits.items():
-        without.prefetch_pairs(ranks, upcard)
+        if isinstance(without, EngineSolver):
+            without.prefetch_pairs(ranks, upcard)
+        else:
+            without.prefetch_splits(ranks, upcard)
     codes: dict[tuple[int, int], str] = {}
     for upcard, ranks in splits.items():
         for pair in ranks:
@@ -253,13 +257,19 @@ class Strategy:
         return self._solver.split_limit(pair)
 
     def split_move(self, hand: Counts, upcard: int, pair: int, hands: int = 2) -> str:
-        """The move of a split hand of ``pair`` holding ``hand`` (counts) once it has two cards,
-        played while ``hands`` split hands are on the table (only CDP's moves depend on it)."""
+        """The move of a split hand of ``pair`` holding ``hand`` (counts) once it has two cards or
+        more (stand, hit, double), played while ``hands`` split hands are on the table (only CDP's
+        moves depend on it)."""
         return self._solver.split_move(hand, upcard, pair, hands)
 
     def continues_hitting(self, hand: Counts, upcard: int) -> bool:
         """Whether an unsplit hand (counts) that may only stand or hit hits."""
         return self._solver.continues_hitting(hand, upcard)
+
+    def later_move(self, hand: Counts, upcard: int) -> str:
+        """The move of an unsplit hand (counts) of three or more cards: stand, hit, or double (only
+        with ``double_after_hit``)."""
+        return self._solver.later_move(hand, upcard)
 
     def split_hits(self, hand: Counts, upcard: int, pair: int, hands: int = 2) -> bool:
         """Whether a split hand of ``pair`` (counts, three cards or more) hits, played while

@@ -66,7 +66,7 @@ from .engine import UpcardEngine, stand_weights
 from .seen import NOTHING_GONE, Gone, SeenCards
 from .states import counts_value, hands_up_to_21
 
-__all__ = ["MOVES", "MoveValues", "FractionSolver", "EngineSolver", "add_card", "best_move"]
+__all__ = ["MOVES", "MoveValues", "FractionSolver", "EngineSolver", "engine_covers", "add_card", "best_move"]
 
 _ZERO = mpq(0)
 _ONE = mpq(1)
@@ -150,12 +150,14 @@ class FractionSolver:
         self._scale: dict[Any, mpq] = {}
         self._split_two: dict[Any, mpq] = {}
         self._first_cont: dict[Any, tuple[mpq, mpq | None]] = {}
+        self._later: dict[Any, mpq] = {}
+        self._later_double: dict[Any, mpq | None] = {}
 
     def _key(self, hand: Counts) -> Any:
         """Memo key of a hand: for the infinite deck its values depend on (total, soft) only."""
         if self.cards.infinite:
             value = counts_value(hand)
-            return (value.total, value.soft)
+            return (value.total, value.soft) if self.rules.charlie is None else (value.total, value.soft, sum(hand))
         return hand
 
     def _gone_key(self, hand: Counts, upcard: int, gone: Gone) -> Any:
@@ -198,9 +200,22 @@ class FractionSolver:
             new = add_card(hand, rank)
             if counts_value(new).bust:
                 total -= p * self.scale(new, upcard, gone)
+            elif self.is_charlie(new):
+                total += p * self.charlie(new, upcard, gone)
             else:
                 total += p * then(new)
         return total
+
+    def is_charlie(self, hand: Counts) -> bool:
+        """Whether ``hand`` (counts) is a Charlie: finished, it wins 1:1 (:meth:`GameRules.is_charlie`)."""
+        return self.rules.is_charlie(sum(hand), counts_value(hand))
+
+    def charlie(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
+        """W of a Charlie per unit of its stake: it wins unless the dealer has a natural, which is left
+        out under peek and OBO (W is P(no natural)); under ENHC the natural takes it: 1 - 2 P(natural)."""
+        if not self.natural_loses:
+            return self.scale(hand, upcard, gone)
+        return 1 - 2 * self.cards.natural_chance(add_counts(hand, gone.extra), upcard, gone)
 
     def continuation(self, hand: Counts, upcard: int) -> tuple[mpq, mpq | None]:
         """(stand, hit) W of an unsplit hand that may only stand or hit from here."""
@@ -208,17 +223,51 @@ class FractionSolver:
         found = self._cont.get(key)
         if found is None:
             stand = self.stand(hand, upcard)
-            hit = self._hit(hand, upcard, NOTHING_GONE, lambda new: optimal_value(*self.continuation(new, upcard)))
+            hit = self._hit(hand, upcard, NOTHING_GONE, lambda new: self.later_value(new, upcard))
             found = self._cont[key] = (stand, hit)
         return found
+
+    def later_value(self, hand: Counts, upcard: int, pair: int = 0, pairs_gone: int = 0) -> mpq:
+        """W of an unsplit hand of three or more cards played on optimally: the best of standing,
+        hitting and, with ``double_after_hit``, doubling (with ``pairs_gone`` cards of ``pair``
+        gone too: the values a split strategy chooses by, :meth:`post_split_continuation`)."""
+        key = (self._key(hand), upcard, pair, pairs_gone)
+        found = self._later.get(key)
+        if found is None:
+            values = self.post_split_continuation(hand, upcard, pair, pairs_gone)
+            found = optimal_value(*values)
+            double = self.later_double(hand, upcard, _pairs_gone(pair, pairs_gone)) \
+                if self.may_double(hand) else None
+            if double is not None and double > found:
+                found = double
+            self._later[key] = found
+        return found
+
+    def later_double(self, hand: Counts, upcard: int, gone: Gone) -> mpq | None:
+        """W of doubling a hand of three or more cards (memoised: a position is reached by many lines)."""
+        key = (self._key(hand), upcard, gone.pair if self.cards.infinite else gone)
+        if key not in self._later_double:
+            self._later_double[key] = self.double(hand, upcard, gone)
+        return self._later_double[key]
+
+    def later_move(self, hand: Counts, upcard: int) -> str:
+        """The move of an unsplit hand of three or more cards: stand, hit or (``double_after_hit``)
+        double, the first of equal values."""
+        stand, hit = self.continuation(hand, upcard)
+        options = {"stand": stand} | ({"hit": hit} if hit is not None else {})
+        if self.may_double(hand):
+            double = self.later_double(hand, upcard, NOTHING_GONE)
+            if double is not None:
+                options["double"] = double
+        return best_move(options)
 
     def double(self, hand: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> mpq | None:
         one_card = self._hit(hand, upcard, gone, lambda new: self.stand(new, upcard, gone))
         return None if one_card is None else 2 * one_card
 
     def may_double(self, hand: Counts, split_pair: int | None = None) -> bool:
-        """Whether two cards ``hand`` may double (a split hand of ``split_pair``): the rules say."""
-        return self.rules.may_double(counts_value(hand), split_pair=split_pair)
+        """Whether ``hand`` (counts) may double (a split hand of ``split_pair``): the rules say."""
+        return self.rules.may_double(counts_value(hand), split_pair=split_pair, cards=sum(hand))
 
     def moves(self, cards: tuple[int, int], upcard: int) -> MoveValues:
         """The W of every allowed move of an unsplit two-card hand."""
@@ -340,7 +389,8 @@ class FractionSolver:
         return self._split_move(hand, upcard, pair, self.strategy_pairs(hands))
 
     def _split_move(self, hand: Counts, upcard: int, pair: int, strategy: int) -> str:
-        if counts_value(hand).total == 21 or not self.rules.may_hit_split(pair):
+        """The move of a split hand (two cards or, with ``double_after_hit``, more) by its strategy."""
+        if (sum(hand) == 2 and counts_value(hand).total == 21) or not self.rules.may_hit_split(pair):
             return "stand"
         gone = _pairs_gone(pair, strategy)
         stand, hit = self.post_split_continuation(hand, upcard, pair, strategy)
@@ -378,8 +428,7 @@ class FractionSolver:
         if found is None:
             gone = _pairs_gone(pair, pairs_gone)
             stand = self.stand(hand, upcard, gone)
-            hit = self._hit(hand, upcard, gone,
-                            lambda new: optimal_value(*self.post_split_continuation(new, upcard, pair, pairs_gone)))
+            hit = self._hit(hand, upcard, gone, lambda new: self.later_value(new, upcard, pair, pairs_gone))
             found = self._first_cont[key] = (stand, hit)  # its rows are batched before any dry run
         return found
 
@@ -416,7 +465,9 @@ class FractionSolver:
         key = (self._key(hand), upcard, None if self.cards.infinite else gone, strategy)
         found = self._split_cont.get(key)
         if found is None:
-            if self._split_hits(hand, upcard, gone.pair, strategy):
+            if self.rules.double_after_hit and self.may_double(hand, gone.pair):
+                found = self._split_two_cards_now(hand, upcard, gone, strategy)  # may double: chosen alike
+            elif self._split_hits(hand, upcard, gone.pair, strategy):
                 found = self._split_hit(hand, upcard, gone, strategy)
             else:
                 found = self.stand(hand, upcard, gone)
@@ -473,6 +524,17 @@ class FractionSolver:
         left = self.cards.counts[pair - 1] - 2 - (pair == upcard)
         most = min(self.split_limit(pair), 2 + max(left, 0))
         return {self.strategy_pairs(hands) for hands in range(2, most + 1)}
+
+def engine_covers(rules: GameRules) -> bool:
+    """Whether :mod:`bjexact.player.engine` can value ``rules``: not with doubling after hitting or
+    a Charlie (its positions are two-card decisions then stand or hit, settled by total), which
+    :func:`~bjexact.player.game.solve_game` values in fraction arithmetic instead.
+
+    >>> engine_covers(GameRules(decks=6, split_hands=8)), engine_covers(GameRules(decks=6, charlie=5))
+    (True, False)
+    """
+    return not rules.double_after_hit and rules.charlie is None
+
 
 class EngineSolver(FractionSolver):
     """:class:`FractionSolver` whose values come from :mod:`bjexact.player.engine` (integers over

@@ -289,6 +289,8 @@ def rules_in_words(rules: GameRules) -> str:
     words += ["RSA"] if rules.rsa else []
     words += ["hit split aces"] if rules.hit_split_aces else []
     words += [f"{rules.surrender} surrender"] if rules.surrender != "none" else []
+    words += ["double after hitting"] if rules.double_after_hit else []
+    words += [f"{rules.charlie}-card Charlie"] if rules.charlie is not None else []
     words += [rules.split_strategy.upper()] if rules.split_strategy != "cdz" else []
     return ", ".join(words)
 
@@ -386,9 +388,12 @@ def _rule_flags(report: Report) -> str:
             flags.append(f"{option} {getattr(full, name)}")
     for name, option, on in (("double_soft", "--no-double-soft", False), ("das", "--no-das", False),
                              ("rsa", "--rsa", True), ("hit_split_aces", "--hit-split-aces", True),
-                             ("obo", "--obo", True), ("double_split_aces", "--double-split-aces", True)):
+                             ("obo", "--obo", True), ("double_split_aces", "--double-split-aces", True),
+                             ("double_after_hit", "--double-after-hit", True)):
         if getattr(full, name) != getattr(default, name) and getattr(full, name) == on:
             flags.append(option)
+    if full.charlie is not None:
+        flags.append(f"--charlie {full.charlie}")
     if report.effects is None and report.game is not None:
         flags.append("--no-rule-effects")
     return " ".join(flags)
