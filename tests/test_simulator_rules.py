@@ -290,13 +290,29 @@ def test_the_das_codes_of_a_charlie_chart_come_from_charlie_values(shoe):
 
 
 def test_a_chart_played_under_a_charlie_and_doubling_after_hitting_passes():
-    """The chart's rounds: a Charlie stops the hand; a chart never doubles after hitting."""
+    """The chart's rounds: a Charlie stops the hand; a hand of three or more cards doubles where the
+    chart's row for its total says D."""
     from bjexact.checks.charts import chart_policy
 
     rules = GameRules(decks="inf", split_hands=2, surrender="late", charlie=5, double_after_hit=True)
     chart = chart_policy(Path(__file__).parent / "data" / "chart_inf_s17_das_ls.txt")
     check = check_round_simulator(round_simulator(rules, strategy=chart), rules, rounds=20000, seed=2, strategy=chart)
     assert check.passed
+
+
+def test_a_chart_doubles_after_hitting_where_its_row_says_so():
+    """On the infinite deck a hand's values depend on its total alone, so the chart of the optimal play,
+    read by total for hands of any number of cards, plays exactly as well as the optimum: doubling a
+    hand of three cards where its total's row says D, as the chart's two-card values assumed."""
+    from bjexact.player.policy import ChartPolicy, evaluate_chart
+
+    for split_hands in (2, 4):
+        rules = GameRules(decks="inf", double_after_hit=True, split_hands=split_hands)
+        optimal = solve_game(rules, with_distribution=False)
+        played = evaluate_chart(rules, ChartPolicy.of_solution(optimal), with_distribution=False)
+        assert played.ev == optimal.ev
+    without = GameRules(decks="inf", split_hands=2)
+    assert optimal.ev > solve_game(without, with_distribution=False).ev  # the rule is worth something
 
 
 def test_reports_name_the_new_rules():

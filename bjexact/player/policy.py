@@ -162,21 +162,26 @@ class _ChartSolver(FractionSolver):
         return self.chart.move(hand, upcard, allowed, self.rules.das, first=first)
 
     def played(self, hand: Counts, upcard: int) -> mpq:
-        """W of an unsplit hand that may only stand or hit, played by the chart from here."""
+        """W of an unsplit hand of three or more cards played by the chart from here: stand, hit or,
+        with ``double_after_hit``, double (the chart's row for the hand's total, as for two cards)."""
         key = (self._key(hand), upcard)
         found = self._played.get(key)
         if found is None:
-            hit = self._hit(hand, upcard, NOTHING_GONE, lambda new: self.played(new, upcard)) \
-                if self.continues_hitting(hand, upcard) else None
-            found = self._played[key] = self.stand(hand, upcard) if hit is None else hit
+            move = self.later_move(hand, upcard)
+            played = self.double(hand, upcard) if move == "double" else None
+            if played is None and move != "stand":  # hit (or a double with no card left to draw)
+                played = self._hit(hand, upcard, NOTHING_GONE, lambda new: self.played(new, upcard))
+            found = self._played[key] = self.stand(hand, upcard) if played is None else played
         return found
 
     def continues_hitting(self, hand: Counts, upcard: int) -> bool:
         return self._choose(hand, upcard, {"stand", "hit"}) == "hit"
 
     def later_move(self, hand: Counts, upcard: int) -> str:
-        """A chart has no rows of three or more cards: it never doubles after hitting."""
-        return "hit" if self.continues_hitting(hand, upcard) else "stand"
+        """A hand of three or more cards is played by the chart's row for its total: stand or hit and,
+        where the rules let it double (``double_after_hit``), a D code doubles."""
+        allowed = {"stand", "hit"} | ({"double"} if self.may_double(hand) else set())
+        return self._choose(hand, upcard, allowed)
 
     # A chart plays split hands by their cards alone, whatever the split strategy of the rules:
     # the engine's split valuation asks these two for every post-split choice.
@@ -186,7 +191,7 @@ class _ChartSolver(FractionSolver):
     def _split_move(self, hand: Counts, upcard: int, pair: int, strategy: int) -> str:
         if counts_value(hand).total == 21 or not self.rules.may_hit_split(pair):
             return "stand"
-        allowed = {"stand", "hit"} | ({"double"} if sum(hand) == 2 and self.may_double(hand, pair) else set())
+        allowed = {"stand", "hit"} | ({"double"} if self.may_double(hand, pair) else set())  # 3+ cards: DAH
         return self._choose(hand, upcard, allowed)
 
     def first_allowed(self, cards: tuple[int, int]) -> set[str]:
@@ -288,7 +293,7 @@ class ChartStrategy:
         return self._solver.continues_hitting(hand, upcard)
 
     def later_move(self, hand: Counts, upcard: int) -> str:
-        """Hit or stand: a chart never doubles a hand of three or more cards."""
+        """Hit or stand (or, with ``double_after_hit``, double) by the chart's row for the hand's total."""
         return self._solver.later_move(hand, upcard)
 
     def split_hits(self, hand: Counts, upcard: int, pair: int, hands: int = 2) -> bool:
