@@ -305,6 +305,7 @@ class UpcardEngine:
         gone_at = _pair_of(extra) - 1 if extra else -1
         partner = self.partner - 1 if self.partner is not None and not self.natural_loses else -1
         best: dict[int, tuple[int, int | None]] = {}
+        base = [t - (gone if r == gone_at else 0) for r, t in enumerate(top)]  # the unseen counts less the hand's
         for i in sorted(ids, key=sizes.__getitem__, reverse=True):
             stand = stands[(i, extra)]
             n = self.unseen - sizes[i] - gone
@@ -312,21 +313,23 @@ class UpcardEngine:
                 value[i] = stand
                 best[i] = (stand, None)
                 continue
-            hand = hands[i]
-            if partner < 0:  # minus one, over D(n - 1)
-                bust = partner_bust = -d[n - 1]
-            else:  # minus P(no dealer natural) after the card
-                partners = top[partner] - hand[partner] - (gone if partner == gone_at else 0)
-                bust = -(n - 1 - partners) * d[n - 2]
-                partner_bust = bust - d[n - 2]
-            total = 0
-            for r, (t, c, child) in enumerate(zip(top, hand, every_child[i])):
-                count = t - c - (gone if r == gone_at else 0)
+            hand, children = hands[i], every_child[i]
+            total = busts = 0  # busts: the cards that bust the hand
+            for b, c, child in zip(base, hand, children):
+                count = b - c
                 if count:
                     if child >= 0:
                         total += count * value[child]
                     else:
-                        total += count * (bust if r != partner else partner_bust)
+                        busts += count
+            if busts:
+                if partner < 0:  # minus one, over D(n - 1)
+                    total -= busts * d[n - 1]
+                else:  # minus P(no dealer natural) after the card, over D(n - 1) = (n - 1) D(n - 2)
+                    partners = base[partner] - hand[partner]
+                    total -= busts * (n - 1 - partners) * d[n - 2]
+                    if children[partner] < 0:  # drawing a partner leaves one fewer for the dealer
+                        total -= partners * d[n - 2]
             value[i] = stand if stand >= total else total
             best[i] = (stand, total)
         return best
