@@ -155,3 +155,26 @@ def test_a_rule_set_solved_after_its_das_twin_values_no_stand_again(monkeypatch)
     assert weighed == []
     solve_game(replace(rules, das=False, hit_split_aces=True), with_distribution=False, progress=False)
     assert len(weighed) == 10
+
+
+def test_the_optima_of_resplit_hands_come_from_one_batch_of_dealer_rows_per_upcard(monkeypatch):
+    """CDP with resplits: the optima that choose the split hands' moves (every pair, one to three
+    pair cards gone) are valued from one walk of the dealer per up-card, not one each; the
+    values stay those of the fraction arithmetic."""
+    from bjexact.dealer import batch
+
+    rules = GameRules(shoe=(4, 4, 4, 4, 4, 3, 4, 4, 4, 16), split_hands=4, split_strategy="cdp")  # a deck less a six
+    plain: list[int] = []
+    numerators = batch._numerators
+
+    def counted(walk, left, sizes, others, p, upcard, pair, j):
+        if not pair:
+            plain.append(upcard)
+        return numerators(walk, left, sizes, others, p, upcard, pair, j)
+
+    monkeypatch.setattr(batch, "_numerators", counted)
+    new = solve_game(rules, with_distribution=False, progress=False)
+    monkeypatch.undo()
+    # per up-card: the unsplit hands, the optima with pair cards gone, the split hands' stands (not 26)
+    assert max(plain.count(u) for u in range(1, 11)) <= 3
+    assert new.ev == solve_game(rules, with_distribution=False, progress=False, engine=False).ev

@@ -448,22 +448,26 @@ class UpcardEngine:
     def ensure_optimum(self, extra: int) -> None:
         """The optimum of the hands holding the pair card with ``extra`` pair cards gone, nothing
         hidden: the values CDP1 and CDP choose a split hand's moves by."""
-        if extra in self._opt:
-            return
-        ids = self._split_ids(extra)
-        self._add_stands([(i, extra) for i in ids])
-        self._opt[extra] = self._optimize(ids, extra)
+        self.ensure_optima([extra])
+
+    def ensure_optima(self, extras: Sequence[int]) -> None:
+        """:meth:`ensure_optimum` of each of ``extras``, their stands from one batch of dealer rows."""
+        missing = {extra: self._split_ids(extra) for extra in extras if extra not in self._opt}
+        stands = self._stand
+        self._add_stands([(i, extra) for extra, ids in missing.items() for i in ids if (i, extra) not in stands])
+        for extra, ids in missing.items():
+            self._opt[extra] = self._optimize(ids, extra)
 
     def prepare_splits(self, wanted: dict[int, list[tuple[int, int, int, int]]]) -> None:
         """Walk the dealer for the split hands ``wanted[pair]``: (second card x, extra pair cards k,
         hidden non-pair cards j, pair cards gone for the choosing optimum), see
-        :meth:`split_hand_value`: one batch of plain rows for every pair, one per pair for the
-        rows with hidden cards."""
+        :meth:`split_hand_value`: one batch of plain rows for the optima that choose the split
+        hands' moves (every pair and number of pair cards gone), one for the positions they
+        stand on, one per pair for the rows with hidden cards."""
         needed: dict[int, set[tuple[int, int, int]]] = {}
+        self.ensure_optima(sorted({_extra(pair, c) for pair, requests in wanted.items() for *_, c in requests}))
         for pair, requests in wanted.items():
             self._g.setdefault(pair, self._factorials_not(pair))
-            for chooser in {c for *_, c in requests}:
-                self.ensure_optimum(_extra(pair, chooser))
             needed[pair] = self._split_positions(pair, requests)
         # nothing hidden: plain rows (shared with other positions), D(n) G(Q) = F(n - 0) G(Q)
         plain = [(i, e) for positions in needed.values() for i, e, j in positions if not j]
