@@ -149,9 +149,10 @@ class UpcardEngine:
         if self._cdz and pairs:
             wanted: set[tuple[int, int]] = set()
             for pair in pairs:
+                seen: set[int] = set()  # the hands of three cards or more visited: split hands share them
                 for x in RANKS:
                     if self._held(pair, x):
-                        self._visit_split(self._id((pair, x)), pair, 0, wanted)
+                        self._visit_split(self._id((pair, x)), pair, 0, wanted, seen)
             self._add_stands(sorted(wanted - self._stand.keys()))
 
     def _solve_unsplit(self) -> None:
