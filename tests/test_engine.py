@@ -10,6 +10,8 @@ brute-force comparisons of test_fullgame.py check both against the real order of
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bjexact.core.numbers import mpq
@@ -111,3 +113,68 @@ def test_dealer_rows_walked_once_per_shoe_are_reused_by_a_second_oracle(monkeypa
     for removed, (values, denominator) in zip(second, rows):
         expected = dealer_distributions(rules, removed, [6])[6]
         assert [mpq(v, denominator) for v in values] == [expected[o] for o in batch.OUTCOMES]
+
+
+DAS_TWINS = [
+    dict(shoe=SMALL, split_hands=2),
+    dict(shoe=SMALL, split_hands=2, split_strategy="cdp1", hit_split_aces=True, double_split_aces=True),
+    dict(shoe=SMALL, split_hands=4, rsa=True),
+    dict(shoe=TINY, split_hands=4, split_strategy="cdp", hole_card="enhc"),
+]
+
+
+@pytest.mark.parametrize("options", DAS_TWINS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+@pytest.mark.parametrize("first_das", [True, False], ids=["das-first", "no-das-first"])
+def test_a_rule_set_solved_after_its_twin_differing_in_das_equals_the_fraction_arithmetic(options, first_das):
+    """The engines of a rule set that differs only in doubling after splitting share their
+    positions (chart's Ph/Pd cells): the split hands must still double by their own rules."""
+    first = GameRules(**options)
+    second = replace(first, das=not first.das, double_split_aces=False)
+    if not first_das:
+        first, second = second, first
+    solve_game(first, with_distribution=False, progress=False)
+    assert_same(second)
+
+
+def test_a_rule_set_solved_after_its_das_twin_values_no_stand_again(monkeypatch):
+    """Without DAS after DAS (CDP1, one split): every stand and optimum is the twin's, so the
+    second solve weighs no dealer row; a rule set differing in anything else shares nothing."""
+    from bjexact.player import engine
+
+    rules = GameRules(shoe=(4, 3, 4, 4, 4, 4, 4, 4, 4, 16), split_hands=2, split_strategy="cdp1")
+    solve_game(rules, with_distribution=False, progress=False)
+    weighed: list[int] = []
+    weighted = engine.weighted
+
+    def counted(batch, columns, weights):
+        weighed.append(len(columns))
+        return weighted(batch, columns, weights)
+
+    monkeypatch.setattr(engine, "weighted", counted)
+    solve_game(replace(rules, das=False), with_distribution=False, progress=False)
+    assert weighed == []
+    solve_game(replace(rules, das=False, hit_split_aces=True), with_distribution=False, progress=False)
+    assert len(weighed) == 10
+
+
+def test_the_optima_of_resplit_hands_come_from_one_batch_of_dealer_rows_per_upcard(monkeypatch):
+    """CDP with resplits: the optima that choose the split hands' moves (every pair, one to three
+    pair cards gone) are valued from one walk of the dealer per up-card, not one each; the
+    values stay those of the fraction arithmetic."""
+    from bjexact.dealer import batch
+
+    rules = GameRules(shoe=(4, 4, 4, 4, 4, 3, 4, 4, 4, 16), split_hands=4, split_strategy="cdp")  # a deck less a six
+    plain: list[int] = []
+    numerators = batch._numerators
+
+    def counted(walk, left, sizes, others, p, upcard, pair, j):
+        if not pair:
+            plain.append(upcard)
+        return numerators(walk, left, sizes, others, p, upcard, pair, j)
+
+    monkeypatch.setattr(batch, "_numerators", counted)
+    new = solve_game(rules, with_distribution=False, progress=False)
+    monkeypatch.undo()
+    # per up-card: the unsplit hands, the optima with pair cards gone, the split hands' stands (not 26)
+    assert max(plain.count(u) for u in range(1, 11)) <= 3
+    assert new.ev == solve_game(rules, with_distribution=False, progress=False, engine=False).ev

@@ -31,7 +31,7 @@ net result stay with ``player.game``'s fraction arithmetic.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
 
@@ -135,23 +135,43 @@ class UpcardEngine:
         self._oracle = oracle
         self._weights = {t: stand_weights(t, self.natural_loses) for t in range(4, 22)}
         self._weight_rows: Any = None  # the same by total, a numpy array (0 to 21)
-        self._table = table = _hands(shoe)
         self._cdz = rules.split_strategy == "cdz"
-        top = [c - (r == upcard) for r, c in zip(RANKS, shoe)]
-        self._top = top
+        self._top = [c - (r == upcard) for r, c in zip(RANKS, shoe)]
+        key = (_shared_rules(rules), shoe, upcard, tuple(pairs))
+        sibling = _SIBLINGS.get(key)
+        if sibling is None:
+            self._solve_unsplit()
+        else:
+            self._share(sibling)
+        if _SIBLINGS and next(iter(_SIBLINGS))[:2] != key[:2]:
+            _SIBLINGS.clear()  # another rule set or shoe: the engines of the last one are let go
+        _SIBLINGS[key] = self
+        if self._cdz and pairs:
+            wanted: set[tuple[int, int]] = set()
+            for pair in pairs:
+                seen: set[int] = set()  # the hands of three cards or more visited: split hands share them
+                for x in RANKS:
+                    if self._held(pair, x):
+                        self._visit_split(self._id((pair, x)), pair, 0, wanted, seen)
+            self._add_stands(sorted(wanted - self._stand.keys()))
+
+    def _solve_unsplit(self) -> None:
+        """Stand on every position of the first batch and play every hand optimally: the
+        unsplit hands, with (CDP1, CDP) the split hands of :attr:`pairs`."""
+        self._table = table = _hands(self.shoe)
         self._lefts: dict[tuple[int, int], list[int]] = {}
         self._value: dict[int, dict[int, int]] = {}  # extra -> hand id -> X of its optimum
-        unsplit = table.within(top)
+        unsplit = table.within(self._top)
         # (hand id, extra pair rank or 0) -> X of standing
         self._stand: dict[tuple[int, int], int] = {}
         self._batches: list[Residues] = []
         self._rows: dict[Counts, tuple[int, int]] = {}  # removed set -> (batch, column)
         first = [(i, 0) for i in unsplit]
         if not self._cdz:
-            first += [(i, p) for p in pairs for i in self._split_ids(p)]
+            first += [(i, p) for p in self.pairs for i in self._split_ids(p)]
         # the floors of D: below every position's n (less hidden cards) by the dealer's longest path
         self._most = most = max(table.sizes, default=2) + 7  # a bust's card, three extra pair cards, two hidden
-        self._k = oracle.longest(upcard)
+        self._k = self._oracle.longest(self.upcard)
         self._floor = max(0, self.unseen - most - self._k - 2)
         self._d = [1] * (self.unseen + 1)
         for n in range(self._floor + 1, self.unseen + 1):
@@ -160,19 +180,21 @@ class UpcardEngine:
         # the optimum at no extra card, bottom-up (children have one card more)
         self._opt: dict[int, dict[int, tuple[int, int | None]]] = {0: self._optimize(unsplit, 0)}
         if not self._cdz:
-            for pair in pairs:
+            for pair in self.pairs:
                 self._opt[pair] = self._optimize(self._split_ids(pair), pair)
         self._policy: dict[tuple[int, int], int] = {}
         self._g: dict[int, list[int]] = {}
         self._hstand: dict[tuple[int, int, int], int] = {}
         self._hplay: dict[tuple[int, int, int, int], int] = {}
-        if self._cdz and pairs:
-            wanted: set[tuple[int, int]] = set()
-            for pair in pairs:
-                for x in RANKS:
-                    if self._held(pair, x):
-                        self._visit_split(self._id((pair, x)), pair, 0, wanted)
-            self._add_stands(sorted(wanted - self._stand.keys()))
+
+    def _share(self, sibling: UpcardEngine) -> None:
+        """Take over (by reference: what either engine adds the other finds) the positions
+        ``sibling`` valued. Its rules differ at most in doubling after splitting, which only
+        the moves of split hands with two cards ask (:meth:`_split_move`, never stored): every
+        stand, every optimum and every split hand of three cards or more is the same."""
+        for name in ("_table", "_lefts", "_value", "_stand", "_batches", "_rows", "_most", "_k", "_floor", "_d",
+                     "_opt", "_policy", "_g", "_hstand", "_hplay", "_weight_rows"):
+            setattr(self, name, getattr(sibling, name))
 
     # --- positions ---
 
@@ -284,6 +306,7 @@ class UpcardEngine:
         gone_at = _pair_of(extra) - 1 if extra else -1
         partner = self.partner - 1 if self.partner is not None and not self.natural_loses else -1
         best: dict[int, tuple[int, int | None]] = {}
+        base = [t - (gone if r == gone_at else 0) for r, t in enumerate(top)]  # the unseen counts less the hand's
         for i in sorted(ids, key=sizes.__getitem__, reverse=True):
             stand = stands[(i, extra)]
             n = self.unseen - sizes[i] - gone
@@ -291,21 +314,23 @@ class UpcardEngine:
                 value[i] = stand
                 best[i] = (stand, None)
                 continue
-            hand = hands[i]
-            if partner < 0:  # minus one, over D(n - 1)
-                bust = partner_bust = -d[n - 1]
-            else:  # minus P(no dealer natural) after the card
-                partners = top[partner] - hand[partner] - (gone if partner == gone_at else 0)
-                bust = -(n - 1 - partners) * d[n - 2]
-                partner_bust = bust - d[n - 2]
-            total = 0
-            for r, (t, c, child) in enumerate(zip(top, hand, every_child[i])):
-                count = t - c - (gone if r == gone_at else 0)
+            hand, children = hands[i], every_child[i]
+            total = busts = 0  # busts: the cards that bust the hand
+            for b, c, child in zip(base, hand, children):
+                count = b - c
                 if count:
                     if child >= 0:
                         total += count * value[child]
                     else:
-                        total += count * (bust if r != partner else partner_bust)
+                        busts += count
+            if busts:
+                if partner < 0:  # minus one, over D(n - 1)
+                    total -= busts * d[n - 1]
+                else:  # minus P(no dealer natural) after the card, over D(n - 1) = (n - 1) D(n - 2)
+                    partners = base[partner] - hand[partner]
+                    total -= busts * (n - 1 - partners) * d[n - 2]
+                    if children[partner] < 0:  # drawing a partner leaves one fewer for the dealer
+                        total -= partners * d[n - 2]
             value[i] = stand if stand >= total else total
             best[i] = (stand, total)
         return best
@@ -424,22 +449,26 @@ class UpcardEngine:
     def ensure_optimum(self, extra: int) -> None:
         """The optimum of the hands holding the pair card with ``extra`` pair cards gone, nothing
         hidden: the values CDP1 and CDP choose a split hand's moves by."""
-        if extra in self._opt:
-            return
-        ids = self._split_ids(extra)
-        self._add_stands([(i, extra) for i in ids])
-        self._opt[extra] = self._optimize(ids, extra)
+        self.ensure_optima([extra])
+
+    def ensure_optima(self, extras: Sequence[int]) -> None:
+        """:meth:`ensure_optimum` of each of ``extras``, their stands from one batch of dealer rows."""
+        missing = {extra: self._split_ids(extra) for extra in extras if extra not in self._opt}
+        stands = self._stand
+        self._add_stands([(i, extra) for extra, ids in missing.items() for i in ids if (i, extra) not in stands])
+        for extra, ids in missing.items():
+            self._opt[extra] = self._optimize(ids, extra)
 
     def prepare_splits(self, wanted: dict[int, list[tuple[int, int, int, int]]]) -> None:
         """Walk the dealer for the split hands ``wanted[pair]``: (second card x, extra pair cards k,
         hidden non-pair cards j, pair cards gone for the choosing optimum), see
-        :meth:`split_hand_value`: one batch of plain rows for every pair, one per pair for the
-        rows with hidden cards."""
+        :meth:`split_hand_value`: one batch of plain rows for the optima that choose the split
+        hands' moves (every pair and number of pair cards gone), one for the positions they
+        stand on, one per pair for the rows with hidden cards."""
         needed: dict[int, set[tuple[int, int, int]]] = {}
+        self.ensure_optima(sorted({_extra(pair, c) for pair, requests in wanted.items() for *_, c in requests}))
         for pair, requests in wanted.items():
             self._g.setdefault(pair, self._factorials_not(pair))
-            for chooser in {c for *_, c in requests}:
-                self.ensure_optimum(_extra(pair, chooser))
             needed[pair] = self._split_positions(pair, requests)
         # nothing hidden: plain rows (shared with other positions), D(n) G(Q) = F(n - 0) G(Q)
         plain = [(i, e) for positions in needed.values() for i, e, j in positions if not j]
@@ -567,6 +596,20 @@ class UpcardEngine:
         if partner == pair:  # P(natural) = c / (n' - j)
             return value + count * self._d[after - j - 1] * g[q_after]
         return value + count * (q_after - j) * self._d[after - j - 1] * g[q_after - 1]
+
+
+# The engines of the last rule set solved, by (rules but doubling after splitting, shoe, up-card,
+# pairs): a rule set that differs only in doubling after splitting (``chart``'s second solve,
+# for its Ph/Pd cells) shares their positions instead of valuing them again.
+_SIBLINGS: dict[tuple[Any, Counts, int, tuple[int, ...]], UpcardEngine] = {}
+
+_SPLIT_DOUBLING = ("das", "double_split_aces")
+
+
+def _shared_rules(rules: GameRules) -> tuple[Any, ...]:
+    """The rules but those of doubling after splitting: engines whose rules agree on these
+    value every stand, every optimum and every split hand of three cards or more alike."""
+    return tuple(getattr(rules, f.name) for f in fields(rules) if f.name not in _SPLIT_DOUBLING)
 
 
 def _extra(pair: int, count: int) -> int:
