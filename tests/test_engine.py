@@ -115,6 +115,44 @@ def test_dealer_rows_walked_once_per_shoe_are_reused_by_a_second_oracle(monkeypa
         assert [mpq(v, denominator) for v in values] == [expected[o] for o in batch.OUTCOMES]
 
 
+def test_dealer_rows_walked_without_keeping_are_exact_and_leave_the_store_as_it_was(monkeypatch):
+    """``keep=False`` (rows used once, such as the lines of split hands): rows already kept are
+    reused, the others are walked, returned in the order asked (repeats included) and not kept,
+    so a second request walks them again; every row is the dealer graph's exact distribution."""
+    from bjexact.core.rules import Rules
+    from bjexact.dealer import batch
+    from bjexact.dealer.distributions import dealer_distributions
+
+    shoe = (4, 4, 4, 4, 4, 3, 4, 4, 4, 16)  # a deck less a six: a shoe no other test walks
+    kept = [(1, 0, 0, 0, 0, 0, 0, 0, 0, 1), (0, 2, 0, 0, 0, 0, 0, 0, 0, 0)]
+    once = [(0, 0, 1, 0, 0, 0, 0, 1, 0, 1), (0, 2, 0, 0, 0, 0, 0, 0, 0, 0), (0, 0, 0, 2, 0, 0, 0, 0, 0, 2),
+            (0, 0, 1, 0, 0, 0, 0, 1, 0, 1), (1, 0, 0, 0, 0, 0, 0, 0, 0, 1)]
+    walked: list[int] = []
+    numerators = batch._numerators
+
+    def counted(walk, left, *rest):
+        walked.append(left.shape[0])
+        return numerators(walk, left, *rest)
+
+    monkeypatch.setattr(batch, "_numerators", counted)
+    DealerOracle(shoe, h17=False).residues(kept, 5)
+    oracle = DealerOracle(shoe, h17=False)
+    first = oracle.residues(once, 5, keep=False)
+    second = oracle.residues(once, 5, keep=False)
+    assert walked == [2, 2, 2]  # the two kept rows reused; the two others walked each time
+    rules = Rules(shoe=shoe, naturals="separate")
+    for column, removed in enumerate(once):
+        expected = dealer_distributions(rules, removed, [5])[5]
+        for residues in (first, second):
+            values, denominator = batch.row_of(residues, column)
+            assert [mpq(v, denominator) for v in values] == [expected[o] for o in batch.OUTCOMES]
+    assert oracle.residues(kept, 5) is not None and walked == [2, 2, 2]
+    oracle.residues(once, 5)
+    assert walked == [2, 2, 2, 2]  # kept this time
+    oracle.residues(once, 5, keep=False)
+    assert walked == [2, 2, 2, 2]
+
+
 DAS_TWINS = [
     dict(shoe=SMALL, split_hands=2),
     dict(shoe=SMALL, split_hands=2, split_strategy="cdp1", hit_split_aces=True, double_split_aces=True),

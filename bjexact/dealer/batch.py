@@ -173,12 +173,15 @@ class DealerOracle:
         return rows
 
     def residues(self, removed: Sequence[Counts], upcard: int, pair: int = 0, hidden: Sequence[int] | None = None,
-                 bound: int = 1) -> Residues:
+                 bound: int = 1, keep: bool = True) -> Residues:
         """The numerators of :meth:`numerators` modulo primes whose product exceeds ``bound``
         times every denominator.
 
         Rows already walked for this shoe (by any oracle of the same shoe and soft-17 rule,
-        such as a second solution of other rules) are reused; the others are walked together.
+        such as a second solution of other rules) are reused; the others are walked together
+        and, with ``keep``, kept for later requests. ``keep=False`` is for rows used once (the
+        lines of split hands of an exact distribution): they are returned without being
+        stored, so their memory goes with the result.
         """
         if not pair or hidden is None or not any(hidden):
             pair, hidden = 0, [0] * len(removed)
@@ -194,6 +197,8 @@ class DealerOracle:
         if fresh:
             rows = removed if len(fresh) == len(keys) else [removed[c] for c in fresh.values()]
             chunk, denominators = self._walked(rows, upcard, pair, [j for _, j in fresh], store.primes)
+            if not keep:
+                return _joined(store, keys, fresh, chunk, denominators)
             number = len(store.chunks)
             chunk.flags.writeable = False  # shared by every request that finds these rows
             store.chunks.append(chunk)
@@ -274,6 +279,28 @@ class _Store:
         for chunk, (targets, columns) in by_chunk.items():
             out[:, :, targets] = self.chunks[chunk][:, :, columns]
         return out
+
+
+def _joined(store: _Store, keys: Sequence[tuple[Counts, int]], fresh: dict[tuple[Counts, int], int],
+            chunk: np.ndarray, denominators: list[int]) -> Residues:
+    """The residues of ``keys`` (removed set, hidden cards) in order: those in ``fresh`` (each
+    key -> its first position) from the newly walked ``chunk`` (in ``fresh``'s order, with their
+    ``denominators``), the others from ``store``, which is left as it was."""
+    import numpy as np
+
+    if len(fresh) == len(keys):
+        return Residues(chunk, denominators, store.primes)
+    column_of = {key: column for column, key in enumerate(fresh)}
+    out = np.empty(chunk.shape[:2] + (len(keys),), dtype=np.int64)
+    new_at = [c for c, key in enumerate(keys) if key in column_of]
+    out[:, :, new_at] = chunk[:, :, [column_of[keys[c]] for c in new_at]]
+    old_at = [c for c, key in enumerate(keys) if key not in column_of]
+    places = [store.where[keys[c]] for c in old_at]
+    if places:
+        out[:, :, old_at] = store.gather(places)
+    found = dict(zip(old_at, (den for _, _, den in places)))
+    return Residues(out, [denominators[column_of[key]] if key in column_of else found[c]
+                          for c, key in enumerate(keys)], store.primes)
 
 
 # (shoe, h17) -> (up-card, pair, bound) -> rows walked; a few shoes kept, the most recent last

@@ -138,21 +138,23 @@ class SeenCards:
         assert self._oracle is not None  # finite shoes only
         return self._oracle.numerators(removed_sets, upcard, 0, [0] * len(removed_sets))
 
-    def dealer_residues(self, removed_sets: Any, upcard: int, bound: int) -> Residues:
+    def dealer_residues(self, removed_sets: Any, upcard: int, bound: int, keep: bool = True) -> Residues:
         """The numerators of :meth:`dealer_rows` modulo primes whose product exceeds ``bound`` times every
         denominator (finite shoes, nothing hidden; :meth:`bjexact.dealer.batch.DealerOracle.residues`),
         for sums of them weighted by integers up to ``bound`` recovered without the rows themselves.
-        ``removed_sets``: counts per set, a list or an int array (sets x ranks)."""
+        ``removed_sets``: counts per set, a list or an int array (sets x ranks). ``keep=False``: rows
+        walked for this request are not kept for reuse (rows used once)."""
         import numpy as np  # finite shoes only
 
         assert self._oracle is not None  # finite shoes only
-        chunks = [self._oracle.residues(_listed(removed_sets[i:i + _DEALER_CHUNK]), upcard, 0, None, bound=bound)
+        chunks = [self._oracle.residues(_listed(removed_sets[i:i + _DEALER_CHUNK]), upcard, 0, None, bound=bound,
+                                        keep=keep)
                   for i in range(0, len(removed_sets), _DEALER_CHUNK)]  # in chunks: the walk's arrays stay small
         if len(chunks) == 1:
             return chunks[0]
         primes = chunks[0].primes
         if any(chunk.primes != primes for chunk in chunks):  # chunks of other denominators: walk them at once
-            return self._oracle.residues(_listed(removed_sets), upcard, 0, None, bound=bound)
+            return self._oracle.residues(_listed(removed_sets), upcard, 0, None, bound=bound, keep=keep)
         return Residues(np.concatenate([chunk.residues for chunk in chunks], axis=2),
                         [d for chunk in chunks for d in chunk.denominators], primes)
 
