@@ -153,6 +153,23 @@ def test_dealer_rows_walked_without_keeping_are_exact_and_leave_the_store_as_it_
     assert walked == [2, 2, 2, 2]
 
 
+def test_the_distribution_of_split_lines_keeps_no_dealer_rows(monkeypatch):
+    """The lines of split hands (walked once, for the exact distribution) leave the dealer's
+    store with only the rows the solution itself walked: they are not kept in memory."""
+    from bjexact.dealer import batch
+
+    def stored_rows() -> int:
+        return sum(len(store.where) for stores in batch._STORES.values() for store in stores.values())
+
+    rules = GameRules(shoe=SMALL, split_hands=2)
+    monkeypatch.setattr(batch, "_STORES", {})
+    solve_game(rules, with_distribution=False, progress=False)
+    solved = stored_rows()
+    solution = solve_game(rules, progress=False, split_lines=True)
+    assert solution.distribution is not None and sum(solution.distribution.values()) == 1
+    assert solved > 0 and stored_rows() == solved
+
+
 DAS_TWINS = [
     dict(shoe=SMALL, split_hands=2),
     dict(shoe=SMALL, split_hands=2, split_strategy="cdp1", hit_split_aces=True, double_split_aces=True),

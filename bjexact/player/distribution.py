@@ -356,7 +356,8 @@ class NetResults:
             return None
         sizes, drawn_size = np.unique(set_sizes, return_inverse=True)
         sizes, drawn_size = sizes.tolist(), drawn_size.ravel()
-        batch = solver.cards.dealer_residues(drawn_counts + np.array(start, dtype=np.int64), upcard, bound=1)
+        batch = solver.cards.dealer_residues(drawn_counts + np.array(start, dtype=np.int64), upcard, bound=1,
+                                             keep=False)  # one-use rows
         first_of_size = np.unique(drawn_size, return_index=True)[1].tolist()  # the dealer's denominator: by size
         denominators = [_falling(unseen, size) * batch.denominators[first]
                         for size, first in zip(sizes, first_of_size)]
