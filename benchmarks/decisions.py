@@ -52,7 +52,7 @@ def main() -> None:
         if min(unseen) < 0:
             continue
 
-        solver._finite_solver.cache_clear()  # each hand from scratch, as a loop over new shoes does
+        solver.clear_hand_decision_cache()  # each hand from scratch, as a loop over new shoes does
         started = time.perf_counter()
         hand_decision(rules, cards, upcard, tuple(unseen))
         times.append(time.perf_counter() - started)

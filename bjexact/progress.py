@@ -16,11 +16,11 @@ class Progress:
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
         self.done = 0
-        self._start = time.monotonic()
+        self.started = time.monotonic()
         self._last = 0.0
 
     def __enter__(self) -> Progress:
-        self._draw()
+        self.draw()
         return self
 
     def advance(self, steps: int = 1) -> None:
@@ -28,14 +28,17 @@ class Progress:
         now = time.monotonic()
         if now - self._last > 0.1 or self.done >= self.total:
             self._last = now
-            self._draw()
+            self.draw()
 
-    def _draw(self) -> None:
+    def draw(self) -> None:
+        """Redraw the bar (nothing when not enabled); subclasses override it to change its look,
+        reading :attr:`done`, :attr:`total`, :attr:`label` and :attr:`started` (``time.monotonic()``
+        when the bar was made)."""
         if not self.enabled:
             return
         width = 30
         filled = width * min(self.done, self.total) // self.total
-        elapsed = time.monotonic() - self._start
+        elapsed = time.monotonic() - self.started
         self.stream.write(
             f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {elapsed:5.1f}s"
         )

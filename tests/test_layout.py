@@ -188,3 +188,93 @@ def test_the_former_module_names_are_gone():
         assert importlib.machinery.PathFinder.find_spec(f"bjexact.{former}", [str(PACKAGE)]) is None, former
     assert not any(type(finder).__module__ == "bjexact" for finder in __import__("sys").meta_path)
     assert type(bjexact).__module__ != "bjexact"
+
+
+# Underscore names of the standard library and of IPython that the package may use on objects it
+# does not own: they are public APIs despite the underscore.
+FOREIGN_UNDERSCORE_APIS = frozenset({
+    "_replace", "_asdict", "_fields", "_make",  # collections.namedtuple
+    "_getframe",  # sys
+    "_option_string_actions", "_actions", "_subparsers", "_group_actions",  # argparse parsers
+    "_repr_html_", "_repr_markdown_", "_repr_svg_", "_repr_latex_", "_repr_png_",  # IPython display
+})
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_definitions(tree: ast.AST) -> set[str]:
+    """The ``_names`` a module defines: its functions, classes and methods, module and class
+    variables, and attributes it assigns (``self._x = ...``)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(node.name)
+        elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Store):
+            found.add(node.id if isinstance(node, ast.Name) else node.attr)
+    return {name for name in found if _is_private(name)}
+
+
+def foreign_private_uses(trees: dict[str, ast.AST]) -> list[str]:
+    """``module:line name`` for every read, call or override of a ``_name`` that another module of the
+    package defines and this module does not: ``obj._name`` on any object (``self`` included, so a
+    subclass in another module calling its base's private method counts), and a method ``_name`` that
+    overrides a private method of a base class defined in another module."""
+    defined = {name: private_definitions(tree) for name, tree in trees.items()}
+    classes: dict[str, tuple[str, set[str]]] = {}  # class name -> (module, its private methods)
+    for name, tree in trees.items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                methods = {f.name for f in node.body
+                           if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_private(f.name)}
+                classes[node.name] = (name, methods)
+    found = []
+    for name, tree in trees.items():
+        elsewhere = set().union(*(d for other, d in defined.items() if other != name))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and _is_private(node.attr):
+                if node.attr in FOREIGN_UNDERSCORE_APIS or node.attr in defined[name]:
+                    continue
+                if node.attr in elsewhere:
+                    found.append(f"{name}:{node.lineno} .{node.attr}")
+            elif isinstance(node, ast.ClassDef):
+                for base in node.bases:
+                    base_name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
+                    home, methods = classes.get(base_name, (name, set()))
+                    if home == name:
+                        continue
+                    for method in node.body:
+                        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.name in methods:
+                            found.append(f"{name}:{method.lineno} overrides {base_name}.{method.name}")
+    return found
+
+
+def test_modules_do_not_reach_into_each_others_private_attributes():
+    # the package's modules, and the benchmarks and examples that use it as its users do
+    trees = {name: ast.parse(path.read_text()) for name, path in MODULES.items()}
+    for folder in ("benchmarks", "examples"):
+        for path in sorted((PACKAGE.parent / folder).rglob("*.py")):
+            trees[f"{folder}/{path.relative_to(PACKAGE.parent / folder)}"] = ast.parse(path.read_text())
+    uses = foreign_private_uses(trees)
+    assert not uses, ", ".join(uses)
+
+
+def test_foreign_private_uses_are_found():
+    owner = ast.parse("class Base:\n"
+                      "    def __init__(self):\n"
+                      "        self._table = {}\n"
+                      "    def _look(self, x):\n"
+                      "        return self._table[x]\n")
+    user = ast.parse("import collections, sys\n"
+                     "from owner import Base\n"
+                     "class Child(Base):\n"
+                     "    def _look(self, x):\n"
+                     "        return self._table\n"
+                     "    def own(self):\n"
+                     "        self._mine = sys._getframe(0)\n"
+                     "        return self._mine, collections.namedtuple('P', 'a')(1)._replace(a=2)\n"
+                     "def peek(base):\n"
+                     "    return base._table, base.__class__\n")
+    assert foreign_private_uses({"owner": owner, "user": user}) == [
+        "user:4 overrides Base._look", "user:5 ._table", "user:10 ._table"]

@@ -272,10 +272,10 @@ def write_whole(path: Path, text: str) -> None:
 class _Bar(Progress):
     """bjexact's progress bar with the estimated time left."""
 
-    def _draw(self) -> None:
+    def draw(self) -> None:
         if not self.enabled:
             return
-        elapsed = time.monotonic() - self._start
+        elapsed = time.monotonic() - self.started
         left = ""
         if 0 < self.done < self.total:
             left = f", about {elapsed / self.done * (self.total - self.done):.0f}s left"

@@ -73,7 +73,7 @@ class NetResults:
 
     def stand(self, hand: Counts, upcard: int, stake: int) -> Dist:
         numerators, denominator = self.solver.cards.dealer(hand, upcard)
-        weights = self.solver._stand_w[max(counts_value(hand).total, 4)]
+        weights = self.solver.stand_weights_by_total[max(counts_value(hand).total, 4)]
         out: Dist = {}
         for outcome, w, n in zip(OUTCOMES, weights, numerators):
             if not n or (outcome == "blackjack" and not self.solver.natural_loses):
@@ -105,7 +105,7 @@ class NetResults:
     def play(self, hand: Counts, upcard: int) -> Dist:
         """A hand of three or more cards, played on as the solution plays it (stand, hit or, with
         ``double_after_hit``, double)."""
-        key = (self.solver._key(hand), upcard)
+        key = (self.solver.hand_key(hand), upcard)
         found = self._play.get(key)
         if found is None:
             move = self.solver.later_move(hand, upcard)
@@ -168,7 +168,7 @@ class NetResults:
         value = counts_value(hand)
         if value.bust:
             return {(22, 1): _ONE}
-        key = (self.solver._key(hand), upcard, pair)
+        key = (self.solver.hand_key(hand), upcard, pair)
         found = self._finals.get(key)
         if found is None:
             move = self.solver.split_move(hand, upcard, pair)
@@ -197,7 +197,7 @@ class NetResults:
             mix(free, seconds[x], p[x - 1])
         numerators, denominator = solver.cards.dealer(_NO_CARDS, upcard)
         kinds: dict[tuple[int, int], mpq] = {}  # (hands given a non-pair card, hands drawing freely) -> chance
-        for chance, _, made, waiting in solver._split_patterns(pair, upcard):
+        for chance, _, made, waiting in solver.split_patterns(pair, upcard):
             kinds[(sum(made), waiting)] = kinds.get((sum(made), waiting), _ZERO) + chance
         out: Dist = {}
         for outcome, n in zip(OUTCOMES, numerators):
@@ -282,7 +282,7 @@ class NetResults:
         return self._settle_lines(table, upcard, counts_of([pair, pair]), left)
 
     def _pattern_counts(self, pair: int) -> list[tuple[int, int, int, int]]:
-        """(orders, hands, b, waiting): the patterns of :meth:`FractionSolver._split_patterns` with the
+        """(orders, hands, b, waiting): the patterns of :meth:`FractionSolver.split_patterns` with the
         number of orders of pair / non-pair second cards that make each."""
         limit = self.solver.split_limit(pair)
         counts: dict[tuple[int, int, int], int] = {}

@@ -164,13 +164,13 @@ class _ChartSolver(FractionSolver):
     def played(self, hand: Counts, upcard: int) -> mpq:
         """W of an unsplit hand of three or more cards played by the chart from here: stand, hit or,
         with ``double_after_hit``, double (the chart's row for the hand's total, as for two cards)."""
-        key = (self._key(hand), upcard)
+        key = (self.hand_key(hand), upcard)
         found = self._played.get(key)
         if found is None:
             move = self.later_move(hand, upcard)
             played = self.double(hand, upcard) if move == "double" else None
             if played is None and move != "stand":  # hit (or a double with no card left to draw)
-                played = self._hit(hand, upcard, NOTHING_GONE, lambda new: self.played(new, upcard))
+                played = self.hit_value(hand, upcard, NOTHING_GONE, lambda new: self.played(new, upcard))
             found = self._played[key] = self.stand(hand, upcard) if played is None else played
         return found
 
@@ -185,10 +185,10 @@ class _ChartSolver(FractionSolver):
 
     # A chart plays split hands by their cards alone, whatever the split strategy of the rules:
     # the engine's split valuation asks these two for every post-split choice.
-    def _split_hits(self, hand: Counts, upcard: int, pair: int, strategy: int) -> bool:
+    def split_hits_by_strategy(self, hand: Counts, upcard: int, pair: int, strategy: int) -> bool:
         return self.continues_hitting(hand, upcard)
 
-    def _split_move(self, hand: Counts, upcard: int, pair: int, strategy: int) -> str:
+    def split_move_by_strategy(self, hand: Counts, upcard: int, pair: int, strategy: int) -> str:
         if counts_value(hand).total == 21 or not self.rules.may_hit_split(pair):
             return "stand"
         allowed = {"stand", "hit"} | ({"double"} if self.may_double(hand, pair) else set())  # 3+ cards: DAH
@@ -231,7 +231,7 @@ class _ChartSolver(FractionSolver):
         if move == "stand":
             return self.stand(hand, upcard)
         if move == "hit":
-            return self._hit(hand, upcard, NOTHING_GONE, lambda new: self.played(new, upcard))
+            return self.hit_value(hand, upcard, NOTHING_GONE, lambda new: self.played(new, upcard))
         if move == "double":
             return self.double(hand, upcard)
         if move == "split":

@@ -71,7 +71,9 @@ class SeenCards:
         # the counts a finite shoe starts with (the infinite deck never asks for them)
         self.counts: Counts = shoe.counts if isinstance(shoe, FiniteShoe) else STANDARD_PROPORTIONS
         self._dealer: dict[Any, tuple[tuple[int, ...], int]] = {}
-        self._oracle = DealerOracle(shoe.counts, rules.h17) if isinstance(shoe, FiniteShoe) else None
+        # the exact dealer rows of a finite shoe, shared with the engine that values the same shoe;
+        # ``None`` for the infinite deck
+        self.dealer_oracle = DealerOracle(shoe.counts, rules.h17) if isinstance(shoe, FiniteShoe) else None
         if self.infinite:
             rows = dealer_distributions(rules.dealer_rules())
             self._infinite_rows = {u: _over_common_denominator([rows[u][o] for o in OUTCOMES]) for u in rows}
@@ -127,16 +129,16 @@ class SeenCards:
             if (removed, upcard, hidden) not in self._dealer:
                 pair, j = hidden or (0, 0)
                 batches.setdefault(pair, []).append((removed, j))
-        assert self._oracle is not None  # finite shoes only
+        assert self.dealer_oracle is not None  # finite shoes only
         for pair, sets in batches.items():
-            rows = self._oracle.numerators([r for r, _ in sets], upcard, pair, [j for _, j in sets])
+            rows = self.dealer_oracle.numerators([r for r, _ in sets], upcard, pair, [j for _, j in sets])
             for (removed, j), row in zip(sets, rows):
                 self._dealer[(removed, upcard, (pair, j) if j else None)] = row
 
     def dealer_rows(self, removed_sets: list[Counts], upcard: int) -> list[tuple[tuple[int, ...], int]]:
         """:meth:`dealer` for many removed sets at once (finite shoes, nothing hidden), not kept."""
-        assert self._oracle is not None  # finite shoes only
-        return self._oracle.numerators(removed_sets, upcard, 0, [0] * len(removed_sets))
+        assert self.dealer_oracle is not None  # finite shoes only
+        return self.dealer_oracle.numerators(removed_sets, upcard, 0, [0] * len(removed_sets))
 
     def dealer_residues(self, removed_sets: Any, upcard: int, bound: int, keep: bool = True) -> Residues:
         """The numerators of :meth:`dealer_rows` modulo primes whose product exceeds ``bound`` times every
@@ -146,15 +148,15 @@ class SeenCards:
         walked for this request are not kept for reuse (rows used once)."""
         import numpy as np  # finite shoes only
 
-        assert self._oracle is not None  # finite shoes only
-        chunks = [self._oracle.residues(_listed(removed_sets[i:i + _DEALER_CHUNK]), upcard, 0, None, bound=bound,
-                                        keep=keep)
+        assert self.dealer_oracle is not None  # finite shoes only
+        chunks = [self.dealer_oracle.residues(_listed(removed_sets[i:i + _DEALER_CHUNK]), upcard, 0, None, bound=bound,
+                                              keep=keep)
                   for i in range(0, len(removed_sets), _DEALER_CHUNK)]  # in chunks: the walk's arrays stay small
         if len(chunks) == 1:
             return chunks[0]
         primes = chunks[0].primes
         if any(chunk.primes != primes for chunk in chunks):  # chunks of other denominators: walk them at once
-            return self._oracle.residues(_listed(removed_sets), upcard, 0, None, bound=bound, keep=keep)
+            return self.dealer_oracle.residues(_listed(removed_sets), upcard, 0, None, bound=bound, keep=keep)
         return Residues(np.concatenate([chunk.residues for chunk in chunks], axis=2),
                         [d for chunk in chunks for d in chunk.denominators], primes)
 

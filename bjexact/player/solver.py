@@ -111,6 +111,7 @@ _BATCH_MIN_CARDS = 30
 __all__ = [
     "PositionValues", "GameValue", "PlayerMatrices", "InfiniteSolution", "HandDecision", "FiniteSolution",
     "solve_infinite", "solve_finite", "hand_decision", "solve", "two_card_votes", "majority_move", "solve_positions",
+    "clear_hand_decision_cache",
 ]
 
 
@@ -711,6 +712,12 @@ def solve_positions(rules: Rules, shoe: FiniteShoe) -> dict[tuple[Counts, int], 
 def _finite_solver(rules: Rules, shoe: FiniteShoe, objective: str) -> _FiniteSolver:
     """Solvers are kept: later decisions of a hand (same cards unseen in all) are then instant."""
     return _FiniteSolver(rules, shoe, objective, one_upcard=True)
+
+
+def clear_hand_decision_cache() -> None:
+    """Forget the finite-shoe solvers :func:`hand_decision` keeps, so that the next decision is solved
+    from scratch (as for a new shoe); timings use it. Results are the same either way."""
+    _finite_solver.cache_clear()
 
 
 def _check_available(counts: Counts, ranks: tuple[int, ...]) -> None:

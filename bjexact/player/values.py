@@ -143,7 +143,9 @@ class FractionSolver:
         self.rules = rules
         self.cards = SeenCards(rules) if cards is None else cards  # shared: the dealer's rows are the shoe's
         self.natural_loses = not rules.excludes_natural
-        self._stand_w = {t: stand_weights(t, self.natural_loses) for t in range(4, 22)}
+        # total (4..21) -> the payoff of standing on it for each dealer outcome, in the order of
+        # OUTCOMES; a natural's weight follows ``natural_loses`` (read-only, shared with callers)
+        self.stand_weights_by_total = {t: stand_weights(t, self.natural_loses) for t in range(4, 22)}
         self._cont: dict[Any, tuple[mpq, mpq | None]] = {}
         self._split_cont: dict[Any, mpq] = {}
         self._stand: dict[Any, mpq] = {}
@@ -153,8 +155,10 @@ class FractionSolver:
         self._later: dict[Any, mpq] = {}
         self._later_double: dict[Any, mpq | None] = {}
 
-    def _key(self, hand: Counts) -> Any:
-        """Memo key of a hand: for the infinite deck its values depend on (total, soft) only."""
+    def hand_key(self, hand: Counts) -> Any:
+        """Memo key of a hand's values, for this solver's memos and those of its subclasses and users
+        (:mod:`bjexact.player.distribution`): the hand's counts for a finite shoe; for the infinite
+        deck its values depend on (total, soft) only (and on the card count under a Charlie rule)."""
         if self.cards.infinite:
             value = counts_value(hand)
             return (value.total, value.soft) if self.rules.charlie is None else (value.total, value.soft, sum(hand))
@@ -184,14 +188,16 @@ class FractionSolver:
         found = self._stand.get(key)
         if found is None:
             numerators, denominator = self.cards.dealer(add_counts(hand, gone.extra), upcard, gone)
-            weights = self._stand_w[total]
+            weights = self.stand_weights_by_total[total]
             found = mpq(sum(w * n for w, n in zip(weights, numerators) if w), denominator)
             if self.cards.recording is None or not gone.pair:  # no zeros kept from a dry run
                 self._stand[key] = found
         return found
 
-    def _hit(self, hand: Counts, upcard: int, gone: Gone, then: Callable[[Counts], mpq]) -> mpq | None:
-        """W of drawing one card, then ``then(new hand)``; a bust loses the stake at once."""
+    def hit_value(self, hand: Counts, upcard: int, gone: Gone, then: Callable[[Counts], mpq]) -> mpq | None:
+        """W of drawing one card to ``hand`` with ``gone`` also out of the shoe, then ``then(new hand)``
+        (never called on a bust: a bust loses the stake at once, scaled as :meth:`scale` says);
+        ``None`` when no card can be drawn (only the hole card is unseen)."""
         draws = self.cards.draws(add_counts(hand, gone.extra), upcard, gone)
         if not draws:
             return None
@@ -219,11 +225,11 @@ class FractionSolver:
 
     def continuation(self, hand: Counts, upcard: int) -> tuple[mpq, mpq | None]:
         """(stand, hit) W of an unsplit hand that may only stand or hit from here."""
-        key = (self._key(hand), upcard)
+        key = (self.hand_key(hand), upcard)
         found = self._cont.get(key)
         if found is None:
             stand = self.stand(hand, upcard)
-            hit = self._hit(hand, upcard, NOTHING_GONE, lambda new: self.later_value(new, upcard))
+            hit = self.hit_value(hand, upcard, NOTHING_GONE, lambda new: self.later_value(new, upcard))
             found = self._cont[key] = (stand, hit)
         return found
 
@@ -231,7 +237,7 @@ class FractionSolver:
         """W of an unsplit hand of three or more cards played on optimally: the best of standing,
         hitting and, with ``double_after_hit``, doubling (with ``pairs_gone`` cards of ``pair``
         gone too: the values a split strategy chooses by, :meth:`post_split_continuation`)."""
-        key = (self._key(hand), upcard, pair, pairs_gone)
+        key = (self.hand_key(hand), upcard, pair, pairs_gone)
         found = self._later.get(key)
         if found is None:
             values = self.post_split_continuation(hand, upcard, pair, pairs_gone)
@@ -245,7 +251,7 @@ class FractionSolver:
 
     def later_double(self, hand: Counts, upcard: int, gone: Gone) -> mpq | None:
         """W of doubling a hand of three or more cards (memoised: a position is reached by many lines)."""
-        key = (self._key(hand), upcard, gone.pair if self.cards.infinite else gone)
+        key = (self.hand_key(hand), upcard, gone.pair if self.cards.infinite else gone)
         if key not in self._later_double:
             self._later_double[key] = self.double(hand, upcard, gone)
         return self._later_double[key]
@@ -262,7 +268,7 @@ class FractionSolver:
         return best_move(options)
 
     def double(self, hand: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> mpq | None:
-        one_card = self._hit(hand, upcard, gone, lambda new: self.stand(new, upcard, gone))
+        one_card = self.hit_value(hand, upcard, gone, lambda new: self.stand(new, upcard, gone))
         return None if one_card is None else 2 * one_card
 
     def may_double(self, hand: Counts, split_pair: int | None = None) -> bool:
@@ -319,7 +325,7 @@ class FractionSolver:
         many hands were on the table when it took its second card (CDP).
         """
         total = _ZERO
-        for chance, hands, made, waiting in self._split_patterns(pair, upcard):
+        for chance, hands, made, waiting in self.split_patterns(pair, upcard):
             extra = counts_of([pair] * (hands - 1))
             b = sum(made)
             if b:  # a hand whose second card x is not a pair card; b - 1 others like it, unknown
@@ -340,7 +346,7 @@ class FractionSolver:
         return total
 
     def _hands_by_strategy(self, made: tuple[int, ...]) -> dict[int, int]:
-        """How many of the hands ``made`` counts (see :meth:`_split_patterns`) play each strategy."""
+        """How many of the hands ``made`` counts (see :meth:`split_patterns`) play each strategy."""
         found: dict[int, int] = {}
         for k, count in enumerate(made):
             if count:
@@ -348,9 +354,11 @@ class FractionSolver:
                 found[strategy] = found.get(strategy, 0) + count
         return found
 
-    def _split_patterns(self, pair: int, upcard: int) -> list[tuple[mpq, int, tuple[int, ...], int]]:
+    def split_patterns(self, pair: int, upcard: int) -> list[tuple[mpq, int, tuple[int, ...], int]]:
         """(chance, hands, made, waiting) of how the split hands' second cards fall, up to the
-        limit: ``made[k]`` hands took a non-pair card while k + 2 hands were on the table."""
+        limit, given the pair and ``upcard`` dealt: ``made[k]`` hands took a non-pair card while
+        k + 2 hands were on the table, ``hands`` were split in all and ``waiting`` still wait for a
+        second card when the limit stops resplitting (they keep any card). Chances sum to 1."""
         limit = self.split_limit(pair)
         if self.cards.infinite:
             p_pair_always = self.cards.shoe.draw_probabilities()[pair - 1]
@@ -386,10 +394,13 @@ class FractionSolver:
         while ``hands`` split hands are on the table: the best of the moves allowed after a
         split by the values of the hand played on optimally with :meth:`strategy_pairs` other
         pair cards gone (none: the unsplit hand's values, CDZ-)."""
-        return self._split_move(hand, upcard, pair, self.strategy_pairs(hands))
+        return self.split_move_by_strategy(hand, upcard, pair, self.strategy_pairs(hands))
 
-    def _split_move(self, hand: Counts, upcard: int, pair: int, strategy: int) -> str:
-        """The move of a split hand (two cards or, with ``double_after_hit``, more) by its strategy."""
+    def split_move_by_strategy(self, hand: Counts, upcard: int, pair: int, strategy: int) -> str:
+        """The move of a split hand of ``pair`` (two cards or, with ``double_after_hit``, more) against
+        ``upcard`` when it plays the split strategy of ``strategy`` other pair cards gone (see
+        :meth:`strategy_pairs`). A hook: :meth:`split_move` and the split valuation ask it for every
+        post-split move, so a subclass that plays split hands otherwise (a chart) overrides it."""
         if (sum(hand) == 2 and counts_value(hand).total == 21) or not self.rules.may_hit_split(pair):
             return "stand"
         gone = _pairs_gone(pair, strategy)
@@ -411,9 +422,12 @@ class FractionSolver:
     def split_hits(self, hand: Counts, upcard: int, pair: int, hands: int = 2) -> bool:
         """Whether a split hand of ``pair`` with three or more cards hits, by the split strategy,
         played while ``hands`` split hands are on the table."""
-        return self._split_hits(hand, upcard, pair, self.strategy_pairs(hands))
+        return self.split_hits_by_strategy(hand, upcard, pair, self.strategy_pairs(hands))
 
-    def _split_hits(self, hand: Counts, upcard: int, pair: int, strategy: int) -> bool:
+    def split_hits_by_strategy(self, hand: Counts, upcard: int, pair: int, strategy: int) -> bool:
+        """Whether a split hand of ``pair`` with three or more cards hits against ``upcard`` when it
+        plays the split strategy of ``strategy`` other pair cards gone (ties go to standing). A hook
+        like :meth:`split_move_by_strategy`: :meth:`split_hits` and the split valuation ask it."""
         stand, hit = self.post_split_continuation(hand, upcard, pair, strategy)
         return hits(stand, hit)
 
@@ -423,12 +437,12 @@ class FractionSolver:
         unsplit hand's :meth:`continuation`, CDZ-; one: the first split hand's, CDP1)."""
         if not pairs_gone:
             return self.continuation(hand, upcard)
-        key = (self._key(hand), upcard, pair, pairs_gone)
+        key = (self.hand_key(hand), upcard, pair, pairs_gone)
         found = self._first_cont.get(key)
         if found is None:
             gone = _pairs_gone(pair, pairs_gone)
             stand = self.stand(hand, upcard, gone)
-            hit = self._hit(hand, upcard, gone, lambda new: self.later_value(new, upcard, pair, pairs_gone))
+            hit = self.hit_value(hand, upcard, gone, lambda new: self.later_value(new, upcard, pair, pairs_gone))
             found = self._first_cont[key] = (stand, hit)  # its rows are batched before any dry run
         return found
 
@@ -444,7 +458,7 @@ class FractionSolver:
         return found
 
     def _split_two_cards_now(self, hand: Counts, upcard: int, gone: Gone, strategy: int) -> mpq:
-        move = self._split_move(hand, upcard, gone.pair, strategy)
+        move = self.split_move_by_strategy(hand, upcard, gone.pair, strategy)
         if move == "double":
             doubled = self.double(hand, upcard, gone)
             if doubled is None:
@@ -455,19 +469,19 @@ class FractionSolver:
         return self.stand(hand, upcard, gone)
 
     def _split_hit(self, hand: Counts, upcard: int, gone: Gone, strategy: int) -> mpq:
-        result = self._hit(hand, upcard, gone, lambda new: self._split_continuation(new, upcard, gone, strategy))
+        result = self.hit_value(hand, upcard, gone, lambda new: self._split_continuation(new, upcard, gone, strategy))
         if result is None:
             raise BjexactError("the shoe is too small to deal the split hands")
         return result
 
     def _split_continuation(self, hand: Counts, upcard: int, gone: Gone, strategy: int) -> mpq:
         """W of a split hand of three or more cards, played by its split strategy."""
-        key = (self._key(hand), upcard, None if self.cards.infinite else gone, strategy)
+        key = (self.hand_key(hand), upcard, None if self.cards.infinite else gone, strategy)
         found = self._split_cont.get(key)
         if found is None:
             if self.rules.double_after_hit and self.may_double(hand, gone.pair):
                 found = self._split_two_cards_now(hand, upcard, gone, strategy)  # may double: chosen alike
-            elif self._split_hits(hand, upcard, gone.pair, strategy):
+            elif self.split_hits_by_strategy(hand, upcard, gone.pair, strategy):
                 found = self._split_hit(hand, upcard, gone, strategy)
             else:
                 found = self.stand(hand, upcard, gone)
@@ -559,8 +573,8 @@ class EngineSolver(FractionSolver):
             shoe = self.cards.counts
             pairs = [p for p in RANKS if self.rules.split_hands >= 2 and self.split_limit(p) == 2
                      and shoe[p - 1] - (p == upcard) >= 2]
-            assert self.cards._oracle is not None  # finite shoes only
-            found = self._engines[upcard] = UpcardEngine(self.rules, shoe, upcard, self.cards._oracle, pairs)
+            assert self.cards.dealer_oracle is not None  # finite shoes only
+            found = self._engines[upcard] = UpcardEngine(self.rules, shoe, upcard, self.cards.dealer_oracle, pairs)
             self.cards.sources[upcard] = found.row  # the fraction arithmetic reads the same rows
         return found
 
