@@ -56,11 +56,12 @@ def register(subparsers) -> None:
         description="Play blackjack against the dealer, with the exact value of every move at every decision.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    from ..core.rules import DEFAULT_DECKS
     from .common import bounded_int
     from .game_options import add_game_rule_options
 
     table = parser.add_argument_group("the table")
-    table.add_argument("--decks", default=None, metavar="N",
+    table.add_argument("--decks", default=DEFAULT_DECKS, metavar="N",  # text read by the rules' one parser
                        help="decks in the shoe, 1 to 8 (default: 2, as for every command)")
     table.add_argument("--h17", action="store_true", help="the dealer hits soft 17 (default: stands on all 17s)")
     table.add_argument("--chips", type=bounded_int(1, 10**12), default=100, metavar="N",
