@@ -139,6 +139,8 @@ class Report:
     """The house edge with each common rule changed (:mod:`bjexact.render.effects`); ``None``: left out."""
     spread: SpreadStandIn | None = None
     """Where the full game's variance is not computed (resplits on a finite shoe): the spread split once."""
+    effects_left_out: bool = False
+    """The effect of each rule was left out on request (``--no-rule-effects``, which the regenerate line repeats)."""
 
     @property
     def game_rules(self) -> GameRules:
@@ -212,7 +214,7 @@ def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
     stand_in = (spread_stand_in(full, progress=progress)
                 if game is not None and game.variance is None and full.split_hands > 2 else None)
     return Report(rules, objective, dealer, chain, solution, tuple(figures), report_blocks(rules), game, game_error,
-                  full_rules, chart_game, tuple(game_figures), changed, stand_in)
+                  full_rules, chart_game, tuple(game_figures), changed, stand_in, effects_left_out=not effects)
 
 
 def spread_stand_in(rules: GameRules, *, progress: bool | None = None) -> SpreadStandIn | None:
@@ -394,7 +396,7 @@ def _rule_flags(report: Report) -> str:
             flags.append(option)
     if full.charlie is not None:
         flags.append(f"--charlie {full.charlie}")
-    if report.effects is None and report.game is not None:
+    if report.effects_left_out:
         flags.append("--no-rule-effects")
     return " ".join(flags)
 
@@ -835,8 +837,9 @@ def _first_error(log: Path) -> str:
 
 
 def reference_texts(rules: Rules, *, player: bool = True, effects: bool = True) -> dict[str, str]:
-    """The Markdown and LaTeX of one reference report (no files written)."""
-    report = build_report(rules, player=player, progress=False, effects=effects)
+    """The Markdown and LaTeX of one reference report (no files written); ``effects=False`` leaves out
+    the effect of each rule but keeps the reference reports' regenerate line (a check of the rest)."""
+    report = replace(build_report(rules, player=player, progress=False, effects=effects), effects_left_out=False)
     return {"report.md": report_markdown(report), "report.tex": report_latex(report)}
 
 
