@@ -98,14 +98,7 @@ def test_dealer_rows_walked_once_per_shoe_are_reused_by_a_second_oracle(monkeypa
     first = [(1, 0, 0, 0, 0, 0, 0, 0, 0, 1), (0, 2, 0, 0, 0, 0, 0, 0, 0, 0)]
     second = [(0, 2, 0, 0, 0, 0, 0, 0, 0, 0), (0, 0, 1, 0, 0, 0, 0, 1, 0, 1), (1, 0, 0, 0, 0, 0, 0, 0, 0, 1),
               (0, 0, 1, 0, 0, 0, 0, 1, 0, 1)]
-    walked: list[int] = []
-    numerators = batch._numerators
-
-    def counted(walk, left, *rest):
-        walked.append(left.shape[0])
-        return numerators(walk, left, *rest)
-
-    monkeypatch.setattr(batch, "_numerators", counted)
+    walked = _count_walks(monkeypatch)
     DealerOracle(shoe, h17=False).numerators(first, 6)
     rows = DealerOracle(shoe, h17=False).numerators(second, 6)
     assert walked == [2, 1]
@@ -127,14 +120,7 @@ def test_dealer_rows_walked_without_keeping_are_exact_and_leave_the_store_as_it_
     kept = [(1, 0, 0, 0, 0, 0, 0, 0, 0, 1), (0, 2, 0, 0, 0, 0, 0, 0, 0, 0)]
     once = [(0, 0, 1, 0, 0, 0, 0, 1, 0, 1), (0, 2, 0, 0, 0, 0, 0, 0, 0, 0), (0, 0, 0, 2, 0, 0, 0, 0, 0, 2),
             (0, 0, 1, 0, 0, 0, 0, 1, 0, 1), (1, 0, 0, 0, 0, 0, 0, 0, 0, 1)]
-    walked: list[int] = []
-    numerators = batch._numerators
-
-    def counted(walk, left, *rest):
-        walked.append(left.shape[0])
-        return numerators(walk, left, *rest)
-
-    monkeypatch.setattr(batch, "_numerators", counted)
+    walked = _count_walks(monkeypatch)
     DealerOracle(shoe, h17=False).residues(kept, 5)
     oracle = DealerOracle(shoe, h17=False)
     first = oracle.residues(once, 5, keep=False)
@@ -233,3 +219,18 @@ def test_the_optima_of_resplit_hands_come_from_one_batch_of_dealer_rows_per_upca
     # per up-card: the unsplit hands, the optima with pair cards gone, the split hands' stands (not 26)
     assert max(plain.count(u) for u in range(1, 11)) <= 3
     assert new.ev == solve_game(rules, with_distribution=False, progress=False, engine=False).ev
+
+
+def _count_walks(monkeypatch) -> list[int]:
+    """The number of dealer rows each batch walk computes, appended as the walks happen."""
+    from bjexact.dealer import batch
+
+    walked: list[int] = []
+    numerators = batch._numerators
+
+    def counted(walk, left, *rest):
+        walked.append(left.shape[0])
+        return numerators(walk, left, *rest)
+
+    monkeypatch.setattr(batch, "_numerators", counted)
+    return walked
