@@ -199,3 +199,12 @@ def test_a_full_game_engine_is_checked_on_depleted_shoes_too():
     first_moves = {(d.shoe, (*d.cards, d.upcard)) for d in frozen.disagreements if len(d.cards) == 2}
     assert expected and first_moves == expected
     assert {d.shoe for d in frozen.disagreements} <= {1, 2}
+
+
+def test_a_depleted_shoe_too_small_to_deal_is_named(capsys, tmp_path, monkeypatch):
+    (tmp_path / "stands.py").write_text("def decide(cards, upcard, unseen):\n    return 'stand'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    status = main(["check-strategy", "stands:decide", "--game", "--shoe", "2,1,1,1,1,1,1,1,1,4", "--shoes", "3",
+                   "--seed", "2", "--split-hands", "2"])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and "depleted shoe 1 (2,1,0,1,1,0,0,0,0,2): the shoe is too small" in err

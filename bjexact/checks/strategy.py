@@ -21,7 +21,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from ..core.cards import RANKS, Counts, FiniteShoe, counts_of, rank_symbol
 from ..core.choice import best_move
@@ -34,6 +35,7 @@ from ..player.game import solve_game
 __all__ = ["Disagreement", "StrategyCheck", "check_hit_stand_engine", "check_game_engine", "format_strategy_check",
            "depleted_shoes", "engine_move"]
 
+_T = TypeVar("_T")
 _MOVES = {"hit": "hit", "h": "hit", "stand": "stand", "s": "stand", "stay": "stand", "stick": "stand"}
 _GAME_MOVES = {**_MOVES, "double": "double", "d": "double", "split": "split", "p": "split",
                "surrender": "surrender", "r": "surrender"}
@@ -90,6 +92,16 @@ class StrategyCheck:
                 "disagreements": [d.to_json() for d in self.disagreements]}
 
 
+def _on_shoe(solve: Callable[[], _T], index: int, shoe: Counts) -> _T:
+    """``solve()`` for shoe ``index`` (0 the full shoe), a refusal naming the depleted shoe it was for."""
+    try:
+        return solve()
+    except BjexactError as exc:
+        if index == 0:
+            raise
+        raise BjexactError(f"depleted shoe {index} ({','.join(map(str, shoe))}): {exc}") from None
+
+
 def depleted_shoes(full: Counts, count: int, seed: int) -> list[Counts]:
     """``count`` shoes, each ``full`` less a random 10 to 50 % of its cards (``random.Random(seed)``)."""
     rng = random.Random(seed)
@@ -113,7 +125,7 @@ def check_hit_stand_engine(engine: Callable[[tuple[int, ...], int, Counts], Any]
     decisions = 0
     name = getattr(engine, "__qualname__", None) or type(engine).__name__
     for index, shoe in enumerate(all_shoes):
-        table = ShoeDecisions.solve(rules, shoe)
+        table = _on_shoe(partial(ShoeDecisions.solve, rules, shoe), index, shoe)
         for counts, upcard in table.hands():
             cards = tuple(r for r in RANKS for _ in range(counts[r - 1]))
             unseen = tuple(s - c - (r == upcard) for r, s, c in zip(RANKS, shoe, counts))
@@ -176,7 +188,7 @@ def _hit_stand_rules(rules: GameRules, shoe: Counts) -> Rules:
 def _first_moves(engine: Callable[..., Any], name: str, rules: GameRules, shoe: Counts,
                  index: int) -> tuple[int, list[Disagreement]]:
     """(decisions put, disagreements) for the first move of every two-card hand of ``shoe``."""
-    solution = solve_game(rules, with_distribution=False, progress=False)
+    solution = _on_shoe(partial(solve_game, rules, with_distribution=False, progress=False), index, shoe)
     found: list[Disagreement] = []
     decisions = 0
     for (a, b, upcard), moves in solution.hands.items():
@@ -199,7 +211,7 @@ def _first_moves(engine: Callable[..., Any], name: str, rules: GameRules, shoe: 
 def _later_hit_stand(engine: Callable[..., Any], name: str, rules: Rules, shoe: Counts,
                      index: int) -> tuple[int, list[Disagreement]]:
     """(decisions put, disagreements) for hit or stand on every hand of three or more cards."""
-    table = ShoeDecisions.solve(rules, shoe)
+    table = _on_shoe(partial(ShoeDecisions.solve, rules, shoe), index, shoe)
     found: list[Disagreement] = []
     decisions = 0
     for counts, upcard in table.hands():
