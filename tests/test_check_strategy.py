@@ -207,4 +207,5 @@ def test_a_depleted_shoe_too_small_to_deal_is_named(capsys, tmp_path, monkeypatc
     status = main(["check-strategy", "stands:decide", "--game", "--shoe", "2,1,1,1,1,1,1,1,1,4", "--shoes", "3",
                    "--seed", "2", "--split-hands", "2"])
     err = capsys.readouterr().err
-    assert status == 2 and err.count("\n") == 1 and "depleted shoe 1 (2,1,0,1,1,0,0,0,0,2): the shoe is too small" in err
+    assert status == 2 and err.count("\n") == 1
+    assert "depleted shoe 1 (2,1,0,1,1,0,0,0,0,2): the shoe is too small" in err

@@ -493,6 +493,10 @@ def fault_candidates(rules: GameRules, strategy: ChartPolicy | None = None) -> t
         def faulty(fault: str) -> dict[mpq, mpq] | None:
             if fault in DEALER_FAULTS and dealer_stops(rules, fault) is None:
                 return None  # the rules' own play
+            if rules.charlie is not None or rules.double_after_hit or rules.split_hands > 4:
+                # the faulty rounds are enumerated (and checked against the solver) for the usual rules only
+                raise BjexactError("faulty rounds are enumerated for up to 4 split hands without a Charlie or "
+                                   "doubling after hitting")
             moves, first_move = _round_play(rules, strategy)
             return faulty_round_distribution(rules, moves, first_move, fault)
 
