@@ -96,19 +96,22 @@ def _infinite_rows(rules: Rules, upcards: Iterable[int]) -> dict[int, dict[str, 
     zero = {o: mpq(0) for o in outcomes}
     memo: dict[HandValue, dict[str, mpq]] = {}
 
+    def draw_into(row: dict[str, mpq], value: HandValue, chance: mpq) -> None:
+        """Add to ``row`` the outcomes of a hand now worth ``value``, reached with ``chance``."""
+        if value.bust:
+            row[BUST] += chance
+        elif rules.dealer_stands(value):
+            row[str(value.total)] += chance
+        else:
+            for outcome, p in from_hand(value).items():
+                row[outcome] += chance * p
+
     def from_hand(value: HandValue) -> dict[str, mpq]:
         found = memo.get(value)
         if found is None:
             found = dict(zero)
             for rank, chance in zip(RANKS, chances):
-                new_value = add_card(value, rank)
-                if new_value.bust:
-                    found[BUST] += chance
-                elif rules.dealer_stands(new_value):
-                    found[str(new_value.total)] += chance
-                else:
-                    for outcome, p in from_hand(new_value).items():
-                        found[outcome] += chance * p
+                draw_into(found, add_card(value, rank), chance)
             memo[value] = found
         return found
 
@@ -124,14 +127,7 @@ def _infinite_rows(rules: Rules, upcards: Iterable[int]) -> dict[int, dict[str, 
                 if rules.naturals != "peek":
                     row[BLACKJACK if rules.naturals == "separate" else "21"] += chance
                 continue
-            chance = chance / rest
-            if new_value.bust:
-                row[BUST] += chance
-            elif rules.dealer_stands(new_value):
-                row[str(new_value.total)] += chance
-            else:
-                for outcome, p in from_hand(new_value).items():
-                    row[outcome] += chance * p
+            draw_into(row, new_value, chance / rest)
         rows[upcard] = row
     return rows
 
