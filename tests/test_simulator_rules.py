@@ -267,11 +267,14 @@ def test_the_brute_forces_own_simulation_agrees_with_its_distribution():
     assert set(results) <= set(bf.round_distribution(SHOES[0], rules))
 
 
-def test_check_strategy_game_refuses_the_rules_that_change_later_decisions(capsys):
-    for extra in (["--charlie", "5"], ["--double-after-hit"]):
+def test_check_strategy_game_checks_the_rules_that_change_later_decisions(capsys):
+    """A Charlie and doubling after hitting are checked, not refused (the exact disagreements:
+    tests/test_check_strategy_rules.py): an engine that always hits fails with the rules in its report."""
+    for extra, named in ((["--charlie", "4"], "4-card Charlie"), (["--double-after-hit"], "double after hitting")):
         status, out, err = run(capsys, "check-strategy", "tests/test_check_strategy.py:always_hit", "--game",
-                               "--decks", "1", *extra)
-        assert status == 2 and "drop --charlie and --double-after-hit" in err and err.count("\n") == 1
+                               "--shoe", "1,1,1,1,1,1,1,1,1,4", "--split-hands", "2", *extra)
+        assert status == 1 and not err, err
+        assert named in out and "Verdict: FAIL" in out
 
 
 @pytest.mark.parametrize("shoe", ["inf", HALF_DECK])
