@@ -530,6 +530,23 @@ class GameRules:
         the first two cards, not of a split hand, and not under ``plain_naturals``."""
         return not split and not self.plain_naturals and is_natural(cards)
 
+    @property
+    def largest_stake(self) -> int:
+        """The most a round can have at stake, in units of the initial bet (so the most it can win or
+        lose, a natural's payout aside): 2 for a doubled hand, or with splitting ``split_hands`` hands of
+        2 each where they may double (DAS), 1 each where not.
+
+        Examples
+        --------
+        >>> GameRules(split_hands=4).largest_stake, GameRules(das=False).largest_stake
+        (8, 4)
+        >>> GameRules(double="none", split_hands=1).largest_stake
+        1
+        """
+        per_hand = 2 if self.double != "none" else 1
+        split = self.split_hands * (per_hand if self.das else 1) if self.split_hands > 1 else 0
+        return max(per_hand, split)
+
     def dealer_natural_loss(self, stakes: Sequence[Any], original: Any = 1) -> mpq:
         """What a dealer natural found after the player has played (ENHC) takes from hands whose
         stakes are ``stakes`` (doubles and splits included): every bet, or with ``obo`` the
