@@ -11,7 +11,6 @@ examples:
   bjexact check-strategy myengine.py:decide --decks 1
   bjexact check-strategy mypkg.engine:decide --decks 2 --h17 --shoes 20 --seed 3 --format json
   bjexact check-strategy mypkg.engine:decide --game --decks 1 --split-hands 2 --surrender late
-
   bjexact check-strategy mypkg.engine:decide --game --decks 1 --double-after-hit --charlie 5
 
 The engine contract: NAME(cards, upcard, unseen) -> "hit" or "stand" (also h, s); with
@@ -54,7 +53,8 @@ def register(subparsers) -> None:
 
     parser.add_argument("--game", action="store_true",
                         help="a full-game engine: its first move on every two-card hand (stand, hit, double, "
-                             "split, surrender as the rules allow) and hit/stand after")
+                             "split, surrender as the rules allow) and hit/stand after (and double with "
+                             "--double-after-hit)")
     add_game_rule_options(parser, title="full game rules (--game)")
     group = parser.add_argument_group("test")
     group.add_argument("--shoes", type=bounded_int(0, 1000), default=0, metavar="N",
