@@ -1,4 +1,6 @@
-"""Rule sets: the shoe, the dealer's soft-17 rule and the naturals convention.
+"""Rule sets: :class:`GameRules`, the one rules class (the shoe, the dealer's soft-17 rule, the
+payout, what the player may do and how a hand is settled), and :class:`Rules`, its view for the
+dealer's tables and the hit/stand game, with their naturals convention.
 
 Naturals conventions (a *natural* is an ace and a ten-valued card as the first two cards;
 :class:`Naturals` names them and says what each means for the game and for a dealer table):
