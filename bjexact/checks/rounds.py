@@ -637,10 +637,8 @@ def format_round_check(check: RoundCheck) -> str:
     lines.append(f"mean: {check.mean:+.6f} against exact {float(check.exact_mean):+.6f} "
                  f"(= {fraction_string(check.exact_mean)}), p {check.mean_p:.2g}, Holm p {check.adjusted[1]:.2g}")
     if check.impossible:
-        shown = ", ".join(f"{o} in round {r}" for r, o in check.examples)
-        lines.append(f"Results these rules cannot produce were returned in {check.impossible_count} rounds: "
-                     + ", ".join(check.impossible) + f" (a payout or a stake the rules do not have); for example "
-                     f"{shown}.")
+        lines.append(_impossible_line(check, "Results these rules cannot produce",
+                                      "a payout or a stake the rules do not have"))
     if check.directed:
         lines.append("directed tests (one per candidate fault): " + ", ".join(
             f"{name} p {p:.2g}" for name, p, _ in check.directed))
@@ -668,6 +666,13 @@ def format_round_check(check: RoundCheck) -> str:
             lines.append("Not ranked (their distribution is not computed for these rules): "
                          + ", ".join(check.causes_left_out))
     return "\n".join(lines) + "\n"
+
+
+def _impossible_line(check: RoundCheck, what: str, why: str) -> str:
+    """The line on the results the rules cannot produce: how many rounds, which, why, where."""
+    shown = ", ".join(f"{o} in round {r}" for r, o in check.examples)
+    return (f"{what} were returned in {check.impossible_count} rounds: " + ", ".join(check.impossible)
+            + f" ({why}); for example {shown}.")
 
 
 def _format_mean_only(check: RoundCheck, played: str) -> str:
@@ -698,13 +703,12 @@ def _format_mean_only(check: RoundCheck, played: str) -> str:
             lines.append(f"{t.outcome:>9}  {t.observed / check.rounds:9.6f}  {float(t.low):8.6f}  {float(t.high):8.6f}"
                          f"  {shown:>6}{flag}")
     if check.impossible:
-        shown = ", ".join(f"{o} in round {r}" for r, o in check.examples)
-        lines.append(f"Results no play under these rules can give were returned in {check.impossible_count} rounds: "
-                     + ", ".join(check.impossible) + f" (a round risks at most {check.rules.largest_stake} units; "
-                     f"its results are whole units, a natural's payout, or -0.5 for a surrender); for example "
-                     f"{shown}.")
+        lines.append(_impossible_line(check, "Results no play under these rules can give",
+                                      f"a round risks at most {check.rules.largest_stake} units; its results are whole "
+                                      "units, a natural's payout, or -0.5 for a surrender"))
+    tested = "the mean and the outcomes' bounds" if check.bounded else "the mean only"
     lines.append(f"Verdict: FAIL ({', '.join(check.failed)})." if check.failed else
-                 "Verdict: PASS (of the mean only). A pass is not a proof.")
+                 f"Verdict: PASS (of {tested}). A pass is not a proof.")
     return "\n".join(lines) + "\n"
 
 
