@@ -44,7 +44,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..core.cards import ACE, TEN
-from ..core.hand import hand_value, is_natural
+from ..core.hand import hand_value
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError, OutOfTime
@@ -699,15 +699,15 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
 
         a, b, up = draw(), draw(), draw()
         hole = draw() if peek else None
-        player_natural = is_natural((a, b))
-        if hole is not None and is_natural((up, hole)):
+        player_natural = rules.is_natural((a, b))
+        if hole is not None and rules.is_natural((up, hole)):
             if player_natural:
                 return -1.0 if fault == "natural-not-pushed" else 0.0
             return -0.5 if rules.surrender == "early" and first_move(a, b, up) == "surrender" else -1.0
         if player_natural:
             if hole is None:
                 hole = draw()
-            if is_natural((up, hole)):
+            if rules.is_natural((up, hole)):
                 return -1.0 if fault == "natural-not-pushed" else 0.0
             return pays
         best = first_move(a, b, up)
@@ -765,7 +765,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
         if fault == "split-hand-dropped" and split_hands:
             del hands[1]
         dealer = [up, hole if hole is not None else draw()]
-        if is_natural(dealer):  # no hole card: a dealer natural takes the bets (OBO: the original one)
+        if rules.is_natural(dealer):  # no hole card: a dealer natural takes the bets (OBO: the original one)
             return float(rules.dealer_natural_loss([stake for _, stake in hands]))
         settled = fault == "split-21-as-settled" and all(
             hand_is_settled(hand_value(cards), len(cards), split_hands) for cards, _ in hands)

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from ..core.cards import ACE, RANKS, TEN, UPCARD_ORDER, add_counts, as_rank, counts_of, rank_symbol
 from ..core.deal import two_card_hands
-from ..core.hand import hand_value, is_natural, player_hand
+from ..core.hand import hand_value, player_hand
 from ..core.numbers import mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError
@@ -100,7 +100,7 @@ def solve_with(solver: FractionSolver, *, with_distribution: bool, progress: boo
             value = _ZERO
             for cards, chance in two_card_hands(shoe, upcard):
                 dealt: Dist | None
-                if is_natural(cards):  # a natural: paid at once, or a push
+                if rules.is_natural(cards):  # a natural: paid at once, or a push
                     p_nat = solver.cards.natural_chance(counts_of(cards), upcard)
                     value += chance * (1 - p_nat) * rules.bj_pays
                     dealt = {rules.bj_pays: 1 - p_nat, _ZERO: p_nat}
@@ -143,7 +143,7 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
     'surrender'
     """
     ranks, up = player_hand(cards, upcard)
-    if is_natural(ranks):
+    if rules.is_natural(ranks):
         raise BjexactError("the hand is a natural: it is paid at once, with nothing to decide")
     solver = FractionSolver(rules)
     hand = counts_of(ranks)
