@@ -1,4 +1,6 @@
-"""Rule sets: the shoe, the dealer's soft-17 rule and the naturals convention.
+"""Rule sets: :class:`GameRules`, the one rules class (the shoe, the dealer's soft-17 rule, the
+payout, what the player may do and how a hand is settled), and :class:`Rules`, its view for the
+dealer's tables and the hit/stand game, with their naturals convention.
 
 Naturals conventions (a *natural* is an ace and a ten-valued card as the first two cards;
 :class:`Naturals` names them and says what each means for the game and for a dealer table):
@@ -286,9 +288,9 @@ class Rules:
     def game_rules(self) -> GameRules:
         """The hit/stand game of these rules as a rule set of the full game (:attr:`game`): no
         doubling, no splitting, no surrender; ``peek`` is the peek hole-card rule, ``separate``
-        ENHC (a dealer natural beats every other hand) and ``as21`` plain naturals (which the full
-        game's solver refuses: it pays naturals). Its value from the deal (objective ``ev``) is the
-        hit/stand game's.
+        ENHC (a dealer natural beats every other hand) and ``as21`` plain naturals. Its value from
+        the deal (objective ``ev``) by :func:`~bjexact.player.game.solve_game` is the hit/stand
+        game's, exactly, under each convention.
 
         Examples
         --------
@@ -362,8 +364,10 @@ class GameRules:
     :data:`MAX_SPLIT_HANDS`. ``double_after_hit``: a hand of any number of cards may double,
     under the ``double`` totals rule (and, split, DAS). ``charlie``: a hand reaching that many
     cards without busting wins 1:1 at once (:meth:`is_charlie`). ``plain_naturals``: a natural
-    is a plain 21 on either side, neither paid nor settled first (``--naturals as21``, the
-    hit/stand game of :class:`Rules`; the full game's solver refuses it).
+    is a plain 21 on either side, neither paid nor settled first (``--naturals as21``), the
+    convention of the hit/stand game of :class:`Rules` only (no doubling, splitting, surrender
+    or Charlie with it); :func:`~bjexact.player.game.solve_game` values it as the hit/stand
+    solver does, exactly.
 
     The one owner of what the rules allow: :meth:`may_double`, :meth:`may_hit_split`,
     :meth:`split_limit`, :meth:`may_split`, :meth:`dealer_stands`; and of what a finished hand
@@ -427,6 +431,10 @@ class GameRules:
         if self.plain_naturals and self.hole_card != "peek":
             raise BjexactError("--naturals as21 counts a natural as a plain 21, so no hole-card rule applies: "
                                "not with --hole-card enhc")
+        if self.plain_naturals and (self.double != "none" or self.split_hands != 1 or self.surrender != "none"
+                                    or self.charlie is not None):
+            raise BjexactError("--naturals as21 (a natural as a plain 21) is the hit/stand game's convention: "
+                               "no doubling, splitting, surrender or Charlie with it")
 
     @property
     def naturals(self) -> Naturals:
@@ -529,6 +537,23 @@ class GameRules:
         """Whether ``cards`` (ranks) are a natural under these rules: an ace and a ten-valued card as
         the first two cards, not of a split hand, and not under ``plain_naturals``."""
         return not split and not self.plain_naturals and is_natural(cards)
+
+    @property
+    def largest_stake(self) -> int:
+        """The most a round can have at stake, in units of the initial bet (so the most it can win or
+        lose, a natural's payout aside): 2 for a doubled hand, or with splitting ``split_hands`` hands of
+        2 each where they may double (DAS), 1 each where not.
+
+        Examples
+        --------
+        >>> GameRules(split_hands=4).largest_stake, GameRules(das=False).largest_stake
+        (8, 4)
+        >>> GameRules(double="none", split_hands=1).largest_stake
+        1
+        """
+        per_hand = 2 if self.double != "none" else 1
+        split = self.split_hands * (per_hand if self.das else 1) if self.split_hands > 1 else 0
+        return max(per_hand, split)
 
     def dealer_natural_loss(self, stakes: Sequence[Any], original: Any = 1) -> mpq:
         """What a dealer natural found after the player has played (ENHC) takes from hands whose
