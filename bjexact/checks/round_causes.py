@@ -129,8 +129,10 @@ CANDIDATE_FAULTS: tuple[tuple[str, str, Callable], ...] = (
      _rule(lambda r: replace(r, das=True) if not r.das and r.split_hands >= 2 and r.double != "none" else None)),
     ("dah-allowed", "doubling a hand of three or more cards (after hitting) although the rules allow two cards only",
      _rule(lambda r: replace(r, double_after_hit=True) if not r.double_after_hit and r.double != "none" else None)),
-    ("split-aces-hit", "split aces are hit instead of taking one card each",
-     _rule(lambda r: replace(r, hit_split_aces=True) if not r.hit_split_aces and r.split_hands >= 2 else None)),
+    ("split-aces-hit", "split aces are played on as any split hand (hit, and doubled where DAS) instead of "
+                       "taking one card each",
+     _rule(lambda r: replace(r, hit_split_aces=True, double_split_aces=r.das and r.double != "none")
+           if not r.hit_split_aces and r.split_hands >= 2 else None)),
     *((name, text, _faulty(name)) for name, text in ROUND_FAULTS.items()),
 )
 
