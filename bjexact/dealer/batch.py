@@ -208,7 +208,21 @@ class DealerOracle:
         places = [where[key] for key in keys]
         return Residues(store.gather(places), [den for _, _, den in places], store.primes)
 
-    def _walked(self, removed: Sequence[Counts], upcard: int, pair: int, hidden: Sequence[int],
+    def denominator(self, unseen: int, upcard: int) -> int:
+        """The common denominator of :meth:`numerators` (nothing hidden) when ``unseen`` cards besides the
+        up-card are left: n (n - 1) ... (n - K + 1), K :meth:`longest`, factors below 1 left out."""
+        return _capped(unseen, self.longest(upcard))
+
+    def walked_once(self, removed: np.ndarray, upcard: int, bound: int = 1) -> Residues:
+        """The residues of :meth:`residues` (nothing hidden) for distinct removed sets given as an int
+        array (sets x ranks), every one walked and none kept or looked up: for many rows used once
+        (the lines of split hands of an exact distribution), without the bookkeeping of kept rows.
+        The values are those :meth:`residues` gives, modulo the same primes."""
+        primes = self._store(upcard, 0, bound).primes
+        chunk, denominators = self._walked(removed, upcard, 0, [0] * len(removed), primes)
+        return Residues(chunk, denominators, primes)
+
+    def _walked(self, removed: Sequence[Counts] | np.ndarray, upcard: int, pair: int, hidden: Sequence[int],
                 primes: list[int]) -> tuple[np.ndarray, list[int]]:
         """The residues (primes x outcomes x sets) of the removed sets and their denominators."""
         import numpy as np  # imported here: the infinite deck never needs it

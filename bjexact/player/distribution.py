@@ -341,14 +341,14 @@ class NetResults:
         A line that has drawn the cards M has chance prod_r ff(left_r, M_r) / ff(n, |M|) and the dealer's
         outcome o given them chance numerator_o / D(|M|), so each net result's chance is, per
         number of cards drawn, an integer over ff(n, |M|) D(|M|): summed in numpy modulo primes
-        and recovered exactly (:func:`bjexact.dealer.batch.from_residues`).
+        and recovered exactly (:func:`bjexact.dealer.batch.from_residues`). A sum needs only the
+        primes whose product passes its own denominator, so the sets of cards drawn are taken in
+        order of the primes they need and each prime sums only the lines that need it.
         """
         import numpy as np  # imported here: the infinite deck never needs it
 
         solver = self.solver
         unseen = sum(left)
-        done_index = table.done_kinds
-        line_drawn, line_done, counts = table.line_drawn, table.line_done, table.counts
         drawn_counts = table.drawn_sets  # sets x ranks
         set_sizes = drawn_counts.sum(axis=1)
         if int(set_sizes.max()) >= unseen:
@@ -356,41 +356,71 @@ class NetResults:
             return None
         sizes, drawn_size = np.unique(set_sizes, return_inverse=True)
         sizes, drawn_size = sizes.tolist(), drawn_size.ravel()
-        batch = solver.cards.dealer_residues(drawn_counts + np.array(start, dtype=np.int64), upcard, bound=1,
-                                             keep=False)  # one-use rows
-        first_of_size = np.unique(drawn_size, return_index=True)[1].tolist()  # the dealer's denominator: by size
-        denominators = [_falling(unseen, size) * batch.denominators[first]
-                        for size, first in zip(sizes, first_of_size)]
+        dealer_denominators = [solver.cards.dealer_denominator(unseen - size, upcard) for size in sizes]
+        denominators = [_falling(unseen, size) * d for size, d in zip(sizes, dealer_denominators)]
         try:  # each sum over lines is at most its denominator ff(n, |M|) D(|M|): primes above it suffice
             primes = moduli_above(max(denominators))
         except BjexactError as too_large:
             self.missing = str(too_large)
             return None
-        dealer_denominators = {d: i for i, d in enumerate(dict.fromkeys(batch.denominators))}
-        denominator_of = np.array([dealer_denominators[d] for d in batch.denominators], dtype=np.int64)
-        for k, p in enumerate(batch.primes):  # every row sums to its denominator (both below the primes' product)
-            whole = np.array([d % p for d in dealer_denominators], dtype=np.int64)[denominator_of]
+        # the sets in order of the primes they need (their size's), the lines in order of their sets
+        need_of_size = np.array([len(moduli_above(d)) for d in denominators], dtype=np.int64)
+        set_order = np.argsort(need_of_size[drawn_size], kind="stable")
+        drawn_counts, drawn_size = drawn_counts[set_order], drawn_size[set_order]
+        set_need = need_of_size[drawn_size]
+        place = np.empty_like(set_order)
+        place[set_order] = np.arange(len(set_order))
+        line_set = place[table.line_drawn]
+        del place, set_order
+        line_order = np.argsort(line_set, kind="stable")
+        line_set = line_set[line_order]
+        line_done, counts = table.line_done[line_order], table.counts[line_order]
+        del line_order
+        batch = solver.cards.dealer_residues_once(drawn_counts + np.array(start, dtype=np.int64), upcard)
+        if batch.denominators != [dealer_denominators[size] for size in drawn_size.tolist()]:
+            raise BjexactError("the dealer's denominators are not those of the cards drawn")
+        dealer_primes = list(batch.primes)
+        for k, p in enumerate(dealer_primes):  # every row sums to its denominator (both below the primes' product)
+            whole = np.array([d % p for d in dealer_denominators], dtype=np.int64)[drawn_size]
             if ((batch.residues[k].sum(axis=0) - whole) % p).any():
                 raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
-        dealer_residues = _extend_residues(batch.residues, batch.primes, primes)
         outcomes = [i for i, o in enumerate(OUTCOMES) if o != "blackjack" or solver.natural_loses]
+        dealer = batch.residues[:, outcomes] if len(outcomes) < len(OUTCOMES) else batch.residues  # primes x o x sets
+        del batch
         results = np.array([[_settle_hands(_unpack_done(done), OUTCOMES[i]) for i in outcomes]
-                            for done in done_index], dtype=np.int64)
+                            for done in table.done_kinds], dtype=np.int64)
         lowest, highest = int(results.min()), int(results.max())
         span = highest - lowest + 1
-        line_bin = drawn_size[line_drawn] * span - lowest
+        line_bin = drawn_size[line_set] * span - lowest
+        bins = [line_bin + results[line_done, column] for column in range(len(outcomes))]
+        del line_bin, line_done
+        digits = _garner_digits(dealer, dealer_primes)
         residues = np.zeros((len(primes), len(sizes) * span), dtype=np.int64)
         for k, p in enumerate(primes):
-            dealer = dealer_residues[k]  # outcomes x sets
-            weight = _falling_residues(left, drawn_counts, p)
-            lines = counts % p if counts.dtype == np.int64 else (counts % p).astype(np.int64)
-            base = weight[line_drawn] * lines % p
-            for column, outcome in enumerate(outcomes):
-                chance = base * dealer[outcome, line_drawn] % p
-                bins = line_bin + results[line_done, column]
-                np.add.at(residues[k], bins, chance)  # sums of < 2^31 values: no overflow
+            first_set = int(np.searchsorted(set_need, k, side="right"))  # the sets that need the k-th prime
+            if first_set == len(set_need):
+                break
+            first_line = int(np.searchsorted(line_set, first_set))
+            if p in dealer_primes:
+                modulo = dealer[dealer_primes.index(p), :, first_set:]
+            else:
+                modulo = _digits_modulo([d[:, first_set:] for d in digits], dealer_primes, p)
+            chances = modulo * _falling_residues(left, drawn_counts[first_set:], p) % p  # outcomes x sets
+            del modulo
+            lines = counts[first_line:] % p
+            if lines.dtype != np.int64:
+                lines = lines.astype(np.int64)
+            which = line_set[first_line:] - first_set
+            for column in range(len(outcomes)):
+                chance = chances[column][which] * lines % p
+                residues[k] += _summed_by_bin(bins[column][first_line:], chance, len(sizes) * span) % p
             residues[k] %= p
-        numerators = from_residues(residues, primes)
+        need = need_of_size.tolist()
+        numerators = [0] * (len(sizes) * span)
+        for count in sorted(set(need)):  # each sum from the primes its size needs
+            slots = [slot for slot in range(len(numerators)) if need[slot // span] == count]
+            for slot, numerator in zip(slots, from_residues(residues[:count, slots], primes[:count])):
+                numerators[slot] = numerator
         out: Dist = {}
         for slot, numerator in enumerate(numerators):
             if numerator:
@@ -590,19 +620,55 @@ def _extend_residues(residues: Any, primes: Sequence[int], wanted: Sequence[int]
     (Garner's mixed-radix digits, in int64: every prime is below 2^31), without the integers themselves."""
     import numpy as np
 
-    digits: list[Any] = []  # x = d0 + d1 p0 + d2 p0 p1 + ...
-    for j, p in enumerate(primes):
-        value = np.zeros_like(residues[0])
-        for i in range(j - 1, -1, -1):  # d0 + d1 p0 + ... + d_{j-1} p0...p_{j-2}, modulo p (Horner)
-            value = (value * primes[i] + digits[i]) % p
-        inverse = pow(prod(primes[:j]) % p, -1, p)
-        digits.append((residues[j] - value) % p * inverse % p)
+    digits = _garner_digits(residues, primes)
     out = np.empty((len(wanted), *residues.shape[1:]), dtype=np.int64)
     for k, q in enumerate(wanted):
-        value = np.zeros_like(residues[0])
-        for i in range(len(primes) - 1, -1, -1):
-            value = (value * (primes[i] % q) + digits[i]) % q
-        out[k] = value
+        out[k] = _digits_modulo(digits, primes, q)
+    return out
+
+
+def _garner_digits(residues: Any, primes: Sequence[int]) -> list[Any]:
+    """Garner's mixed-radix digits d_j (int64 arrays, each in [0, p_j)) of the integers x from 0 to
+    prod(``primes``) - 1 whose residues are ``residues`` (primes x ...): x = d0 + d1 p0 + d2 p0 p1 + ...
+    (every prime below 2^31)."""
+    digits: list[Any] = []
+    for j, p in enumerate(primes):
+        inverse = pow(prod(primes[:j]) % p, -1, p)
+        digits.append((residues[j] - _digits_modulo(digits, primes, p)) % p * inverse % p if j else residues[0])
+    return digits
+
+
+def _digits_modulo(digits: Sequence[Any], primes: Sequence[int], q: int) -> Any:
+    """(d0 + d1 p0 + d2 p0 p1 + ...) modulo ``q`` (below 2^31) from Garner's digits (:func:`_garner_digits`,
+    the first len(``digits``) of ``primes``): the terms summed in int64, reduced only when the sum
+    could pass 2^63."""
+    import numpy as np
+
+    if not digits:
+        return 0
+    total = np.zeros(digits[0].shape, dtype=np.int64)
+    bound = 0  # the largest the sum can be
+    for i, digit in enumerate(digits):
+        factor = prod(primes[:i]) % q
+        term = (primes[i] - 1) * factor
+        if bound + term >= 1 << 63:
+            total %= q
+            bound = q - 1
+        total += digit * factor if factor != 1 else digit
+        bound += term
+    return total % q
+
+
+def _summed_by_bin(bins: Any, values: Any, size: int) -> Any:
+    """Sums (int64) of int64 ``values`` below 2^31 by their ``bins`` (0 .. size - 1), exact: summed as
+    floats, in runs short enough that no sum passes 2^53."""
+    import numpy as np
+
+    run = 1 << 22
+    out = np.zeros(size, dtype=np.int64)
+    for begin in range(0, len(bins), run):
+        out += np.bincount(bins[begin:begin + run], weights=values[begin:begin + run],
+                           minlength=size).astype(np.int64)
     return out
 
 
