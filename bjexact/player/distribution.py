@@ -491,7 +491,16 @@ class _LineTable:
             codes = np.array([int(start @ place)], dtype=np.int64)
             done = np.zeros(1, dtype=np.int64)
             ways = np.array([orders], dtype=np.int64)
-            for lines in [not_pair] * b + [free] * waiting:
+            sequence = [not_pair] * b + [free] * waiting
+            if len(sequence) >= 2 and sequence[0] is sequence[1]:  # two hands alike: each pair of lines once
+                hand_drawn, hand_done, hand_ways = hands[id(sequence[0])]
+                fits = (hand_drawn + start <= room).all(axis=1)  # the first hand's lines (distinct)
+                first = (hand_drawn[fits], hand_done[fits], hand_ways[fits])
+                work += len(sequence[0]) + int(fits.sum()) * len(sequence[1])
+                codes, done, ways = _pair_arrays(codes[0] + first[0] @ place, first[1], orders * first[2], first,
+                                                 room, place)
+                sequence = sequence[2:]
+            for lines in sequence:
                 work += len(ways) * len(lines)
                 codes, done, ways = _combine_arrays(codes, done, ways, hands[id(lines)], room, place)
             parts.append((codes, done, ways))
@@ -516,22 +525,97 @@ def _combine_arrays(codes: Any, done: Any, ways: Any, hand: tuple[Any, Any, Any]
                     place: Any) -> tuple[Any, Any, Any]:
     """:func:`_combine` in arrays: every combined line (cards drawn as a mixed-radix number ``codes``,
     finished hands, orders) followed by every line of the next hand whose cards the shoe still holds,
-    orders multiplied, equal (cards drawn, finished hands) merged."""
+    orders multiplied, equal (cards drawn, finished hands) merged (sorted by both)."""
+    return _joined_arrays(codes, done, ways, hand, room, place, alike=False)
+
+
+def _pair_arrays(codes: Any, done: Any, ways: Any, hand: tuple[Any, Any, Any], room: Any,
+                 place: Any) -> tuple[Any, Any, Any]:
+    """:func:`_combine_arrays` where the combined lines are those of ``hand`` itself, line i as line i
+    (shifted by the same cards, its orders times the same number), and the next hand plays alike:
+    lines i, j and j, i make the same cards and finished hands, so each pair is formed once, i <= j,
+    its orders doubled where i < j."""
+    return _joined_arrays(codes, done, ways, hand, room, place, alike=True)
+
+
+def _joined_arrays(codes: Any, done: Any, ways: Any, hand: tuple[Any, Any, Any], room: Any, place: Any,
+                   alike: bool) -> tuple[Any, Any, Any]:
+    """:func:`_combine_arrays` and, with ``alike``, :func:`_pair_arrays`. Where the shoe holds every
+    pair's cards (each rank's most in a combined line and in a hand's line together at most the
+    shoe's), no pair is checked; where (cards drawn, finished hands) fit one int64 key (the finished
+    hands as an index of their few sums) they are merged by sorting that key."""
     import numpy as np
 
     hand_drawn, hand_done, hand_ways = hand
     hand_codes = hand_drawn @ place
-    drawn = _digits(codes, room, place).astype(np.int16)
+    drawn = _digits(codes, room, place)
+    done_kinds, done_at = np.unique(done, return_inverse=True)
+    hand_kinds, hand_at = np.unique(hand_done, return_inverse=True)
+    sums, sum_at = np.unique(done_kinds[:, None] + hand_kinds[None, :], return_inverse=True)
+    sum_at = sum_at.reshape(len(done_kinds), len(hand_kinds))
+    if prod(int(r) + 1 for r in room) * len(sums) >= 1 << 63:
+        return _combine_checked(codes, done, ways, drawn, (hand_drawn, hand_done, hand_ways), room, place, alike)
+    all_fit = bool((drawn.max(axis=0) + hand_drawn.max(axis=0) <= room).all())
+    hand_small, room_small = hand_drawn.astype(np.int16), room.astype(np.int16)
+    drawn_small = drawn.astype(np.int16)
+    keys, merged_ways = [], []
+    step = max(1, 1_000_000 // max(len(hand_ways), 1))
+    for begin in range(0, len(ways), step):
+        rows = np.arange(begin, min(begin + step, len(ways)))
+        fits = np.ones((len(rows), len(hand_ways)), dtype=bool) if all_fit else \
+            ((drawn_small[rows, None, :] + hand_small[None, :, :]) <= room_small).all(axis=2)
+        if alike:
+            fits &= np.arange(len(hand_ways))[None, :] >= rows[:, None]  # each pair once
+        i, j = np.nonzero(fits)
+        del fits
+        i += begin
+        key = (codes[i] + hand_codes[j]) * len(sums) + sum_at[done_at[i], hand_at[j]]
+        pair_ways = ways[i] * hand_ways[j]
+        if alike:
+            pair_ways[i != j] *= 2
+        del i, j
+        key, pair_ways = _merged(key, pair_ways)
+        keys.append(key)
+        merged_ways.append(pair_ways)
+    key, total = (keys[0], merged_ways[0]) if len(keys) == 1 else _merged(np.concatenate(keys),
+                                                                          np.concatenate(merged_ways))
+    return key // len(sums), sums[key % len(sums)], total
+
+
+def _merged(key: Any, ways: Any) -> tuple[Any, Any]:
+    """Equal keys as one (sorted), their orders added."""
+    import numpy as np
+
+    order = np.argsort(key)
+    key, ways = key[order], ways[order]
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    return key[starts], np.add.reduceat(ways, starts)
+
+
+def _combine_checked(codes: Any, done: Any, ways: Any, drawn: Any, hand: tuple[Any, Any, Any], room: Any,
+                     place: Any, alike: bool) -> tuple[Any, Any, Any]:
+    """:func:`_joined_arrays` with every pair checked against the shoe and merged on two keys (cards drawn,
+    finished hands), for shoes whose key does not fit in int64."""
+    import numpy as np
+
+    hand_drawn, hand_done, hand_ways = hand
+    hand_codes = hand_drawn @ place
+    drawn = drawn.astype(np.int16)
     hand_small, room_small = hand_drawn.astype(np.int16), room.astype(np.int16)
     keep_codes, keep_done, keep_ways = [], [], []
     step = max(1, 1_000_000 // max(len(hand_ways), 1))
     for begin in range(0, len(ways), step):
         block = slice(begin, begin + step)
         fits = ((drawn[block, None, :] + hand_small[None, :, :]) <= room_small).all(axis=2)
+        if alike:
+            fits &= np.arange(len(hand_ways))[None, :] >= np.arange(begin, begin + len(fits))[:, None]
         i, j = np.nonzero(fits)
         del fits
         i += begin
-        merged = _merge(codes[i] + hand_codes[j], done[i] + hand_done[j], ways[i] * hand_ways[j])
+        pair_ways = ways[i] * hand_ways[j]
+        if alike:
+            pair_ways[i != j] *= 2
+        merged = _merge(codes[i] + hand_codes[j], done[i] + hand_done[j], pair_ways)
         keep_codes.append(merged[0])
         keep_done.append(merged[1])
         keep_ways.append(merged[2])
