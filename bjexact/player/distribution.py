@@ -392,9 +392,10 @@ class NetResults:
         lowest, highest = int(results.min()), int(results.max())
         span = highest - lowest + 1
         line_bin = drawn_size[line_set] * span - lowest
-        bins = [line_bin + results[line_done, column] for column in range(len(outcomes))]
+        bins = [line_bin + by_outcome[line_done] for by_outcome in results.T.copy()]
         del line_bin, line_done
         digits = _garner_digits(dealer, dealer_primes)
+        weights = _FallingWeights(left, drawn_counts)
         residues = np.zeros((len(primes), len(sizes) * span), dtype=np.int64)
         for k, p in enumerate(primes):
             first_set = int(np.searchsorted(set_need, k, side="right"))  # the sets that need the k-th prime
@@ -405,7 +406,7 @@ class NetResults:
                 modulo = dealer[dealer_primes.index(p), :, first_set:]
             else:
                 modulo = _digits_modulo([d[:, first_set:] for d in digits], dealer_primes, p)
-            chances = modulo * _falling_residues(left, drawn_counts[first_set:], p) % p  # outcomes x sets
+            chances = modulo * weights.modulo(p, first_set) % p  # outcomes x sets
             del modulo
             lines = counts[first_line:] % p
             if lines.dtype != np.int64:
@@ -765,6 +766,41 @@ def _falling_residues(left: Sequence[int], drawn: Any, p: int) -> Any:
         table = np.array([_falling(count, d) % p for d in range(count + 1)], dtype=np.int64)
         out = out * table[drawn[:, r]] % p
     return out
+
+
+class _FallingWeights:
+    """prod_r ff(left_r, M_r) modulo primes for many sets M of cards drawn (an int64 array, sets x ranks).
+
+    The ranks in two groups (the most plentiful rank, the others): each group's product is computed
+    once, exactly in int64, for every set where it cannot reach 2^63 (it is below prod left_r^M_r,
+    below 2^(sum_r M_r bits(left_r))); only the other sets are computed rank by rank for each prime."""
+
+    def __init__(self, left: Sequence[int], drawn: Any):
+        import numpy as np
+
+        self.left, self.drawn = left, drawn
+        bits = [max(count, 1).bit_length() for count in left]
+        plentiful = max(range(len(left)), key=lambda r: left[r])
+        self.parts: list[Any] = []
+        exact = np.ones(len(drawn), dtype=bool)
+        for group in ([plentiful], [r for r in range(len(left)) if r != plentiful]):
+            exact &= drawn[:, group] @ np.array([bits[r] for r in group], dtype=np.int64) <= 62
+        self.slow = np.flatnonzero(~exact)  # sets whose groups' products could pass 2^63
+        for group in ([plentiful], [r for r in range(len(left)) if r != plentiful]):
+            part = np.ones(len(drawn), dtype=np.int64)
+            for r in group:  # exact sets draw at most 62 // bits_r of rank r: ff(left_r, that) < 2^62
+                most = min(left[r], 62 // bits[r])
+                table = np.array([_falling(left[r], d) for d in range(most + 1)], dtype=np.int64)
+                part *= table[np.minimum(drawn[:, r], most)]  # exact where exact; the others are replaced
+            self.parts.append(part)
+
+    def modulo(self, p: int, first: int = 0) -> Any:
+        """The products of the sets from ``first`` on, modulo ``p`` (below 2^31)."""
+        out = self.parts[0][first:] % p * (self.parts[1][first:] % p) % p
+        slow = self.slow[self.slow >= first]
+        if len(slow):
+            out[slow - first] = _falling_residues(self.left, self.drawn[slow], p)
+        return out
 
 
 def _falling(n: int, k: int) -> int:
