@@ -305,34 +305,42 @@ class NetResults:
         solver = self.solver
         lines: dict[tuple[Counts, int], int] = {}
 
-        def end(drawn: Counts, total: int, stake: int) -> None:
+        def end(drawn: Counts, total: int, stake: int, ways: int) -> None:
             key = (drawn, _finished_hand(total, stake))
-            lines[key] = lines.get(key, 0) + 1
+            lines[key] = lines.get(key, 0) + ways
 
-        def play(hand: Counts, drawn: Counts, mode: str) -> None:
-            for r in RANKS:
-                if drawn[r - 1] >= left[r - 1]:
-                    continue
-                new_hand, new_drawn = add_card(hand, r), add_card(drawn, r)
-                value = counts_value(new_hand)
-                if mode == "double":
-                    end(new_drawn, 22 if value.bust else value.total, 2)
-                elif value.bust:
-                    end(new_drawn, 22, 1)
-                elif solver.split_hits(new_hand, upcard, pair):
-                    play(new_hand, new_drawn, "hit")
-                else:
-                    end(new_drawn, value.total, 1)
-
+        hitting: dict[Counts, int] = {}  # cards drawn (in any order) by a hand still hitting -> orders
         for x in RANKS:
             if (x == pair and not second_may_be_pair) or not left[x - 1]:
                 continue
             hand, drawn = counts_of([pair, x]), counts_of([x])
             move = solver.split_move(hand, upcard, pair)
             if move == "stand":
-                end(drawn, counts_value(hand).total, 1)
+                end(drawn, counts_value(hand).total, 1, 1)
+            elif move == "double":
+                for r in RANKS:
+                    if drawn[r - 1] < left[r - 1]:
+                        value = counts_value(add_card(hand, r))
+                        end(add_card(drawn, r), 22 if value.bust else value.total, 2, 1)
             else:
-                play(hand, drawn, move)
+                hitting[drawn] = hitting.get(drawn, 0) + 1
+        paired = counts_of([pair])
+        while hitting:  # one card more each round: a hand's play depends on its cards, not their order
+            after: dict[Counts, int] = {}
+            for drawn, ways in hitting.items():
+                hand = tuple(a + b for a, b in zip(paired, drawn))
+                for r in RANKS:
+                    if drawn[r - 1] >= left[r - 1]:
+                        continue
+                    new_hand, new_drawn = add_card(hand, r), add_card(drawn, r)
+                    value = counts_value(new_hand)
+                    if value.bust:
+                        end(new_drawn, 22, 1, ways)
+                    elif solver.split_hits(new_hand, upcard, pair):
+                        after[new_drawn] = after.get(new_drawn, 0) + ways
+                    else:
+                        end(new_drawn, value.total, 1, ways)
+            hitting = after
         return [(packing.pack(drawn), done, ways) for (drawn, done), ways in lines.items()]
 
     def _settle_lines(self, table: _LineTable, upcard: int, start: Counts, left: Sequence[int]) -> Dist | None:
@@ -387,8 +395,8 @@ class NetResults:
         outcomes = [i for i, o in enumerate(OUTCOMES) if o != "blackjack" or solver.natural_loses]
         dealer = batch.residues[:, outcomes] if len(outcomes) < len(OUTCOMES) else batch.residues  # primes x o x sets
         del batch
-        results = np.array([[_settle_hands(_unpack_done(done), OUTCOMES[i]) for i in outcomes]
-                            for done in table.done_kinds], dtype=np.int64)
+        results = np.array([[_settle_hands(hands, OUTCOMES[i]) for i in outcomes]
+                            for hands in map(_unpack_done, table.done_kinds)], dtype=np.int64)
         lowest, highest = int(results.min()), int(results.max())
         span = highest - lowest + 1
         line_bin = drawn_size[line_set] * span - lowest
