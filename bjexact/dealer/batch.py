@@ -349,9 +349,19 @@ def weighted(batch: Residues, columns: Sequence[int], weights: np.ndarray) -> li
 
 
 def row_of(batch: Residues, column: int) -> tuple[tuple[int, ...], int]:
-    """One removed set's exact row (numerators, denominator) from a batch of residues."""
-    values = _crt(batch.residues[:, :, column:column + 1], batch.primes, prod(batch.primes))[0]
-    return tuple(values), batch.denominators[column]
+    """One removed set's exact row (numerators, denominator) from a batch of residues (the Chinese
+    remainder theorem in Python integers: one row is too small for arrays to pay)."""
+    product, coefficients = _crt_coefficients(tuple(batch.primes))
+    by_prime = batch.residues[:, :, column].tolist()  # primes x outcomes
+    values = tuple(sum(r * c for r, c in zip(residues, coefficients)) % product for residues in zip(*by_prime))
+    return values, batch.denominators[column]
+
+
+@cache
+def _crt_coefficients(primes: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """The primes' product P and, per prime p, (P / p) times its inverse modulo p: x = sum r_p c_p mod P."""
+    product = prod(primes)
+    return product, tuple(product // p * pow(product // p, -1, p) for p in primes)
 
 
 def _reduce(x: np.ndarray, p: np.ndarray, inverse: np.ndarray) -> np.ndarray:
