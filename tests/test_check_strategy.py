@@ -110,6 +110,9 @@ def test_the_command_reports_and_exits_by_the_verdict(tmp_path, capsys):
     (tmp_path / "bad.py").write_text("def decide(cards, upcard, unseen):\n    return 42\n")
     assert main(["check-strategy", f"{tmp_path / 'bad.py'}:decide", "--shoe", shoe]) == 2
     assert "answered 42, not a move" in capsys.readouterr().err
+    (tmp_path / "raises.py").write_text("def decide(cards, upcard, unseen):\n    raise ValueError('no tables')\n")
+    assert main(["check-strategy", f"{tmp_path / 'raises.py'}:decide", "--shoe", shoe]) == 2
+    assert "the engine raises.decide refused these rules (its first call for" in capsys.readouterr().err
     assert main(["check-strategy", "tests/test_check_strategy.py:always_hit", "--decks", "inf"]) == 2
     assert main(["check-strategy", "tests/test_check_strategy.py:always_hit", "--shoe", shoe, "--surrender",
                  "late"]) == 2

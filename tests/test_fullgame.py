@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations_with_replacement
 
@@ -540,5 +541,57 @@ def test_no_doubling_and_no_splitting_is_the_hit_stand_game(decks):
         game = solve_game(rules, with_distribution=False, progress=False)
         assert game.ev == solve(Rules(decks=decks, naturals=naturals)).game.value
         assert all(set(h.values) <= {"stand", "hit"} for h in game.hands.values())
+        assert solve(rules).game.value == game.ev  # the hit/stand solver takes the one rule set too
+    plain = Rules(decks=decks).game_rules()  # as21: a natural is a plain 21, which the full game pays
+    assert plain == GameRules(decks=decks, double="none", split_hands=1, plain_naturals=True)
     with pytest.raises(BjexactError, match="as21"):
-        Rules(decks=decks).game_rules()
+        solve_game(plain, progress=False)
+
+
+def test_the_hit_stand_rules_are_a_view_of_the_one_rule_set():
+    """``Rules`` checks nothing itself: its rule set is a ``GameRules`` (the hit/stand game), whose
+    naturals convention, shoe and dealer rule it shows; every ``GameRules`` has such a view."""
+    from bjexact import Rules
+
+    for naturals, hole_card, plain in (("as21", "peek", True), ("peek", "peek", False), ("separate", "enhc", False)):
+        rules = Rules(decks="6", h17=True, naturals=naturals, bj_pays="6:5")
+        assert rules.game == GameRules(decks=6, h17=True, bj_pays=mpq(6, 5), double="none", split_hands=1,
+                                       hole_card=hole_card, plain_naturals=plain)
+        assert rules.decks == 6 and rules.bj_pays == mpq(6, 5) and rules.game.naturals == naturals
+        assert Rules.of(rules.game) == rules == Rules.hit_stand(rules.game)
+    # the full game's own rules view as its dealer and hit/stand game
+    assert Rules.of(GameRules(shoe=(4,) * 9 + (16,), hole_card="enhc", surrender="early", split_hands=2)) == \
+        Rules(shoe=(4,) * 9 + (16,), naturals="separate")
+    for bad, words in ((GameRules(), "no doubling"), (GameRules(double="none"), "no splitting"),
+                       (GameRules(double="none", split_hands=1, surrender="late"), "no surrender"),
+                       (GameRules(double="none", split_hands=1, charlie=5), "no Charlie")):
+        with pytest.raises(BjexactError, match=words):
+            Rules.hit_stand(bad)
+    # one validation: the errors of the rule set
+    with pytest.raises(BjexactError, match="not both"):
+        Rules(decks=2, shoe=(4,) * 9 + (16,))
+    with pytest.raises(BjexactError, match="h17 must be True or False"):
+        Rules(h17="yes")
+    with pytest.raises(BjexactError, match="plain 21"):
+        GameRules(plain_naturals=True, hole_card="enhc")
+    # a rule added later: in the JSON only when set, and read back
+    assert "plain_naturals" not in GameRules().to_json()
+    document = GameRules(decks="inf", double="none", split_hands=1, plain_naturals=True).to_json()
+    assert document["plain_naturals"] is True and GameRules.from_json(document).plain_naturals
+    assert GameRules.from_json(document).describe().endswith("naturals as plain 21s, CDZ-")
+
+
+def test_the_hit_stand_entry_points_take_the_one_rule_set():
+    """``hand_decision`` and ``solve`` value a hit/stand ``GameRules`` as its ``Rules`` view, on finite
+    shoes too, and settle a two-card 21 by the one settlement: plain under as21."""
+    from bjexact import Rules, hand_decision, solve
+
+    game = GameRules(decks=1, double="none", split_hands=1, hole_card="enhc")
+    assert hand_decision(game, (10, 6), 10) == hand_decision(Rules(decks=1, naturals="separate"), (10, 6), 10)
+    assert solve(replace(game, decks="inf", hole_card="peek", plain_naturals=True)).game.value == \
+        solve(Rules(decks="inf")).game.value
+    plain = Rules(decks=1).game
+    assert plain.settle([1, 10], [10, 7]) == 1 and plain.settle([10, 9], [1, 10]) == -1
+    assert GameRules().settle([1, 10], [10, 7]) == mpq(3, 2) and GameRules().settle([10, 9], [1, 10]) == -1
+    assert plain.settle([1, 10], [1, 10]) == 0 == GameRules().settle([1, 10], [1, 10])
+    assert plain.settle([10, 5, 6], [1, 10]) == 0 and GameRules().settle([10, 5, 6], [1, 10]) == -1

@@ -15,6 +15,7 @@ from bjexact.cli import check_sim
 from bjexact.core.numbers import mpq
 from bjexact.core.rules import GameRules
 from bjexact.errors import OutOfTime
+from bjexact.player.game import solve_game
 
 COMMON_RULES = [
     GameRules(decks="inf"),
@@ -161,3 +162,66 @@ def test_where_the_distribution_is_not_computed_the_mean_alone_is_tested(monkeyp
     wrong = check_round_simulator(round_simulator(rules, bj_pays="1"), rules, rounds=20_000, seed=1)
     assert wrong.mean_only and wrong.failed == ["mean"] and "Verdict: FAIL (mean)" in format_round_check(wrong)
     assert round_check.planned_game_rounds(rules) == round_check.DEFAULT_MEAN_ROUNDS
+
+
+# --- where some split hands' lines are not followed: the known part of the distribution -------------------
+
+SMALL = GameRules(shoe=(2, 2, 2, 2, 2, 2, 2, 2, 2, 8), split_hands=2, surrender="late")
+
+
+def _with_splits_unfollowed(monkeypatch, rules):
+    """The solution of ``rules`` as when its split hands' lines are too many to follow (work limit 0)."""
+    from bjexact.player import game
+
+    monkeypatch.setattr(round_check, "_GAME_SOLUTIONS", {})
+    monkeypatch.setattr(game, "SPLIT_WORK_LIMIT", 0)
+    return round_check._solution(rules)
+
+
+def _sampler(distribution):
+    """A simulator drawing each round's result from ``distribution`` (result -> chance)."""
+    values = list(distribution)
+    weights = [float(p) for p in distribution.values()]
+    return lambda rng: float(rng.choices(values, weights)[0])
+
+
+def test_the_known_part_of_the_distribution_bounds_every_outcome_exactly(monkeypatch):
+    """With no split followed, the known part is the deals the player does not split: every outcome's exact
+    probability lies between it and it plus the chance of a split deal (whole units only; a natural's payout
+    and a surrender are never a split round's), and that chance is the optimal play's chance of splitting."""
+    full = solve_game(SMALL, split_lines=True, progress=False)
+    part = _with_splits_unfollowed(monkeypatch, SMALL)
+    assert part.distribution is None and part.partial_distribution is not None
+    split_chance = sum((full.upcard_chance[u] * full.deal_chance[(a, b, u)]
+                        for (a, b, u), moves in full.hands.items() if moves.best == "split"), mpq(0))
+    assert part.unfollowed_chance == split_chance == mpq(19, 1300)
+    for result, p in full.distribution.items():
+        low = part.partial_distribution.get(result, mpq(0))
+        if result.denominator == 1:
+            assert low <= p <= low + split_chance
+        else:
+            assert low == p  # 3/2 and -1/2: never the result of a split round
+    assert any(part.partial_distribution.get(r, 0) < p for r, p in full.distribution.items())
+
+
+def test_the_mean_only_check_tests_each_outcome_within_its_bounds(monkeypatch):
+    """The correct simulator (drawing from the exact distribution) passes; one that pays naturals 1:1, or a
+    surrender as a loss, keeps the mean near but fails the outcome its fault empties; a result no play can
+    give (-16 units, with at most 4 at stake) and a simulator whose every round is the same fail too."""
+    full = solve_game(SMALL, split_lines=True, progress=False).distribution
+    _with_splits_unfollowed(monkeypatch, SMALL)
+    check = check_round_simulator(_sampler(full), SMALL, rounds=200_000, seed=3)
+    assert check.mean_only and check.passed and check.bounded, format_round_check(check)
+    assert check.to_json()["tests_run"] == ["mean", "bounded outcomes"]
+    assert check.to_json()["unfollowed_chance"] == "19/1300"
+    assert "each outcome within bounds" in format_round_check(check)
+    for source, target, outcome in ((mpq(3, 2), mpq(1), "3/2"), (mpq(-1, 2), mpq(-1), "-1/2")):
+        faulty = dict(full)
+        faulty[target] += faulty.pop(source)
+        wrong = check_round_simulator(_sampler(faulty), SMALL, rounds=200_000, seed=3)
+        assert f"outcome {outcome}" in wrong.failed, format_round_check(wrong)
+    impossible = check_round_simulator(lambda rng: -16, SMALL, rounds=1000, seed=3)
+    assert "impossible results" in impossible.failed and impossible.impossible_count == 1000
+    assert "a round risks at most 4 units" in format_round_check(impossible)
+    constant = check_round_simulator(lambda rng: -1, SMALL, rounds=1000, seed=3)
+    assert "mean" in constant.failed and constant.mean_p == 0

@@ -18,6 +18,7 @@ from bjexact.apps.sweep import (
     canonical_rules,
     effects,
     grid_from_mapping,
+    result_rows,
     run_tasks,
     solve_task,
     task_key,
@@ -205,6 +206,26 @@ def test_rule_effects_are_differences_of_two_solves_exactly():
     assert mpq(18, 10000) < by_rule["h17"].effect < mpq(25, 10000)
     assert mpq(130, 10000) < by_rule["bj_pays"].effect < mpq(145, 10000)
     assert by_rule["surrender"].effect < 0
+
+
+def test_every_rule_of_the_game_can_be_swept():
+    """The later rules too: a Charlie (false: none, as TOML has no null), doubling after hitting, the
+    post-split strategy; each effect the difference of two exact solves, and each row shows its rules."""
+    grid = grid_from_mapping({"base": {"shoe": TINY, "split_hands": 2},
+                              "grid": {"charlie": [False, 5], "double_after_hit": [False, True],
+                                       "split_strategy": ["cdz", "cdp1"]}})
+    points = grid.effect_points()
+    results = run_tasks(points, executor="serial")
+    _, rows = effects(grid, {task_key(p): r for p, r in zip(points, results)})
+    base = GameRules(shoe=tuple(TINY), split_hands=2)
+    for row in rows:
+        changed = solve_game(GameRules.from_json(base.to_json() | {row.rule: row.value}), progress=False)
+        assert row.effect == solve_game(base, progress=False).ev - changed.ev
+    assert {(row.rule, row.value) for row in rows} == {("charlie", 5), ("double_after_hit", True),
+                                                        ("split_strategy", "cdp1")}
+    table = result_rows(points, results)
+    assert [(r["charlie"], r["double_after_hit"], r["split_strategy"]) for r in table] == [
+        ("", "false", "cdz"), ("5", "false", "cdz"), ("", "true", "cdz"), ("", "false", "cdp1")]
 
 
 # --- the command ---------------------------------------------------------------------------------

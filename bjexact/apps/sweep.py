@@ -22,7 +22,7 @@ import tempfile
 import time
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -42,9 +42,9 @@ __all__ = [
 ]
 
 TASK_KIND = "solve_game/1"
-# GameRules fields a grid may set (split_strategy has one value, so it is not a rule to vary)
-RULE_KEYS = ("decks", "shoe", "h17", "bj_pays", "double", "double_soft", "das", "split_hands", "rsa",
-             "hit_split_aces", "surrender", "hole_card", "obo")
+# GameRules fields a grid may set: every rule of the full game (plain naturals are the hit/stand game's)
+RULE_KEYS = tuple(f.name for f in fields(GameRules) if f.name != "plain_naturals")
+_DEFAULT_RULES = GameRules()
 ROW_UPCARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
 RANK_SYMBOLS = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "T"}
 
@@ -71,6 +71,8 @@ def _normal_value(key: str, value: Any, where: str) -> Any:
         except BjexactError as exc:
             raise BjexactError(f"{where}: {exc}") from None
         return list(value)
+    if key == "charlie" and value is False:  # TOML has no null: false is no Charlie
+        return None
     return value
 
 
@@ -553,7 +555,7 @@ def result_rows(points: Sequence[Mapping[str, Any]], results: Sequence[Mapping[s
     for rules, result in zip(points, results):
         row: dict[str, Any] = {}
         for key in RULE_KEYS:
-            value = rules.get(key)
+            value = rules.get(key, getattr(_DEFAULT_RULES, key))  # a later rule at its default is not in the JSON
             row[key] = "" if value is None else _show(value)
         ev = parse_fraction(result["ev"])
         row["ev"] = result["ev"]

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..core.cards import RANKS, Counts
-from ..core.hand import HandValue, add_card, hand_value, is_natural
+from ..core.hand import HandValue, add_card, hand_value
 from ..core.numbers import mpq
 from ..core.rules import GameRules
 from ..core.settlement import hand_result
@@ -159,7 +159,7 @@ class _Round:
         for hole in RANKS:
             p = self.p[hole - 1]
             value = hand_value((up, hole))
-            if is_natural((up, hole)):
+            if self.rules.is_natural((up, hole)):
                 _mix(final, {(value, True): _ONE}, p)
                 _mix(two, {(value, True): _ONE}, p)
                 continue
@@ -308,7 +308,7 @@ class _Round:
         rules = self.rules
         peek = rules.hole_card == "peek"
         natural = sum((q for (_, n), q in final.items() if n), _ZERO)
-        if is_natural((a, b)):
+        if rules.is_natural((a, b)):
             pushed = rules.payout(hand_result(hand_value((a, b)), HandValue(21, True), player_natural=True,
                                               dealer_natural=True))
             paid = rules.payout(hand_result(hand_value((a, b)), HandValue(0, False), player_natural=True,

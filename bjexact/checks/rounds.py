@@ -42,7 +42,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..core.cards import ACE, TEN
-from ..core.hand import hand_value, is_natural
+from ..core.hand import hand_value
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError, OutOfTime
@@ -157,6 +157,45 @@ class OutcomeTest:
 
 
 @dataclass(frozen=True)
+class BoundedTest:
+    """One outcome in the mean-only check where the distribution is known but for some deals (pairs
+    split whose hands' lines are not followed): its count against the bounds of its probability.
+
+    ``low``: P(this result, and a deal whose lines are followed), exact; ``high``: that plus the chance
+    of the deals not followed where their rounds can end so (a whole number of units), else ``low``.
+    ``p_value``: two-sided against the bound the count is beyond (1 within them; ``None`` when that
+    bound is too rare for a test of its own); ``adjusted``: Holm-corrected with the mean."""
+
+    outcome: str
+    observed: int
+    low: mpq
+    high: mpq
+    p_value: float | None
+    adjusted: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"observed": self.observed, "low": fraction_string(self.low), "high": fraction_string(self.high),
+                "low_decimal": float(self.low), "high_decimal": float(self.high), "p_value": self.p_value,
+                "holm_p_value": self.adjusted}
+
+
+def _bounded_p(observed: int, rounds: int, low: mpq, high: mpq) -> float | None:
+    """The p value of :class:`BoundedTest`: the normal approximation of the binomial count at the bound
+    it is beyond; a count above a bound of 0 is impossible (0)."""
+    if observed < rounds * low:
+        bound = float(low)
+    elif observed > rounds * high:
+        if high == 0:
+            return 0.0
+        bound = float(high)
+    else:
+        return 1.0
+    if not sequential.testable(bound, rounds):
+        return None
+    return sequential.two_sided_p(sequential.outcome_residual(observed, bound, rounds))
+
+
+@dataclass(frozen=True)
 class RoundCheck:
     """The verdict on a round simulator: one family of tests (each outcome's count, the chi-square
     over outcomes, the mean) Holm-corrected at the level of the look that decided it.
@@ -196,6 +235,8 @@ class RoundCheck:
     directed: tuple[tuple[str, float, float], ...] = ()  # (candidate fault, p, Holm p) of the directed tests
     mean_only: str = ""  # why only the mean was tested (the exact distribution is not computed); "" otherwise
     sample_variance: float = 0.0  # the mean-only test's variance
+    bounded: tuple[BoundedTest, ...] = ()  # mean-only: outcomes within bounds where the distribution is partly known
+    unfollowed: mpq | None = None  # mean-only: the chance of the deals whose lines are not followed
 
     @property
     def tested(self) -> bool:
@@ -207,7 +248,10 @@ class RoundCheck:
         if not self.tested:
             return []
         if self.mean_only:
-            return ["mean"] if self.mean_p < self.alpha else []
+            bounded = [f"outcome {t.outcome}" for t in self.bounded
+                       if t.adjusted is not None and t.adjusted < self.alpha]
+            return ((["mean"] if self.adjusted[1] < self.alpha else []) + bounded
+                    + (["impossible results"] if self.impossible else []))
         level = self.level or self.alpha
         names = [n for n, p in zip(("distribution", "mean"), self.adjusted) if p < level]
         names += [f"directed {name}" for name, _, adjusted in self.directed if adjusted < level]
@@ -236,7 +280,8 @@ class RoundCheck:
         return {
             "passed": self.passed, "verdict": self.verdict, "rules": self.rules.to_json(), "strategy": self.strategy,
             "rounds": self.rounds, "planned_rounds": self.planned, "looks": self.looks, "stopped": self.stopped,
-            "tests_run": ["mean"] if self.mean_only else ["distribution", "mean", "outcomes", "directed"],
+            "tests_run": (["mean"] + (["bounded outcomes"] if self.bounded else []) if self.mean_only
+                          else ["distribution", "mean", "outcomes", "directed"]),
             "why_mean_only": self.mean_only or None,
             "level_of_last_look": self.level,
             "seed": self.seed, "alpha": self.alpha, "rounds_needed": self.needed,
@@ -253,6 +298,8 @@ class RoundCheck:
                               for c in self.causes],
             "causes_left_out": list(self.causes_left_out),
             "directed_tests": {name: {"p_value": p, "holm_p_value": adjusted} for name, p, adjusted in self.directed},
+            "bounded_outcomes": {t.outcome: t.to_json() for t in self.bounded},
+            "unfollowed_chance": None if self.unfollowed is None else fraction_string(self.unfollowed),
             "outcomes": {t.outcome: t.to_json() for t in self.outcomes}
                         | {o: {"observed": self.counts[o], "exact": "0", "exact_decimal": 0.0, "residual": None,
                                "p_value": 0.0, "holm_p_value": 0.0, "detectable_shift": None}
@@ -408,17 +455,46 @@ def _results(play_round: Callable[[random.Random], Any], rng: random.Random, nam
 DEFAULT_MEAN_ROUNDS = 1_000_000
 
 
+def possible_result(rules: GameRules, value: float) -> bool:
+    """Whether some play of a round under ``rules`` can end in the net result ``value`` (units of the
+    initial bet, insurance aside), whatever the cards: a whole number of units up to
+    :attr:`GameRules.largest_stake` either way, a natural's payout, or half a unit lost by surrender.
+    (Not every such value need occur; any other value shows a bug.)"""
+    if value == float(rules.bj_pays) or (value == -0.5 and rules.surrender != "none"):
+        return True
+    return value.is_integer() and abs(value) <= rules.largest_stake
+
+
 def _check_mean_only(play_round: Callable[[random.Random], Any], solution: GameSolution, rounds: int, seed: int,
                      alpha: float, strategy_name: str) -> RoundCheck:
     """The fallback where the exact distribution is not computed: the sample mean against the exact
-    expected value (the edge), a z test with the sample variance; one look at the end (or at a time-out)."""
+    expected value (the edge), a z test with the sample variance; one look at the end (or at a time-out).
+    A result no play under the rules can give (:func:`possible_result`) fails on its own, as in the full
+    check; so does a sample with no spread whose mean is not the exact one (a round's result varies).
+    Where the distribution is known but for the deals whose split hands' lines are not followed
+    (:attr:`GameSolution.partial_distribution`), each outcome's count is also tested against the bounds
+    of its probability (:class:`BoundedTest`), Holm-corrected with the mean."""
     name = getattr(play_round, "__qualname__", None) or type(play_round).__name__
+    rules = solution.rules
+    known = solution.partial_distribution or {}
+    unfollowed = solution.unfollowed_chance
+    payouts = [rules.bj_pays] + ([mpq(-1, 2)] if rules.surrender != "none" else [])
+    labels = {r: _label(r) for r in [*known, *payouts, *map(mpq, range(-rules.largest_stake, rules.largest_stake + 1))]}
     rng = random.Random(seed)
     total = squares = 0.0
     done, stopped = 0, ""
+    counts: Counter[str] = Counter()
+    impossible: Counter[str] = Counter()
+    examples: list[tuple[int, str]] = []
     try:
         for number, value in _results(play_round, rng, name, 1, rounds):
             number_value = _finite(value, name)
+            if not possible_result(rules, number_value):
+                impossible[repr(number_value)] += 1
+                if len(examples) < MAX_EXAMPLES:
+                    examples.append((number, repr(number_value)))
+            else:
+                counts[_as_result(value, labels, name)] += 1
             total += number_value
             squares += number_value * number_value
             done = number
@@ -428,11 +504,28 @@ def _check_mean_only(play_round: Callable[[random.Random], Any], solution: GameS
         raise BjexactError(f"the time ran out before the simulator {name} finished a round")
     mean = total / done
     variance = max(squares / done - mean * mean, 0.0) * done / max(done - 1, 1)
-    z = (mean - float(solution.ev)) / math.sqrt(variance / done) if variance else 0.0
+    if variance:
+        z = (mean - float(solution.ev)) / math.sqrt(variance / done)
+    else:  # every round the same result: only a mean equal to the exact one is consistent, by chance
+        z = 0.0 if done == 1 or mean == float(solution.ev) else math.inf
     mean_p = math.erfc(abs(z) / math.sqrt(2))
-    return RoundCheck(solution.rules, done, seed, alpha, {}, {}, 0.0, 0, (), 1.0, mean, solution.ev, mpq(0), mean_p,
-                      (1.0, mean_p), 2, strategy_name, planned=rounds, level=alpha, stopped=stopped,
-                      mean_only=solution.distribution_missing or "not computed", sample_variance=variance)
+    bounded = []
+    if unfollowed is not None:
+        for r, label in sorted(labels.items()):
+            low = known.get(r, mpq(0))
+            high = low + (unfollowed if r.denominator == 1 else 0)  # a split round ends in whole units
+            if low or counts.get(label):
+                bounded.append(BoundedTest(label, counts.get(label, 0), low, high,
+                                           _bounded_p(counts.get(label, 0), done, low, high)))
+    family = [mean_p] + [t.p_value for t in bounded if t.p_value is not None]
+    adjusted = iter(holm(family))
+    mean_adjusted = next(adjusted)
+    bounded = [replace(t, adjusted=next(adjusted)) if t.p_value is not None else t for t in bounded]
+    return RoundCheck(rules, done, seed, alpha, dict(counts) | dict(impossible), {}, 0.0, 0, tuple(impossible), 1.0,
+                      mean, solution.ev, mpq(0), mean_p, (1.0, mean_adjusted), 2, strategy_name,
+                      examples=tuple(examples), planned=rounds, level=alpha, stopped=stopped,
+                      mean_only=solution.distribution_missing or "not computed", sample_variance=variance,
+                      bounded=tuple(bounded), unfollowed=unfollowed)
 
 
 def _finite(value: Any, name: str) -> float:
@@ -547,10 +640,8 @@ def format_round_check(check: RoundCheck) -> str:
     lines.append(f"mean: {check.mean:+.6f} against exact {float(check.exact_mean):+.6f} "
                  f"(= {fraction_string(check.exact_mean)}), p {check.mean_p:.2g}, Holm p {check.adjusted[1]:.2g}")
     if check.impossible:
-        shown = ", ".join(f"{o} in round {r}" for r, o in check.examples)
-        lines.append(f"Results these rules cannot produce were returned in {check.impossible_count} rounds: "
-                     + ", ".join(check.impossible) + f" (a payout or a stake the rules do not have); for example "
-                     f"{shown}.")
+        lines.append(_impossible_line(check, "Results these rules cannot produce",
+                                      "a payout or a stake the rules do not have"))
     if check.directed:
         lines.append("directed tests (one per candidate fault): " + ", ".join(
             f"{name} p {p:.2g}" for name, p, _ in check.directed))
@@ -580,6 +671,13 @@ def format_round_check(check: RoundCheck) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _impossible_line(check: RoundCheck, what: str, why: str) -> str:
+    """The line on the results the rules cannot produce: how many rounds, which, why, where."""
+    shown = ", ".join(f"{o} in round {r}" for r, o in check.examples)
+    return (f"{what} were returned in {check.impossible_count} rounds: " + ", ".join(check.impossible)
+            + f" ({why}); for example {shown}.")
+
+
 def _format_mean_only(check: RoundCheck, played: str) -> str:
     spread = math.sqrt(check.sample_variance / check.rounds) if check.rounds else 0.0
     detectable = (normal_quantile(1 - check.alpha / 2) + normal_quantile(DEFAULT_POWER)) * spread
@@ -587,15 +685,33 @@ def _format_mean_only(check: RoundCheck, played: str) -> str:
     lines = [f"Round simulator checked against the exact expected value for {check.rules.describe()}",
              f"strategy: {played}",
              f"{check.rounds} rounds (seed {check.seed}){stopped}",
-             f"Tests run: the mean only. The exact distribution of a round's net result is not computed for these "
-             f"rules ({check.mean_only}), so the outcome counts, the chi-square and the directed tests cannot "
-             "run; the exact expected value can.", "",
+             f"Tests run: the mean{', each outcome within bounds' if check.bounded else ' only'}. The exact "
+             f"distribution of a round's net result is not computed for these rules ({check.mean_only}), so the "
+             "chi-square and the directed tests cannot run; the exact expected value can.", "",
              f"mean: {check.mean:+.6f} against exact {float(check.exact_mean):+.6f} "
              f"(= {fraction_string(check.exact_mean)}), sample standard deviation "
              f"{math.sqrt(check.sample_variance):.4f}, z test p {check.mean_p:.2g} at level {check.alpha:g}",
-             f"Power: these rounds catch a shift of the mean of {detectable:.5f} units per round with power 90 %."]
-    lines.append("Verdict: FAIL (mean)." if check.failed else
-                 "Verdict: PASS (of the mean only). A pass is not a proof.")
+             f"Power: these rounds catch a shift of the mean of {detectable:.5f} units per round with power 90 %."
+             if check.sample_variance else
+             "Power: not estimated: every round gave the same result, which a correct simulator's rounds do not."]
+    if check.bounded:
+        lines += ["", f"Outcomes: the distribution is known but for the deals whose split hands' lines are not "
+                      f"followed (their chance {float(check.unfollowed or 0):.4%}, and their rounds end in whole "
+                      "units), so each outcome's probability lies within bounds; its count is tested against them, "
+                      f"Holm-corrected with the mean at level {check.alpha:g}.",
+                  "   result   observed       low      high  Holm p"]
+        for t in check.bounded:
+            flag = "  <--" if t.adjusted is not None and t.adjusted < check.alpha else ""
+            shown = "" if t.adjusted is None else f"{t.adjusted:.2g}"
+            lines.append(f"{t.outcome:>9}  {t.observed / check.rounds:9.6f}  {float(t.low):8.6f}  {float(t.high):8.6f}"
+                         f"  {shown:>6}{flag}")
+    if check.impossible:
+        lines.append(_impossible_line(check, "Results no play under these rules can give",
+                                      f"a round risks at most {check.rules.largest_stake} units; its results are whole "
+                                      "units, a natural's payout, or -0.5 for a surrender"))
+    tested = "the mean and the outcomes' bounds" if check.bounded else "the mean only"
+    lines.append(f"Verdict: FAIL ({', '.join(check.failed)})." if check.failed else
+                 f"Verdict: PASS (of {tested}). A pass is not a proof.")
     return "\n".join(lines) + "\n"
 
 
@@ -679,15 +795,15 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
 
         a, b, up = draw(), draw(), draw()
         hole = draw() if peek else None
-        player_natural = is_natural((a, b))
-        if hole is not None and is_natural((up, hole)):
+        player_natural = rules.is_natural((a, b))
+        if hole is not None and rules.is_natural((up, hole)):
             if player_natural:
                 return -1.0 if fault == "natural-not-pushed" else 0.0
             return -0.5 if rules.surrender == "early" and first_move(a, b, up) == "surrender" else -1.0
         if player_natural:
             if hole is None:
                 hole = draw()
-            if is_natural((up, hole)):
+            if rules.is_natural((up, hole)):
                 return -1.0 if fault == "natural-not-pushed" else 0.0
             return pays
         best = first_move(a, b, up)
@@ -744,7 +860,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
         if fault == "split-hand-dropped" and split_hands:
             del hands[1]
         dealer = [up, hole if hole is not None else draw()]
-        if is_natural(dealer):  # no hole card: a dealer natural takes the bets (OBO: the original one)
+        if rules.is_natural(dealer):  # no hole card: a dealer natural takes the bets (OBO: the original one)
             return float(rules.dealer_natural_loss([stake for _, stake in hands]))
         settled = fault == "split-21-as-settled" and all(
             hand_is_settled(hand_value(cards), len(cards), split_hands) for cards, _ in hands)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import fields
 
-from ..core.rules import CHARLIE_CARDS, MAX_SPLIT_HANDS
+from ..core.rules import CHARLIE_CARDS, MAX_SPLIT_HANDS, RULE_OPTIONS, GameRules
 from ..errors import BjexactError
 from .common import add_shoe_options
 
@@ -89,7 +89,7 @@ def _charlie(text: str) -> int:
 def game_rules_from_args(args: argparse.Namespace, *, split_hands: int = 4):
     """The :class:`bjexact.core.rules.GameRules` the options describe; ``split_hands`` when
     ``--split-hands`` was not given (``None``)."""
-    from ..core.rules import GameRules, parse_bj_pays, refuse_split_rules_without_splitting
+    from ..core.rules import parse_bj_pays, refuse_split_rules_without_splitting
     from .common import shoe_from_args
 
     shoe = shoe_from_args(args)
@@ -101,14 +101,9 @@ def game_rules_from_args(args: argparse.Namespace, *, split_hands: int = 4):
     return refuse_split_rules_without_splitting(GameRules(**shoe, **options))
 
 
-# the full game's rule options with their defaults (``--split-hands`` unset is None)
-GAME_OPTION_DEFAULTS = {
-    "double": ("--double", "any"), "double_soft": ("--no-double-soft", True), "das": ("--no-das", True),
-    "split_hands": ("--split-hands", None), "rsa": ("--rsa", False), "hit_split_aces": ("--hit-split-aces", False),
-    "surrender": ("--surrender", "none"), "hole_card": ("--hole-card", "peek"), "obo": ("--obo", False),
-    "split_strategy": ("--split-strategy", "cdz"), "double_split_aces": ("--double-split-aces", False),
-    "double_after_hit": ("--double-after-hit", False), "charlie": ("--charlie", None),
-}
+# the full game's rule options with their defaults as parsed (``--split-hands`` unset is None)
+GAME_OPTION_DEFAULTS = {name: (option, None if name == "split_hands" else getattr(GameRules(), name))
+                        for name, option in RULE_OPTIONS.items()}
 
 
 def refuse_options(args: argparse.Namespace, where: str) -> None:

@@ -226,8 +226,13 @@ class GuardedCalls:
     naming the simulator; an exception in the very first call is reported as the simulator
     refusing the rules. With ``stop_at_deadline`` the end of ``timeout`` raises ``stop`` (an
     exception the check catches to report on the rounds done) instead of aborting.
-    Subclasses define ``__call__`` with the protocol's arguments and answers.
+    Subclasses define ``__call__`` with the protocol's arguments and answers, and may name what
+    they guard (``kind``) and the command that runs it (``command``) for the messages.
     """
+
+    kind = "simulator"
+    command = "check-sim"
+    too_slow = "is too slow for the rounds asked; lower --rounds"
 
     def __init__(self, simulator, *, call_timeout: float, timeout: float, progress=None,
                  stop: type[BaseException] | None = None):
@@ -261,9 +266,9 @@ class GuardedCalls:
         if self._clock() >= self.deadline:
             if self.stop is not None:
                 raise self.stop(f"--timeout {self.timeout:g} s reached")
-            raise Abort(f"check-sim took longer than --timeout {self.timeout:g} s in all "
-                        f"(the simulator {self.name} is too slow for the rounds asked; lower --rounds)")
-        raise Abort(f"the simulator {self.name} gave no answer within --call-timeout {self.call_timeout:g} s"
+            raise Abort(f"{self.command} took longer than --timeout {self.timeout:g} s in all "
+                        f"(the {self.kind} {self.name} {self.too_slow})")
+        raise Abort(f"the {self.kind} {self.name} gave no answer within --call-timeout {self.call_timeout:g} s"
                     f"{self._where}")
 
     def call(self, *args, where: str = ""):
@@ -273,8 +278,8 @@ class GuardedCalls:
         if remaining <= 0:
             self._on_alarm(None, None)
         self.calls += 1
-        what = f"the simulator {self.name}{where}"
-        refused = f"the simulator {self.name} refused these rules (its first call{where} raised)" \
+        what = f"the {self.kind} {self.name}{where}"
+        refused = f"the {self.kind} {self.name} refused these rules (its first call{where} raised)" \
             if self.calls == 1 else None
         if self._alarm:
             signal.setitimer(signal.ITIMER_REAL, max(min(self.call_timeout, remaining), 1e-3))
@@ -313,6 +318,10 @@ class GuardedRoundSimulator(GuardedCalls):
 
 class GuardedEngine(GuardedCalls):
     """A user's strategy engine ``decide(cards, upcard, unseen)`` guarded (:class:`GuardedCalls`)."""
+
+    kind = "engine"
+    command = "check-strategy"
+    too_slow = "is too slow for the hands checked; lower --shoes"
 
     def __call__(self, cards, upcard, unseen):
         from ..core.cards import rank_symbol

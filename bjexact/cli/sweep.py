@@ -12,7 +12,8 @@ EXAMPLES = """\
 grid file (TOML): [base] holds the rules every rule set shares, [grid] one list per rule
 varied; the first value of each list is the base's. Rule names are those of the full
 game (decks, shoe, h17, bj_pays, double, double_soft, das, split_hands, rsa,
-hit_split_aces, surrender, hole_card, obo):
+hit_split_aces, surrender, hole_card, obo, split_strategy, double_split_aces,
+double_after_hit, charlie; charlie = [false, 5]: no Charlie, then a 5-card Charlie):
 
   [base]
   decks = 6

@@ -29,7 +29,7 @@ from .numbers import as_rational, check_number_text, fraction_string, mpq, parse
 from .settlement import hand_result, payout
 
 __all__ = ["Rules", "Naturals", "NATURALS", "INFINITE", "parse_decks", "GameRules", "DOUBLE_RULES",
-           "SURRENDER_RULES", "HOLE_CARD_RULES", "SPLIT_STRATEGIES", "MAX_SPLIT_HANDS", "CHARLIE_CARDS",
+           "SURRENDER_RULES", "HOLE_CARD_RULES", "SPLIT_STRATEGIES", "MAX_SPLIT_HANDS", "CHARLIE_CARDS", "RULE_OPTIONS",
            "dealer_stands", "parse_bj_pays", "refuse_split_rules_without_splitting"]
 
 
@@ -183,13 +183,19 @@ def _payout(value: Any) -> mpq:
 
 @dataclass(frozen=True)
 class Rules:
-    """An immutable rule set.
+    """The dealer's tables and the hit/stand game: a view of a :class:`GameRules`.
 
     ``decks``: a whole number of 52-card decks, or ``math.inf`` / ``"inf"`` for the
     infinite deck (default: 2). ``shoe``: ten custom counts (A, 2, ..., 9, T) instead
     of decks (giving both is an error); then ``decks`` is ``None``. ``h17``: the dealer hits soft 17 (default:
     stands on all 17s). ``naturals``: see the module docstring. ``bj_pays``: what a
     player's natural pays under ``separate`` and ``peek`` (player analysis only).
+
+    The rule set itself is :attr:`game`, the one rules class: the hit/stand game is the full game
+    with no doubling, no splitting and no surrender; ``peek`` is its peek hole-card rule, ``separate``
+    ENHC and ``as21`` its ``plain_naturals``. These fields are checked and normalised there, and the
+    shoe and the dealer's drawing rule are its. What is left here is the naturals convention of a
+    dealer table and the table's JSON and words.
     """
 
     decks: int | float | str | None = None
@@ -197,29 +203,69 @@ class Rules:
     naturals: Naturals | str = Naturals.AS21
     shoe: Counts | None = None
     bj_pays: mpq = field(default_factory=lambda: mpq(3, 2))
+    game: GameRules = field(init=False, repr=False, compare=False)
+    """The rule set these rules view (:meth:`of` gives it back)."""
 
     def __post_init__(self) -> None:
-        _set_shoe_or_decks(self)
-        if not isinstance(self.h17, bool):
-            raise BjexactError(f"h17 must be True or False, not {self.h17!r}")
         if self.naturals not in NATURALS:
             raise BjexactError(
                 f"unknown naturals convention {self.naturals!r} (use {', '.join(NATURALS)})"
             )
-        object.__setattr__(self, "naturals", Naturals(self.naturals))
-        object.__setattr__(self, "bj_pays", _payout(self.bj_pays))
+        naturals = Naturals(self.naturals)
+        game = GameRules(decks=self.decks, shoe=self.shoe, h17=self.h17, bj_pays=self.bj_pays, double="none",
+                         split_hands=1, hole_card="enhc" if naturals is Naturals.SEPARATE else "peek",
+                         plain_naturals=naturals is Naturals.AS21)
+        for name in ("decks", "shoe", "bj_pays"):  # as the rule set has normalised them
+            object.__setattr__(self, name, getattr(game, name))
+        object.__setattr__(self, "naturals", naturals)
+        object.__setattr__(self, "game", game)
+
+    @classmethod
+    def of(cls, rules: GameRules) -> Rules:
+        """The dealer's tables and the hit/stand game of a rule set: its shoe, H17/S17, payout and
+        naturals (:attr:`GameRules.naturals`); doubling, splitting and surrender left out.
+
+        Examples
+        --------
+        >>> Rules.of(GameRules(decks=6, hole_card="enhc", surrender="early")).describe()
+        '6 decks, S17, naturals separate'
+        """
+        shoe: dict[str, Any] = {"shoe": rules.shoe} if rules.shoe is not None else {"decks": rules.decks}
+        return cls(**shoe, h17=rules.h17, naturals=rules.naturals, bj_pays=rules.bj_pays)
+
+    @classmethod
+    def hit_stand(cls, rules: Rules | GameRules) -> Rules:
+        """``rules`` as the hit/stand game: these rules as they are, or a :class:`GameRules` with no
+        doubling, no splitting, no surrender and no Charlie viewed by :meth:`of`; a rule set with
+        any of those is an error naming it (the full game's solver values it).
+
+        Examples
+        --------
+        >>> Rules.hit_stand(GameRules(decks=1, double="none", split_hands=1)) == Rules(decks=1, naturals="peek")
+        True
+        >>> Rules.hit_stand(GameRules(decks=1))
+        Traceback (most recent call last):
+        ...
+        bjexact.errors.BjexactError: the hit/stand game has no doubling: these rules double (double any); ...
+        """
+        if isinstance(rules, Rules):
+            return rules
+        extra = [(rules.double != "none", f"no doubling: these rules double (double {rules.double})"),
+                 (rules.split_hands != 1, f"no splitting: these rules split (split_hands {rules.split_hands})"),
+                 (rules.surrender != "none", f"no surrender: these rules have {rules.surrender} surrender"),
+                 (rules.charlie is not None, f"no Charlie: these rules have a {rules.charlie}-card Charlie")]
+        for found, words in extra:
+            if found:
+                raise BjexactError(f"the hit/stand game has {words}; solve the full game (solve_game, bjexact edge)")
+        return cls.of(rules)
 
     @property
     def infinite(self) -> bool:
-        return self.decks == INFINITE
+        return self.game.infinite
 
     def make_shoe(self) -> InfiniteShoe | FiniteShoe:
         """The full shoe before any card is dealt."""
-        if self.shoe is not None:
-            return Shoe.of_counts(self.shoe)
-        if self.infinite or not isinstance(self.decks, int):
-            return Shoe.infinite()
-        return Shoe.of_decks(self.decks)
+        return self.game.full_shoe()
 
     def finite_shoe(self, needs: str = "this") -> FiniteShoe:
         """The full shoe of a finite rule set; for the infinite deck an error: ``needs`` a finite shoe."""
@@ -230,7 +276,7 @@ class Rules:
 
     def dealer_stands(self, hand: HandValue) -> bool:
         """Whether the dealer stands on ``hand``: 17 or more, except soft 17 under H17."""
-        return dealer_stands(self.h17, hand)
+        return self.game.dealer_stands(hand)
 
     @property
     def dealer_peeks(self) -> bool:
@@ -238,10 +284,10 @@ class Rules:
         return Naturals(self.naturals).dealer_peeks
 
     def game_rules(self) -> GameRules:
-        """The hit/stand game of these rules as a rule set of the full game: no doubling, no
-        splitting, no surrender; ``peek`` is the peek hole-card rule and ``separate`` ENHC (a
-        dealer natural beats every other hand). Under ``as21`` a natural is a plain 21, which
-        the full game has not: an error. Its value from the deal (objective ``ev``) is the
+        """The hit/stand game of these rules as a rule set of the full game (:attr:`game`): no
+        doubling, no splitting, no surrender; ``peek`` is the peek hole-card rule, ``separate``
+        ENHC (a dealer natural beats every other hand) and ``as21`` plain naturals (which the full
+        game's solver refuses: it pays naturals). Its value from the deal (objective ``ev``) is the
         hit/stand game's.
 
         Examples
@@ -249,11 +295,7 @@ class Rules:
         >>> Rules(decks=6, naturals="separate").game_rules().describe()
         '6 decks, S17, blackjack pays 3/2, no doubling, no splitting, ENHC, CDZ-'
         """
-        if self.naturals == Naturals.AS21:
-            raise BjexactError("under --naturals as21 a natural is a plain 21: the full game has no such rule")
-        shoe: dict[str, Any] = {"shoe": self.shoe} if self.shoe is not None else {"decks": self.decks}
-        return GameRules(**shoe, h17=self.h17, bj_pays=self.bj_pays, double="none", split_hands=1,
-                         hole_card="peek" if self.dealer_peeks else "enhc")
+        return self.game
 
     def to_json(self, *, bj_pays: bool = False) -> dict[str, Any]:
         """The JSON form, the one owner: ``{"decks": 2 | "inf" | null, "h17", "naturals", "shoe"}``,
@@ -297,6 +339,14 @@ HOLE_CARD_RULES = ("peek", "enhc")
 SPLIT_STRATEGIES = ("cdz", "cdp1", "cdp")
 MAX_SPLIT_HANDS = 8  # the most hands splitting may make (split_hands)
 CHARLIE_CARDS = tuple(range(4, 11))  # the Charlie counts a rule set may name (charlie)
+# the full game's rules set by command-line options, each with the option that moves it off its default
+# (a flag for a True/False rule, an option with a value otherwise); the shoe, H17 and the payout aside
+RULE_OPTIONS: dict[str, str] = {
+    "double": "--double", "surrender": "--surrender", "hole_card": "--hole-card",
+    "split_strategy": "--split-strategy", "split_hands": "--split-hands", "double_soft": "--no-double-soft",
+    "das": "--no-das", "rsa": "--rsa", "hit_split_aces": "--hit-split-aces", "obo": "--obo",
+    "double_split_aces": "--double-split-aces", "double_after_hit": "--double-after-hit", "charlie": "--charlie",
+}
 
 
 
@@ -311,7 +361,9 @@ class GameRules:
     ``split_hands``: the most hands splitting can make, 1 (no splitting) to
     :data:`MAX_SPLIT_HANDS`. ``double_after_hit``: a hand of any number of cards may double,
     under the ``double`` totals rule (and, split, DAS). ``charlie``: a hand reaching that many
-    cards without busting wins 1:1 at once (:meth:`is_charlie`).
+    cards without busting wins 1:1 at once (:meth:`is_charlie`). ``plain_naturals``: a natural
+    is a plain 21 on either side, neither paid nor settled first (``--naturals as21``, the
+    hit/stand game of :class:`Rules`; the full game's solver refuses it).
 
     The one owner of what the rules allow: :meth:`may_double`, :meth:`may_hit_split`,
     :meth:`split_limit`, :meth:`may_split`, :meth:`dealer_stands`; and of what a finished hand
@@ -342,11 +394,12 @@ class GameRules:
     double_split_aces: bool = False
     double_after_hit: bool = False
     charlie: int | None = None
+    plain_naturals: bool = False
 
     def __post_init__(self) -> None:
         _set_shoe_or_decks(self)
         for name in ("h17", "double_soft", "das", "rsa", "hit_split_aces", "obo", "double_split_aces",
-                     "double_after_hit"):
+                     "double_after_hit", "plain_naturals"):
             if not isinstance(getattr(self, name), bool):
                 raise BjexactError(f"{name} must be True or False, not {getattr(self, name)!r}")
         object.__setattr__(self, "bj_pays", _payout(self.bj_pays))
@@ -371,6 +424,17 @@ class GameRules:
                 "late surrender comes after the dealer's peek: with --hole-card enhc use --surrender early")
         if self.double_split_aces and not (self.hit_split_aces and self.das and self.double != "none"):
             raise BjexactError("--double-split-aces needs --hit-split-aces and doubling after splitting (DAS)")
+        if self.plain_naturals and self.hole_card != "peek":
+            raise BjexactError("--naturals as21 counts a natural as a plain 21, so no hole-card rule applies: "
+                               "not with --hole-card enhc")
+
+    @property
+    def naturals(self) -> Naturals:
+        """The naturals convention of the rules (the module docstring): ``as21`` with
+        ``plain_naturals``, else ``peek`` or ``separate`` (ENHC) by the hole-card rule."""
+        if self.plain_naturals:
+            return Naturals.AS21
+        return Naturals.PEEK if self.hole_card == "peek" else Naturals.SEPARATE
 
     # --- what the rules allow: the one owner ---
 
@@ -457,9 +521,31 @@ class GameRules:
         ['1', '-1']
         """
         value = hand_value(player)
-        result = hand_result(value, hand_value(dealer), player_natural=not split and is_natural(player),
-                             dealer_natural=is_natural(dealer), charlie=self.is_charlie(len(player), value))
+        result = hand_result(value, hand_value(dealer), player_natural=self.is_natural(player, split=split),
+                             dealer_natural=self.is_natural(dealer), charlie=self.is_charlie(len(player), value))
         return mpq(stake) * self.payout(result)
+
+    def is_natural(self, cards: Sequence[int], *, split: bool = False) -> bool:
+        """Whether ``cards`` (ranks) are a natural under these rules: an ace and a ten-valued card as
+        the first two cards, not of a split hand, and not under ``plain_naturals``."""
+        return not split and not self.plain_naturals and is_natural(cards)
+
+    @property
+    def largest_stake(self) -> int:
+        """The most a round can have at stake, in units of the initial bet (so the most it can win or
+        lose, a natural's payout aside): 2 for a doubled hand, or with splitting ``split_hands`` hands of
+        2 each where they may double (DAS), 1 each where not.
+
+        Examples
+        --------
+        >>> GameRules(split_hands=4).largest_stake, GameRules(das=False).largest_stake
+        (8, 4)
+        >>> GameRules(double="none", split_hands=1).largest_stake
+        1
+        """
+        per_hand = 2 if self.double != "none" else 1
+        split = self.split_hands * (per_hand if self.das else 1) if self.split_hands > 1 else 0
+        return max(per_hand, split)
 
     def dealer_natural_loss(self, stakes: Sequence[Any], original: Any = 1) -> mpq:
         """What a dealer natural found after the player has played (ENHC) takes from hands whose
@@ -477,17 +563,20 @@ class GameRules:
     def infinite(self) -> bool:
         return self.shoe is None and self.decks == float("inf")
 
-    def make_shoe(self) -> InfiniteShoe | FiniteShoe:
-        """The full shoe; one that cannot deal a round (two cards each) is an error."""
+    def full_shoe(self) -> InfiniteShoe | FiniteShoe:
+        """The full shoe before any card is dealt (the infinite deck, N decks, or the custom ``shoe``)."""
         if self.shoe is not None:
-            shoe = Shoe.of_counts(self.shoe)
-            if sum(self.shoe) < 4:
-                raise BjexactError(f"the shoe is too small to deal a round: {sum(self.shoe)} cards, "
-                                   "and a round deals 2 to the player and 2 to the dealer")
-            return shoe
+            return Shoe.of_counts(self.shoe)
         if self.infinite or not isinstance(self.decks, int):
             return Shoe.infinite()
         return Shoe.of_decks(self.decks)
+
+    def make_shoe(self) -> InfiniteShoe | FiniteShoe:
+        """The full shoe (:meth:`full_shoe`); one that cannot deal a round (two cards each) is an error."""
+        if self.shoe is not None and sum(self.shoe) < 4:
+            raise BjexactError(f"the shoe is too small to deal a round: {sum(self.shoe)} cards, "
+                               "and a round deals 2 to the player and 2 to the dealer")
+        return self.full_shoe()
 
     def dealer_rules(self) -> Rules:
         """The dealer's rules (for its outcome tables): naturals kept apart."""
@@ -542,6 +631,23 @@ class GameRules:
             options["bj_pays"] = _payout(options["bj_pays"].strip())
         return cls(**options)
 
+    def rule_options(self) -> tuple[str, ...]:
+        """The command-line options (:data:`RULE_OPTIONS`) that make these rules from the defaults,
+        the shoe, H17 and the payout aside.
+
+        Examples
+        --------
+        >>> GameRules(double="10-11", das=False, charlie=5, split_hands=2).rule_options()
+        ('--double', '10-11', '--split-hands', '2', '--no-das', '--charlie', '5')
+        """
+        default = GameRules()
+        options: list[str] = []
+        for name, option in RULE_OPTIONS.items():
+            value = getattr(self, name)
+            if value != getattr(default, name):
+                options += [option] if isinstance(value, bool) else [option, str(value)]
+        return tuple(options)
+
     def describe(self) -> str:
         shoe = _shoe_words(self)
         parts = [shoe, "H17" if self.h17 else "S17", f"blackjack pays {fraction_string(self.bj_pays)}"]
@@ -563,13 +669,17 @@ class GameRules:
             parts.append(f"{self.charlie}-card Charlie")
         if self.surrender != "none":
             parts.append(f"{self.surrender} surrender")
-        parts.append("ENHC" + (" OBO" if self.obo else "") if self.hole_card == "enhc" else "peek")
+        if self.plain_naturals:
+            parts.append("naturals as plain 21s")
+        else:
+            parts.append("ENHC" + (" OBO" if self.obo else "") if self.hole_card == "enhc" else "peek")
         parts.append({"cdz": "CDZ-", "cdp1": "CDP1", "cdp": "CDP"}[self.split_strategy])
         return ", ".join(parts)
 
 
 # rules added since 0.1, with their defaults: GameRules.to_json writes them only when set
-_LATER_RULES: dict[str, Any] = {"double_split_aces": False, "double_after_hit": False, "charlie": None}
+_LATER_RULES: dict[str, Any] = {"double_split_aces": False, "double_after_hit": False, "charlie": None,
+                                "plain_naturals": False}
 
 
 def _choice(flag: str, value: str, allowed: tuple[str, ...]) -> None:

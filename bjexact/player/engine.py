@@ -36,6 +36,7 @@ from functools import cache
 from typing import Any
 
 from ..core.cards import RANKS, Counts, counts_of
+from ..core.choice import best_move, hits
 from ..core.hand import natural_partner
 from ..core.rules import GameRules
 from ..core.settlement import stand_result
@@ -55,15 +56,6 @@ def stand_weights(total: int, natural_loses: bool) -> tuple[int, ...]:
 
 
 _STAND_PAYOFF = {"win": 1, "push": 0, "loss": -1, None: 0}
-
-
-def _argmax(values: dict[str, int]) -> str:
-    """The move of largest value; ties go to the earlier move (the dict's order: stand, hit, double)."""
-    best = ""
-    for move, value in values.items():
-        if not best or value > values[best]:
-            best = move
-    return best
 
 
 _BUST = -1  # a child that busts
@@ -361,8 +353,7 @@ class UpcardEngine:
 
     def _chooser_hits(self, i: int, chooser: int) -> bool:
         """Whether the optimum with ``chooser`` gone hits hand ``i`` (ties go to standing)."""
-        stand, hit = self._opt[chooser][i]
-        return hit is not None and hit > stand
+        return hits(*self._opt[chooser][i])
 
     # --- the values ---
 
@@ -410,7 +401,7 @@ class UpcardEngine:
             double = self._double_at(i, chooser)
             if double is not None:
                 options["double"] = double
-        return _argmax(options)
+        return best_move(options)
 
     def _split_hand(self, i: int, pair: int) -> int:
         """X of split hand ``i`` of ``pair`` holding its second card, the other pair card gone."""

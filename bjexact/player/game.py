@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from ..core.cards import ACE, RANKS, TEN, UPCARD_ORDER, add_counts, as_rank, counts_of, rank_symbol
 from ..core.deal import two_card_hands
-from ..core.hand import hand_value, is_natural, player_hand
+from ..core.hand import hand_value, player_hand
 from ..core.numbers import mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError
@@ -93,14 +93,17 @@ def solve_with(solver: FractionSolver, *, with_distribution: bool, progress: boo
     hands: dict[tuple[int, int, int], MoveValues] = {}
     deal_chance: dict[tuple[int, int, int], mpq] = {}
     by_upcard: dict[int, mpq] = {}
-    distribution: Dist | None = {} if with_distribution else None
+    # the net result of every deal whose lines are followed, and the chance of the deals whose are not
+    # (pairs split beyond the work limit): the distribution when that chance is 0, else its known part
+    followed: Dist = {}
+    unfollowed = _ZERO
     with Progress(len(upcards), "up-cards", enabled=progress) as bar:
         for upcard in upcards:
             solver.prefetch(upcard)
             value = _ZERO
             for cards, chance in two_card_hands(shoe, upcard):
                 dealt: Dist | None
-                if is_natural(cards):  # a natural: paid at once, or a push
+                if rules.is_natural(cards):  # a natural: paid at once, or a push
                     p_nat = solver.cards.natural_chance(counts_of(cards), upcard)
                     value += chance * (1 - p_nat) * rules.bj_pays
                     dealt = {rules.bj_pays: 1 - p_nat, _ZERO: p_nat}
@@ -109,20 +112,21 @@ def solve_with(solver: FractionSolver, *, with_distribution: bool, progress: boo
                     hands[(cards[0], cards[1], upcard)] = moves
                     deal_chance[(cards[0], cards[1], upcard)] = chance
                     value += chance * moves.round_value
-                    dealt = results.deal(moves) if distribution is not None else None
-                if distribution is not None:
+                    dealt = results.deal(moves) if with_distribution else None
+                if with_distribution:
                     if dealt is None:
-                        distribution = None
+                        unfollowed += up_p[upcard - 1] * chance
                     else:
-                        mix(distribution, dealt, up_p[upcard - 1] * chance)
+                        mix(followed, dealt, up_p[upcard - 1] * chance)
             by_upcard[upcard] = value
             bar.advance()
     up_chance = {u: up_p[u - 1] for u in upcards}
     ev = sum((up_chance[u] * v for u, v in by_upcard.items()), _ZERO)
-    if distribution is not None:
-        distribution = {r: p for r, p in sorted(distribution.items()) if p}
+    known = {r: p for r, p in sorted(followed.items()) if p}
+    distribution = known if with_distribution and not unfollowed else None
     missing = "" if distribution is not None or not with_distribution else results.missing
-    return GameSolution(rules, hands, deal_chance, by_upcard, up_chance, ev, distribution, missing)
+    return GameSolution(rules, hands, deal_chance, by_upcard, up_chance, ev, distribution, missing,
+                        known if with_distribution and unfollowed else None)
 
 
 def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence[int | str],
@@ -143,7 +147,7 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
     'surrender'
     """
     ranks, up = player_hand(cards, upcard)
-    if is_natural(ranks):
+    if rules.is_natural(ranks):
         raise BjexactError("the hand is a natural: it is paid at once, with nothing to decide")
     solver = FractionSolver(rules)
     hand = counts_of(ranks)

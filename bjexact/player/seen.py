@@ -60,6 +60,9 @@ class SeenCards:
     """
 
     def __init__(self, rules: GameRules):
+        if rules.plain_naturals:  # every full-game solve and simulator check starts here
+            raise BjexactError("the full game pays naturals: naturals as plain 21s (--naturals as21) is a "
+                               "convention of the hit/stand game (bjexact player) and the dealer's tables")
         self.rules = rules
         self.shoe = shoe = rules.make_shoe()
         self.infinite = not isinstance(shoe, FiniteShoe)

@@ -71,6 +71,10 @@ class GameSolution(Displayable):
     edge). ``by_upcard[u]``: the same given the up-card, dealer naturals included;
     weighted by ``upcard_chance`` they sum to ``ev``. ``distribution``: the net result of a
     round -> its chance, ``None`` where not computed (``distribution_missing`` says why).
+    ``partial_distribution``: where it is not computed because the lines of some split
+    hands are too many to follow, P(the net result is r, and the deal is one whose lines
+    are followed): every deal but those pairs; it sums to 1 less the chance of the deals
+    left out (:attr:`unfollowed_chance`). ``None`` otherwise.
     ``hands[(a, b, u)]`` (a <= b):
     the moves of every two-card hand that is not a natural. ``deal_chance[(a, b, u)]``:
     P(the player is dealt a, b | up-card u). Keys are ranks and answer to card symbols
@@ -85,6 +89,15 @@ class GameSolution(Displayable):
     ev: mpq
     distribution: Mapping[mpq, mpq] | None = None
     distribution_missing: str = ""
+    partial_distribution: Mapping[mpq, mpq] | None = None
+
+    @property
+    def unfollowed_chance(self) -> mpq | None:
+        """The chance of the deals :attr:`partial_distribution` leaves out (pairs split whose lines are
+        not followed); ``None`` where there is no partial distribution."""
+        if self.partial_distribution is None:
+            return None
+        return 1 - sum(self.partial_distribution.values(), mpq(0))
 
     def __post_init__(self) -> None:
         for name in ("hands", "deal_chance", "by_upcard", "upcard_chance"):

@@ -79,7 +79,7 @@ from ..core.hand import (
     two_cards_natural,
 )
 from ..core.numbers import fraction_string, mpq
-from ..core.rules import Rules
+from ..core.rules import GameRules, Rules
 from ..dealer.batch import OUTCOMES, DealerOracle
 from ..dealer.distributions import dealer_table
 from ..dealer.graph import BLACKJACK, BUST, ShoeDraws, dealer_graph
@@ -358,8 +358,10 @@ def _stand_against(dealer: Mapping[str, mpq], hand: HandValue) -> Results:
 
 
 @lru_cache(maxsize=32)
-def solve_infinite(rules: Rules, objective: str = "ev") -> InfiniteSolution:
-    """The exact optimal hit/stand values of every infinite-deck state under ``rules``."""
+def solve_infinite(rules: Rules | GameRules, objective: str = "ev") -> InfiniteSolution:
+    """The exact optimal hit/stand values of every infinite-deck state under ``rules`` (a
+    :class:`GameRules` of the hit/stand game is viewed by :meth:`Rules.hit_stand`)."""
+    rules = Rules.hit_stand(rules)
     if not rules.infinite:
         raise BjexactError("solve_infinite needs the infinite deck (decks='inf')")
     weights = payoffs(rules, objective)
@@ -591,8 +593,9 @@ class FiniteSolution(Displayable):
         }
 
 
-def solve_finite(rules: Rules, objective: str = "ev", *, progress: bool | None = None) -> FiniteSolution:
+def solve_finite(rules: Rules | GameRules, objective: str = "ev", *, progress: bool | None = None) -> FiniteSolution:
     """Exact composition-dependent hit/stand values for a finite shoe (every two-card hand)."""
+    rules = Rules.hit_stand(rules)
     shoe = rules.finite_shoe("solve_finite")
     solver = _FiniteSolver(rules, shoe, objective)
     solver.batch()
@@ -664,7 +667,7 @@ def _exceptions(
 
 
 def hand_decision(
-    rules: Rules,
+    rules: Rules | GameRules,
     cards: tuple[int, ...] | list[int],
     upcard: int,
     unseen: Counts | None = None,
@@ -677,13 +680,15 @@ def hand_decision(
     cards left in the shoe plus the dealer's hole card); by default the full shoe
     of ``rules`` less ``cards`` and ``upcard``. For the infinite deck the values
     depend only on the hand's total and softness. Under ``peek`` the values are
-    conditioned on the dealer having no natural.
+    conditioned on the dealer having no natural. A :class:`GameRules` of the hit/stand game
+    (no doubling, no splitting, no surrender) is viewed by :meth:`Rules.hit_stand`.
 
     Examples
     --------
     >>> hand_decision(Rules(decks="inf"), (10, 6), 10).best
     'hit'
     """
+    rules = Rules.hit_stand(rules)
     cards, upcard = player_hand(cards, upcard)
     if rules.infinite and unseen is None:
         hand = hand_value(cards)
@@ -727,8 +732,19 @@ def _check_available(counts: Counts, ranks: tuple[int, ...]) -> None:
             raise BjexactError(f"the shoe does not hold {needed[rank - 1]} of {rank_symbol(rank)}")
 
 
-def solve(rules: Rules, objective: str = "ev", *, progress: bool | None = None) -> InfiniteSolution | FiniteSolution:
-    """:func:`solve_infinite` for the infinite deck, :func:`solve_finite` otherwise."""
+def solve(rules: Rules | GameRules, objective: str = "ev", *,
+          progress: bool | None = None) -> InfiniteSolution | FiniteSolution:
+    """:func:`solve_infinite` for the infinite deck, :func:`solve_finite` otherwise. ``rules``: the
+    hit/stand game's :class:`Rules`, or a :class:`GameRules` with no doubling, no splitting and no
+    surrender (:meth:`Rules.hit_stand`); ``objective``: ``ev`` or ``win`` (the module docstring).
+
+    Examples
+    --------
+    >>> hit_stand = GameRules(decks="inf", double="none", split_hands=1)
+    >>> solve(hit_stand).game.value == solve(Rules(decks="inf", naturals="peek")).game.value
+    True
+    """
+    rules = Rules.hit_stand(rules)
     if objective not in OBJECTIVES:
         raise BjexactError(f"unknown objective {objective!r} (use ev or win)")
     if rules.infinite:

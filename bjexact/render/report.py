@@ -383,19 +383,7 @@ def _rule_flags(report: Report) -> str:
         flags.append(f"--naturals {rules.naturals}")
     if rules.bj_pays != mpq(3, 2):
         flags.append(f"--bj-pays {fraction_string(rules.bj_pays)}")
-    default = game_rules(rules)
-    for name, option in (("double", "--double"), ("surrender", "--surrender"), ("hole_card", "--hole-card"),
-                         ("split_strategy", "--split-strategy"), ("split_hands", "--split-hands")):
-        if getattr(full, name) != getattr(default, name):
-            flags.append(f"{option} {getattr(full, name)}")
-    for name, option, on in (("double_soft", "--no-double-soft", False), ("das", "--no-das", False),
-                             ("rsa", "--rsa", True), ("hit_split_aces", "--hit-split-aces", True),
-                             ("obo", "--obo", True), ("double_split_aces", "--double-split-aces", True),
-                             ("double_after_hit", "--double-after-hit", True)):
-        if getattr(full, name) != getattr(default, name) and getattr(full, name) == on:
-            flags.append(option)
-    if full.charlie is not None:
-        flags.append(f"--charlie {full.charlie}")
+    flags += full.rule_options()
     if report.effects_left_out:
         flags.append("--no-rule-effects")
     return " ".join(flags)
