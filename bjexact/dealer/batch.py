@@ -401,6 +401,10 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
     bounds[0] = 1.0
     terminal: dict[tuple[int, int, int], list[Any]] = {}  # key -> [sum, bound on its magnitude]
     factors: dict[tuple[tuple[int, ...], int], tuple[np.ndarray, float]] = {}
+    by_rank = left.T.astype(np.float64)  # ranks x sets: the cards of each rank left
+    below = np.zeros((11, n_sets), dtype=np.float64)  # [r]: the cards of ranks below r left
+    np.cumsum(by_rank, axis=0, out=below[1:])
+    most_of_rank = left.max(axis=0).tolist()
     scratch = np.empty((p.shape[0], n_sets), dtype=np.float64)
     for node, moves in _plan(walk, upcard, pair):
         source = reach[node]
@@ -415,8 +419,8 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
         for target, key, ranks, held in moves:
             found_factor = factors.get((ranks, held))
             if found_factor is None:  # the cards of those ranks the dealer may draw here
-                counts = left[:, list(ranks)].sum(axis=1) - held
-                found_factor = factors[(ranks, held)] = (counts.astype(np.float64), float(max(counts.max(), 0)))
+                found_factor = factors[(ranks, held)] = (_drawable(by_rank, below, ranks, held),
+                                                          float(max(sum(most_of_rank[r] for r in ranks) - held, 0)))
             factor, largest = found_factor
             flow_size = size * largest
             if target >= 0:
@@ -468,6 +472,19 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
     for slot, total in sums.items():
         out[:, slot] = _reduce(total, pf, inverse).astype(np.int64) % p
     return out
+
+
+def _drawable(by_rank: np.ndarray, below: np.ndarray, ranks: tuple[int, ...], held: int) -> np.ndarray:
+    """Per set, the cards of ``ranks`` left (``by_rank``: ranks x sets; ``below``: its sums over the ranks
+    below each) less the dealer's ``held``, as floats: a run of ranks from the differences of sums."""
+    first, last = ranks[0], ranks[-1]
+    if len(ranks) == 1:
+        counts: np.ndarray = by_rank[first] - held
+    elif ranks == tuple(range(first, last + 1)):
+        counts = below[last + 1] - below[first] - held
+    else:
+        counts = by_rank[list(ranks)].sum(axis=0) - held
+    return counts
 
 
 def _add_flow(flows: np.ndarray, source: np.ndarray, factor: np.ndarray, scratch: np.ndarray) -> np.ndarray:

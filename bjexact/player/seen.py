@@ -49,7 +49,7 @@ class Gone:
 NOTHING_GONE = Gone()
 
 
-_DEALER_CHUNK = 20_000  # removed sets per walk of the dealer's residues (its arrays grow with them)
+_DEALER_CHUNK = 10_000  # removed sets per walk of the dealer's residues (its arrays grow with them)
 
 
 class SeenCards:
