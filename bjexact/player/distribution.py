@@ -380,7 +380,11 @@ class NetResults:
         place[set_order] = np.arange(len(set_order))
         line_set = place[table.line_drawn]
         del place, set_order
-        line_order = np.argsort(line_set, kind="stable")
+        # lines come in the order of their sets (of :meth:`_LineTable.combined`), so ordering them by the
+        # primes their sets need orders them by set; a stable sort of small integers is a radix sort
+        line_order = np.argsort(set_need[line_set].astype(np.int8), kind="stable")
+        if not (np.diff(table.line_drawn) >= 0).all():
+            line_order = np.argsort(line_set, kind="stable")
         line_set = line_set[line_order]
         line_done, counts = table.line_done[line_order], table.counts[line_order]
         del line_order
