@@ -424,9 +424,15 @@ class NetResults:
             if lines.dtype != np.int64:
                 lines = lines.astype(np.int64)
             which = line_set[first_line:] - first_set
+            largest = (p - 1) * int(lines.max(initial=0))  # a line's chance, unreduced where that is small
+            reduce = largest >= 1 << 31
             for column in range(len(outcomes)):
-                chance = chances[column][which] * lines % p
-                residues[k] += _summed_by_bin(bins[column][first_line:], chance, len(sizes) * span) % p
+                chance = chances[column][which]
+                chance *= lines
+                if reduce:
+                    chance %= p
+                residues[k] += _summed_by_bin(bins[column][first_line:], chance, len(sizes) * span,
+                                              p - 1 if reduce else largest) % p
             residues[k] %= p
         need = need_of_size.tolist()
         numerators = [0] * (len(sizes) * span)
@@ -756,12 +762,12 @@ def _digits_modulo(digits: Sequence[Any], primes: Sequence[int], q: int) -> Any:
     return total % q
 
 
-def _summed_by_bin(bins: Any, values: Any, size: int) -> Any:
-    """Sums (int64) of int64 ``values`` below 2^31 by their ``bins`` (0 .. size - 1), exact: summed as
-    floats, in runs short enough that no sum passes 2^53."""
+def _summed_by_bin(bins: Any, values: Any, size: int, largest: int) -> Any:
+    """Sums (int64) of int64 ``values`` from 0 to ``largest`` (below 2^31) by their ``bins`` (0 .. size - 1),
+    exact: summed as floats, in runs short enough that no sum passes 2^53."""
     import numpy as np
 
-    run = 1 << 22
+    run = (1 << 53) // max(largest, 1)
     out = np.zeros(size, dtype=np.int64)
     for begin in range(0, len(bins), run):
         out += np.bincount(bins[begin:begin + run], weights=values[begin:begin + run],
