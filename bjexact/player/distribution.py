@@ -580,20 +580,18 @@ def _joined_arrays(codes: Any, done: Any, ways: Any, hand: tuple[Any, Any, Any],
     keys, merged_ways = [], []
     step = max(1, 1_000_000 // max(len(hand_ways), 1))
     for begin in range(0, len(ways), step):
-        rows = np.arange(begin, min(begin + step, len(ways)))
-        fits = np.ones((len(rows), len(hand_ways)), dtype=bool) if all_fit else \
-            ((drawn_small[rows, None, :] + hand_small[None, :, :]) <= room_small).all(axis=2)
-        if alike:
-            fits &= np.arange(len(hand_ways))[None, :] >= rows[:, None]  # each pair once
-        i, j = np.nonzero(fits)
-        del fits
-        i += begin
-        key = (codes[i] + hand_codes[j]) * len(sums) + sum_at[done_at[i], hand_at[j]]
-        pair_ways = ways[i] * hand_ways[j]
-        if alike:
-            pair_ways[i != j] *= 2
-        del i, j
-        key, pair_ways = _merged(key, pair_ways)
+        rows = slice(begin, min(begin + step, len(ways)))
+        key = (codes[rows, None] + hand_codes[None, :]) * len(sums) + sum_at[done_at[rows]][:, hand_at]
+        pair_ways = ways[rows, None] * (2 * hand_ways if alike else hand_ways)[None, :]
+        fits = None if all_fit else ((drawn_small[rows, None, :] + hand_small[None, :, :]) <= room_small).all(axis=2)
+        if alike:  # each pair once (j >= i), its orders doubled where j > i
+            diagonal = np.arange(rows.stop - rows.start)
+            pair_ways[diagonal, diagonal + rows.start] //= 2
+            once = np.arange(len(hand_ways))[None, :] >= np.arange(rows.start, rows.stop)[:, None]
+            fits = once if fits is None else fits & once
+        if fits is not None:
+            key, pair_ways = key[fits], pair_ways[fits]
+        key, pair_ways = _merged(key.ravel(), pair_ways.ravel())
         keys.append(key)
         merged_ways.append(pair_ways)
     key, total = (keys[0], merged_ways[0]) if len(keys) == 1 else _merged(np.concatenate(keys),
