@@ -74,13 +74,12 @@ class NetResults:
     def stand(self, hand: Counts, upcard: int, stake: int) -> Dist:
         numerators, denominator = self.solver.cards.dealer(hand, upcard)
         weights = self.solver.stand_weights_by_total[max(counts_value(hand).total, 4)]
-        out: Dist = {}
+        summed: dict[int, int] = {}  # result -> numerator over the dealer's denominator
         for outcome, w, n in zip(OUTCOMES, weights, numerators):
             if not n or (outcome == "blackjack" and not self.solver.natural_loses):
                 continue  # under peek/OBO the dealer's natural is left out (W form)
-            result = mpq(w * stake)
-            out[result] = out.get(result, _ZERO) + mpq(n, denominator)
-        return out
+            summed[w * stake] = summed.get(w * stake, 0) + n
+        return {mpq(result): mpq(n, denominator) for result, n in summed.items()}
 
     def _after_hit(self, hand: Counts, upcard: int, stake: int, then: Callable[[Counts], Dist]) -> Dist:
         out: Dist = {}
