@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bjexact.core.cards import RANKS, add_counts, counts_of
+from bjexact.core.cards import ACE, RANKS, TEN, add_counts, counts_of
 from bjexact.core.numbers import mpq
 from bjexact.core.rules import Rules
 from bjexact.dealer.batch import OUTCOMES, DealerOracle
@@ -529,23 +529,26 @@ def test_double_split_aces_on_the_command_line(capsys):
 # --- the hit/stand game is a rule set of the full game ---------------------------------------------
 
 
-@pytest.mark.parametrize("decks", ["inf", 1])
+@pytest.mark.parametrize("decks", ["inf", 1, 2])
 def test_no_doubling_and_no_splitting_is_the_hit_stand_game(decks):
     """``double="none"``, ``split_hands=1``: the full game's value from the deal is the hit/stand
-    game's, under peek (naturals ``peek``) and under ENHC (naturals ``separate``)."""
+    game's, exactly, under peek (naturals ``peek``), under ENHC (naturals ``separate``) and with
+    naturals as plain 21s (``as21``: the player's A,T is a soft 21 that may hit): two solvers, one value."""
     from bjexact import Rules, solve
 
-    for hole_card, naturals in (("peek", "peek"), ("enhc", "separate")):
-        rules = GameRules(decks=decks, double="none", split_hands=1, hole_card=hole_card)
+    for options, naturals in (({"hole_card": "peek"}, "peek"), ({"hole_card": "enhc"}, "separate"),
+                              ({"plain_naturals": True}, "as21")):
+        rules = GameRules(decks=decks, double="none", split_hands=1, **options)
         assert Rules(decks=decks, naturals=naturals).game_rules() == rules
-        game = solve_game(rules, with_distribution=False, progress=False)
+        game = solve_game(rules, progress=False)
         assert game.ev == solve(Rules(decks=decks, naturals=naturals)).game.value
-        assert all(set(h.values) <= {"stand", "hit"} for h in game.hands.values())
         assert solve(rules).game.value == game.ev  # the hit/stand solver takes the one rule set too
-    plain = Rules(decks=decks).game_rules()  # as21: a natural is a plain 21, which the full game pays
-    assert plain == GameRules(decks=decks, double="none", split_hands=1, plain_naturals=True)
-    with pytest.raises(BjexactError, match="as21"):
-        solve_game(plain, progress=False)
+        assert all(set(h.values) <= {"stand", "hit"} for h in game.hands.values())
+        assert sum(game.distribution.values()) == 1
+        assert sum(r * p for r, p in game.distribution.items()) == game.ev
+        assert ((ACE, TEN, 6) in game.hands) == (naturals == "as21")  # a plain natural is played
+    with pytest.raises(BjexactError, match="hit/stand game's convention"):
+        GameRules(decks=decks, plain_naturals=True)  # doubling and splitting with plain naturals: not a rule set
 
 
 def test_the_hit_stand_rules_are_a_view_of_the_one_rule_set():
@@ -595,3 +598,19 @@ def test_the_hit_stand_entry_points_take_the_one_rule_set():
     assert GameRules().settle([1, 10], [10, 7]) == mpq(3, 2) and GameRules().settle([10, 9], [1, 10]) == -1
     assert plain.settle([1, 10], [1, 10]) == 0 == GameRules().settle([1, 10], [1, 10])
     assert plain.settle([10, 5, 6], [1, 10]) == 0 and GameRules().settle([10, 5, 6], [1, 10]) == -1
+
+
+@pytest.mark.parametrize("naturals", ["as21", "peek", "separate"])
+def test_one_hands_values_agree_between_the_hit_stand_solver_and_the_full_game(naturals):
+    """``hand_decision`` (the hit/stand solver) and ``hand_moves`` (the full game's, on the same rule set)
+    give each hand the same exact stand and hit values, conditioned alike, on the infinite deck and one deck;
+    under as21 the player's A,T is a hand like any other."""
+    from bjexact import Rules, hand_decision
+
+    for decks in ("inf", 1):
+        rules = Rules(decks=decks, naturals=naturals)
+        hands = [((10, 6), 10), ((5, 6, 2), ACE), ((ACE, 7), 9), ((9, 2, ACE, 3), 6)]
+        for cards, upcard in hands + ([((ACE, TEN), 6)] if naturals == "as21" else []):
+            decision, moves = hand_decision(rules, cards, upcard), hand_moves(rules.game, list(cards), upcard)
+            assert (decision.stand, decision.hit, decision.best) == (moves.values["stand"], moves.values["hit"],
+                                                                     moves.best)

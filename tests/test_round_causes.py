@@ -114,9 +114,15 @@ def _optimal_play(rules):
     {"h17": True, "das": False, "split_hands": 4, "rsa": True},
     {"hole_card": "enhc", "surrender": "early", "split_hands": 3},
     {"hole_card": "enhc", "obo": True, "hit_split_aces": True, "bj_pays": "6/5"},
+    {"split_hands": 2, "charlie": 5},
+    {"split_hands": 3, "charlie": 4, "double_after_hit": True, "hole_card": "enhc", "surrender": "early"},
+    {"h17": True, "double_after_hit": True, "double": "9-11", "double_soft": False, "split_hands": 2},
+    {"split_hands": 8, "rsa": True, "split_strategy": "cdp", "charlie": 6, "double_after_hit": True,
+     "hit_split_aces": True, "double_split_aces": True, "surrender": "late"},
 ])
 def test_a_round_without_a_fault_is_the_exact_distribution(options):
-    """The faulty rounds' enumerator, with no fault, is the solver's distribution, exactly."""
+    """The faulty rounds' enumerator, with no fault, is the solver's distribution, exactly: under a Charlie,
+    doubling after hitting and up to eight split hands too."""
     rules = GameRules(decks="inf", **options)
     moves, first_move = _optimal_play(rules)
     assert faulty_round_distribution(rules, moves, first_move) == exact_round_distribution(rules)
@@ -162,8 +168,13 @@ def test_the_dealer_faults_move_the_dealers_totals():
     assert _mean(h17) > _mean(exact_round_distribution(H17))
 
 
+NEW_RULES = GameRules(decks="inf", split_hands=8, rsa=True, charlie=5, double_after_hit=True, h17=True)
+
+
 @pytest.mark.parametrize("rules, fault", [(RULES, "split-hand-dropped"), (RULES, "dealer-hits-soft-18-21"),
-                                          (H17, "dealer-stands-after-soft-17"), (RULES, "split-21-as-settled")])
+                                          (H17, "dealer-stands-after-soft-17"), (RULES, "split-21-as-settled"),
+                                          (NEW_RULES, "split-hand-dropped"), (NEW_RULES, "split-21-as-settled"),
+                                          (NEW_RULES, "dealer-stands-after-soft-17")])
 def test_each_planted_fault_plays_as_its_candidate_distribution(rules, fault):
     """The planted simulator and its candidate are one fault: 60,000 rounds (seeded) fit the candidate's
     exact distribution (chi-square, p above 0.001)."""

@@ -23,11 +23,16 @@ variant of it (:func:`dealer_stops`), given explicitly to the simulator and to t
 The distribution
     Every card is drawn with its probability on the infinite deck, in the simulator's order (the
     player's two cards, the up-card, the hole card where the dealer peeks), and each hand is played
-    as the simulator plays it, by the same moves (bjexact's optimal play or a chart's). The player's
-    hands and the dealer's cards are independent given the up-card, so each hand's final total and
-    stake is found once, the split hands' results are summed per dealer outcome by convolution, and
-    the dealer's outcome is weighted by its chance. Probabilities are exact ``mpq``; with no fault
-    the distribution is that of :func:`bjexact.player.game.solve_game` (the tests compare them).
+    as the simulator plays it, by the same moves (bjexact's optimal play or a chart's): a hand of
+    three or more cards stands, hits or, with ``double_after_hit``, doubles; one that reaches a
+    Charlie's count has won (unless the dealer has a natural); a soft 21 may still hit towards a
+    Charlie (:func:`hand_is_finished`). The player's hands and the dealer's cards are independent
+    given the up-card, so each hand's final total and stake is found once, the split hands' results
+    are summed per dealer outcome by convolution, followed by (hands made, hands given their second
+    card) as the cards fall (up to eight hands), and the dealer's outcome is weighted by its chance.
+    Probabilities are exact ``mpq``; with no fault the distribution is that of
+    :func:`bjexact.player.game.solve_game` (the tests compare them, under a Charlie, doubling after
+    hitting and eight split hands too).
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ from ..core.settlement import hand_result
 from ..errors import BjexactError
 
 __all__ = ["ROUND_FAULTS", "DEALER_FAULTS", "DealerStops", "RoundPlay", "dealer_stops", "dealer_rule",
-           "hand_is_settled", "faulty_round_distribution"]
+           "hand_is_settled", "hand_is_finished", "faulty_round_distribution"]
 
 ROUND_FAULTS = {
     "split-hand-dropped": "a split hand's bet is not placed or not paid (the second hand's result dropped)",
@@ -67,9 +72,7 @@ class RoundPlay(Protocol):
 
     def split_move(self, hand: Counts, upcard: int, pair: int, hands: int = 2) -> str: ...
 
-    def continues_hitting(self, hand: Counts, upcard: int) -> bool: ...
-
-    def split_hits(self, hand: Counts, upcard: int, pair: int, hands: int = 2) -> bool: ...
+    def later_move(self, hand: Counts, upcard: int) -> str: ...
 
 
 FirstMove = Callable[[int, int, int], str]  # (card, card, up-card) of a dealt non-natural hand -> its move
@@ -119,14 +122,20 @@ _BUST = HandValue(22, False)
 
 @dataclass(frozen=True)
 class _Final:
-    """A finished hand: its value (bust as hard 22), stake, and whether :func:`hand_is_settled`."""
+    """A finished hand: its value (bust as hard 22), stake, whether :func:`hand_is_settled`, and whether
+    it is a Charlie (it wins its stake unless the dealer has a natural)."""
 
     value: HandValue
     stake: int
     settled: bool
+    charlie: bool = False
 
 
 _Law = dict[_Final, mpq]  # a hand's finals -> probability
+# The player's hands of a round, independent given the up-card, as one function: ``fold(transform, add,
+# zero)`` is the sum over the ways the hands fall (how many, which laws) of its chance times the
+# convolution, keys combined by ``add`` from ``zero``, of ``transform(law)`` over the hands counted.
+_Fold = Callable[[Callable[[_Law], dict[Any, mpq]], Callable[[Any, Any], Any], Any], dict[Any, mpq]]
 _DealerLaw = dict[tuple[HandValue, bool], mpq]  # (the dealer's final value, a natural) -> probability
 
 
@@ -135,8 +144,16 @@ def _mix(target: dict[Any, mpq], source: Mapping[Any, mpq], weight: mpq) -> None
         target[key] = target.get(key, _ZERO) + weight * p
 
 
-def _final(value: HandValue, cards: int, stake: int, split: bool) -> _Final:
-    return _Final(_BUST if value.bust else value, stake, hand_is_settled(value, cards, split))
+def _final(rules: GameRules, value: HandValue, cards: int, stake: int, split: bool) -> _Final:
+    return _Final(_BUST if value.bust else value, stake, hand_is_settled(value, cards, split),
+                  rules.is_charlie(cards, value))
+
+
+def hand_is_finished(rules: GameRules, value: HandValue, cards: int) -> bool:
+    """Whether a hand worth ``value`` of ``cards`` cards has no move left: bust, a Charlie, or 21 (a soft 21
+    may still hit towards a Charlie)."""
+    return value.bust or rules.is_charlie(cards, value) or \
+        (value.total == 21 and (rules.charlie is None or not value.soft))
 
 
 class _Round:
@@ -149,6 +166,9 @@ class _Round:
         self._dealer: dict[tuple[HandValue, HandValue], _DealerLaw] = {}
         self._hits: dict[tuple[tuple[int, ...], int, tuple[int, int] | None], _Law] = {}
         self._splits: dict[tuple[int, int, int, int], _Law] = {}
+        self._seconds: dict[tuple[int, int, tuple[int, bool]], _Law] = {}
+        self._settled: dict[tuple[int, HandValue], tuple[_Law, dict[mpq, mpq]]] = {}
+        self._settled_parts: dict[int, tuple[_Law, _Law]] = {}
 
     # the dealer
 
@@ -182,38 +202,49 @@ class _Round:
 
     # the player's hands
 
-    def _keeps_hitting(self, cards: tuple[int, ...], up: int, split: tuple[int, int] | None) -> bool:
+    def _later_move(self, cards: tuple[int, ...], up: int, split: tuple[int, int] | None) -> str:
+        """The move of a hand of three or more cards (stand, hit, double), as the simulator asks it."""
         if split is None:
-            return self.play.continues_hitting(_counts(cards), up)
-        return self.play.split_hits(_counts(cards), up, *split)
+            return self.play.later_move(_counts(cards), up)
+        return self.play.split_move(_counts(cards), up, *split)
 
     def _after_hit(self, cards: tuple[int, ...], value: HandValue, up: int, split: tuple[int, int] | None) -> _Law:
-        """A hand of ``cards`` that draws a card, then plays on (``split``: (pair, hands on the table))."""
+        """A hand of ``cards`` that draws a card, then plays on (``split``: (pair, hands on the table)):
+        it stands, hits again or (``double_after_hit``) doubles, until it is finished."""
         key = (cards, up, split)
         found = self._hits.get(key)
         if found is None:
             found = {}
             for rank in RANKS:
                 new, after = tuple(sorted(cards + (rank,))), add_card(value, rank)
-                if after.total < 21 and self._keeps_hitting(new, up, split):
-                    _mix(found, self._after_hit(new, after, up, split), self.p[rank - 1])
+                move = "stand" if hand_is_finished(self.rules, after, len(new)) else \
+                    self._later_move(new, up, split)
+                if move == "hit":
+                    law = self._after_hit(new, after, up, split)
+                elif move == "double":
+                    law = self._double(after, len(new), split is not None)
                 else:
-                    _mix(found, {_final(after, len(new), 1, split is not None): _ONE}, self.p[rank - 1])
+                    law = {self.final(after, len(new), 1, split is not None): _ONE}
+                _mix(found, law, self.p[rank - 1])
             self._hits[key] = found
         return found
 
-    def _double(self, value: HandValue, split: bool) -> _Law:
+    def final(self, value: HandValue, cards: int, stake: int, split: bool) -> _Final:
+        return _final(self.rules, value, cards, stake, split)
+
+    def _double(self, value: HandValue, cards: int, split: bool) -> _Law:
+        """A hand worth ``value`` of ``cards`` cards doubled: one more card, the stake 2."""
         out: _Law = {}
         for rank in RANKS:
-            _mix(out, {_final(add_card(value, rank), 3, 2, split): _ONE}, self.p[rank - 1])
+            _mix(out, {self.final(add_card(value, rank), cards + 1, 2, split): _ONE}, self.p[rank - 1])
         return out
 
     def unsplit(self, a: int, b: int, up: int, move: str) -> _Law:
         value = hand_value((a, b))
         if move == "stand":
-            return {_final(value, 2, 1, False): _ONE}
+            return {self.final(value, 2, 1, False): _ONE}
         if move == "double":
-            return self._double(value, False)
+            return self._double(value, 2, False)
         return self._after_hit((a, b), value, up, None)
 
     def split_hand(self, pair: int, second: int, up: int, table: int) -> _Law:
@@ -225,82 +256,112 @@ class _Round:
             value = hand_value(cards)
             move = self.play.split_move(_counts(cards), up, pair, table)
             if move == "double":
-                found = self._double(value, True)
+                found = self._double(value, 2, True)
             elif move == "hit":
                 found = self._after_hit(cards, value, up, (pair, table))
             else:
-                found = {_final(value, 2, 1, True): _ONE}
+                found = {self.final(value, 2, 1, True): _ONE}
             self._splits[key] = found
         return found
 
-    def split_patterns(self, pair: int, up: int) -> list[tuple[mpq, list[_Law]]]:
-        """(chance, each split hand's law in order) over the ways the second cards fall: a pair card
-        makes a new hand while the rules' limit allows, as the simulator deals them."""
+    def _second_card_law(self, pair: int, up: int, key: tuple[int, bool]) -> _Law:
+        """The law of a split hand that took its second card with ``key[0]`` hands on the table; ``key[1]``:
+        a pair card would have made a new hand instead, so the card is not one."""
+        table, not_pair = key
+        found = self._seconds.get((pair, up, key))
+        if found is None:
+            found = {}
+            p_pair = self.p[pair - 1]
+            for rank in RANKS:
+                if not (not_pair and rank == pair):
+                    weight = self.p[rank - 1] / (1 - p_pair) if not_pair else self.p[rank - 1]
+                    _mix(found, self.split_hand(pair, rank, up, table), weight)
+            self._seconds[(pair, up, key)] = found
+        return found
+
+    def split_fold(self, pair: int, up: int) -> _Fold:
+        """The split hands of ``pair`` as a :data:`_Fold`, over the ways their second cards fall: a pair
+        card makes a new hand while the rules' limit allows, as the simulator deals them. A hand's law
+        depends only on the hands on the table when it takes its second card and on whether that card
+        could still have been a pair card, so the ways are followed by (hands made, hands dealt their
+        second card), the hands' results so far convolved as they come: eight hands stay quick.
+        ``split-hand-dropped``: the second hand is not counted."""
         limit = self.rules.split_limit(pair)
         p_pair = self.p[pair - 1]
-        out: list[tuple[mpq, list[_Law]]] = []
+        dropped = self.fault == "split-hand-dropped"
 
-        def second(hands: int, chance: mpq, laws: list[_Law]) -> None:
-            if len(laws) == hands:
-                out.append((chance, laws))
-                return
-            law: _Law = {}
-            if hands < limit:
-                for rank in RANKS:
-                    if rank != pair:
-                        _mix(law, self.split_hand(pair, rank, up, hands), self.p[rank - 1] / (1 - p_pair))
-                if p_pair:
-                    second(hands + 1, chance * p_pair, laws)
-                second(hands, chance * (1 - p_pair), laws + [law])
-            else:
-                for rank in RANKS:
-                    _mix(law, self.split_hand(pair, rank, up, hands), self.p[rank - 1])
-                second(hands, chance, laws + [law])
-
-        second(2, _ONE, [])
-        return out
+        def fold(transform: Callable[[_Law], dict[Any, mpq]], add: Callable[[Any, Any], Any],
+                 zero: Any) -> dict[Any, mpq]:
+            out: dict[Any, mpq] = {}
+            ways: dict[tuple[int, int], dict[Any, mpq]] = {(2, 0): {zero: _ONE}}
+            while ways:  # each step makes a hand or deals one its second card: one step further each turn
+                later: dict[tuple[int, int], dict[Any, mpq]] = {}
+                for (hands, dealt), measure in ways.items():
+                    if dealt == hands:
+                        _mix(out, measure, _ONE)
+                        continue
+                    chance = _ONE
+                    if hands < limit:
+                        chance = 1 - p_pair
+                        if p_pair:
+                            _mix(later.setdefault((hands + 1, dealt), {}), measure, p_pair)
+                    law = self._second_card_law(pair, up, (hands, hands < limit))
+                    step = measure if dropped and dealt == 1 else _convolve(measure, transform(law), add)
+                    _mix(later.setdefault((hands, dealt + 1), {}), step, chance)
+                ways = later
+            return out
+        return fold
 
     # settling
 
-    def settle(self, hands: list[_Law], dealer: tuple[HandValue, bool]) -> dict[mpq, mpq]:
-        """The round's net result of hands with these laws (independent) against a dealer outcome."""
+    def settle(self, hands: _Fold, dealer: tuple[HandValue, bool], settled_only: bool = False) -> dict[mpq, mpq]:
+        """The round's net result of the hands against a dealer outcome (``settled_only``: the part of their
+        laws where every hand is settled, :func:`hand_is_settled`; a measure, not a distribution)."""
         value, natural = dealer
+
+        def part(law: _Law) -> _Law:
+            return self._settled_part(law) if settled_only else law
+
         if natural:  # found after play (ENHC): it takes the stakes as the rules say
-            stakes: dict[tuple[int, ...], mpq] = {(): _ONE}
-            for law in hands:
-                by_stake: dict[tuple[int, ...], mpq] = {}
-                for f, p in law.items():
-                    by_stake[(f.stake,)] = by_stake.get((f.stake,), _ZERO) + p
-                stakes = _convolve(stakes, by_stake, lambda x, y: tuple(sorted(x + y)))
+            stakes = hands(lambda law: _by_stake(part(law)), lambda x, y: tuple(sorted(x + y)), ())
             out: dict[mpq, mpq] = {}
             for s, p in stakes.items():
                 loss = self.rules.dealer_natural_loss(list(s))
                 out[loss] = out.get(loss, _ZERO) + p
             return out
-        total: dict[mpq, mpq] = {_ZERO: _ONE}
-        for law in hands:
+        return hands(lambda law: self._results(part(law), value), lambda x, y: x + y, _ZERO)
+
+    def _settled_part(self, law: _Law) -> _Law:
+        """The part of ``law`` where the hand is settled (memoised by identity, the law held)."""
+        found = self._settled_parts.get(id(law))
+        if found is None:
+            found = self._settled_parts[id(law)] = (law, {f: p for f, p in law.items() if f.settled})
+        return found[1]
+
+    def _results(self, law: _Law, dealer: HandValue) -> dict[mpq, mpq]:
+        """P(the hand's net result) of a hand of ``law`` against the dealer's final ``dealer`` (no natural);
+        memoised by the law's identity (the memo holds the law, so that identity is never reused)."""
+        key = (id(law), dealer)
+        found = self._settled.get(key)
+        if found is None:
             results: dict[mpq, mpq] = {}
             for f, p in law.items():
-                result = f.stake * self.rules.payout(hand_result(f.value, value, player_natural=False,
-                                                                 dealer_natural=False))
+                result = f.stake * self.rules.payout(hand_result(f.value, dealer, player_natural=False,
+                                                                 dealer_natural=False, charlie=f.charlie))
                 results[result] = results.get(result, _ZERO) + p
-            total = _convolve(total, results, lambda x, y: x + y)
-        return total
+            found = self._settled[key] = (law, results)
+        return found[1]
 
-    def hands_against(self, patterns: list[tuple[mpq, list[_Law]]], final: _DealerLaw,
-                      two: _DealerLaw) -> dict[mpq, mpq]:
-        """The net result of the hands (by pattern) against the dealer's outcomes, the fault applied."""
+    def hands_against(self, hands: _Fold, final: _DealerLaw, two: _DealerLaw) -> dict[mpq, mpq]:
+        """The net result of the hands against the dealer's outcomes, the fault applied."""
         out: dict[mpq, mpq] = {}
-        for chance, laws in patterns:
-            counted = laws if self.fault != "split-hand-dropped" or len(laws) < 2 else laws[:1] + laws[2:]
+        for dealer, q in final.items():
+            _mix(out, self.settle(hands, dealer), q)
+        if self.fault == "split-21-as-settled":  # every hand settled: the dealer keeps its two cards
             for dealer, q in final.items():
-                _mix(out, self.settle(counted, dealer), chance * q)
-            if self.fault == "split-21-as-settled":  # every hand settled: the dealer keeps its two cards
-                settled = [{f: p for f, p in law.items() if f.settled} for law in counted]
-                for dealer, q in final.items():
-                    _mix(out, self.settle(settled, dealer), -chance * q)
-                for dealer, q in two.items():
-                    _mix(out, self.settle(settled, dealer), chance * q)
+                _mix(out, self.settle(hands, dealer, settled_only=True), -q)
+            for dealer, q in two.items():
+                _mix(out, self.settle(hands, dealer, settled_only=True), q)
         return out
 
     def deal(self, a: int, b: int, up: int, final: _DealerLaw, two: _DealerLaw) -> dict[mpq, mpq]:
@@ -325,11 +386,8 @@ class _Round:
         if move == "surrender":
             out[-mpq(1, 2)] = out.get(-mpq(1, 2), _ZERO) + rest
             return out
-        if move == "split":
-            patterns = self.split_patterns(a, up)
-        else:
-            patterns = [(_ONE, [self.unsplit(a, b, up, move)])]
-        _mix(out, self.hands_against(patterns, final, two), _ONE)
+        hands = self.split_fold(a, up) if move == "split" else _one_hand(self.unsplit(a, b, up, move))
+        _mix(out, self.hands_against(hands, final, two), _ONE)
         return out
 
 
@@ -338,6 +396,22 @@ def _counts(cards: Sequence[int]) -> Counts:
     for c in cards:
         out[c - 1] += 1
     return tuple(out)
+
+
+def _one_hand(law: _Law) -> _Fold:
+    """One hand of ``law`` as a :data:`_Fold`."""
+    def fold(transform: Callable[[_Law], dict[Any, mpq]], add: Callable[[Any, Any], Any],
+             zero: Any) -> dict[Any, mpq]:
+        return _convolve({zero: _ONE}, transform(law), add)
+    return fold
+
+
+def _by_stake(law: _Law) -> dict[tuple[int, ...], mpq]:
+    """P(the hand's stake) of a hand of ``law``, the stake as a one-element tuple (stakes are gathered)."""
+    out: dict[tuple[int, ...], mpq] = {}
+    for f, p in law.items():
+        out[(f.stake,)] = out.get((f.stake,), _ZERO) + p
+    return out
 
 
 def _convolve(a: Mapping[Any, mpq], b: Mapping[Any, mpq], add: Callable[[Any, Any], Any]) -> dict[Any, mpq]:

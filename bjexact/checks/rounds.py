@@ -57,6 +57,7 @@ from .round_faults import (
     dealer_rule,
     dealer_stops,
     faulty_round_distribution,
+    hand_is_finished,
     hand_is_settled,
 )
 from .sequential import DEFAULT_POWER, DEFAULT_SHIFT, LOOKS
@@ -586,10 +587,6 @@ def fault_candidates(rules: GameRules, strategy: ChartPolicy | None = None) -> t
         def faulty(fault: str) -> dict[mpq, mpq] | None:
             if fault in DEALER_FAULTS and dealer_stops(rules, fault) is None:
                 return None  # the rules' own play
-            if rules.charlie is not None or rules.double_after_hit or rules.split_hands > 4:
-                # the faulty rounds are enumerated (and checked against the solver) for the usual rules only
-                raise BjexactError("faulty rounds are enumerated for up to 4 split hands without a Charlie or "
-                                   "doubling after hitting")
             moves, first_move = _round_play(rules, strategy)
             return faulty_round_distribution(rules, moves, first_move, fault)
 
@@ -773,10 +770,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
         return tuple(out)
 
     def finished(cards: list[int]) -> bool:
-        """Bust, a Charlie, or 21 (a soft 21 may still hit for a Charlie)."""
-        value = hand_value(cards)
-        return value.bust or rules.is_charlie(len(cards), value) or \
-            (value.total == 21 and (rules.charlie is None or not value.soft))
+        return hand_is_finished(rules, hand_value(cards), len(cards))
 
     def play_round(rng: random.Random) -> float:
         def draw() -> int:

@@ -14,6 +14,11 @@ The check
     and hitting (:class:`~bjexact.player.decisions.ShoeDecisions`; under peek, given that the dealer
     has no natural). An exact tie is agreement. A disagreement is reported with both values and
     its cost (the better value less the engine's), grouped by hand.
+
+The full game (:func:`check_game_engine`)
+    The engine also answers ``"double"``, ``"split"`` or ``"surrender"`` (``d``, ``p``, ``r``) on
+    two-card hands, and, with ``double_after_hit``, ``"double"`` on hands of three or more cards;
+    under a Charlie a hand of the Charlie's count has won and is never put to it.
 """
 
 from __future__ import annotations
@@ -30,7 +35,9 @@ from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules, Rules
 from ..errors import BjexactError
 from ..player.decisions import ShoeDecisions
-from ..player.game import solve_game
+from ..player.game import GameSolution, later_moves, solve_game, solve_with
+from ..player.states import hands_up_to_21
+from ..player.values import FractionSolver, engine_covers
 
 __all__ = ["Disagreement", "StrategyCheck", "check_hit_stand_engine", "check_game_engine", "format_strategy_check",
            "depleted_shoes", "engine_move"]
@@ -81,6 +88,7 @@ class StrategyCheck:
     decisions: int
     disagreements: tuple[Disagreement, ...]
     game: str = ""  # the full game's rules, for a full-game engine
+    game_rules: GameRules | None = None  # the same rules themselves
 
     @property
     def passed(self) -> bool:
@@ -153,12 +161,13 @@ def check_game_engine(engine: Callable[[tuple[int, ...], int, Counts], Any], rul
     hit/stand engines, each solved exactly under the same rules): its first decision on every
     two-card hand against every up-card (stand, hit, double, split, surrender, as the rules allow:
     the values of :func:`~bjexact.player.game.solve_game` for that shoe, dealer naturals included),
-    and its hit/stand decisions on every hand of three or more cards
-    (:class:`~bjexact.player.decisions.ShoeDecisions`; under ENHC a dealer natural beats the hand).
+    and its decisions on every hand of three or more cards: hit or stand
+    (:class:`~bjexact.player.decisions.ShoeDecisions`; under ENHC a dealer natural beats the hand),
+    or, under the rules the integer engine does not cover (:func:`~bjexact.player.values.engine_covers`:
+    a Charlie, doubling after hitting), the moves of :func:`~bjexact.player.game.later_moves` from the
+    fraction solver that solved the shoe: double too where ``double_after_hit`` allows it, hitting
+    valued with the Charlie, and a hand that has reached the Charlie's count never asked (it has won).
     ``progress``: an object with ``advance()``, called once per shoe solved."""
-    if rules.charlie is not None or rules.double_after_hit:
-        raise BjexactError("check-strategy --game checks the later decisions as hit or stand, which a Charlie and "
-                           "doubling after hitting change: drop --charlie and --double-after-hit")
     full = rules.make_shoe()
     if not isinstance(full, FiniteShoe):
         raise BjexactError("check-strategy enumerates the hands of a finite shoe: give --decks N or --shoe")
@@ -166,18 +175,65 @@ def check_game_engine(engine: Callable[[tuple[int, ...], int, Counts], Any], rul
     name = getattr(engine, "__qualname__", None) or type(engine).__name__
     found: list[Disagreement] = []
     decisions = 0
+    answers = _GAME_MOVES if rules.double_after_hit else _MOVES
     for index, shoe in enumerate(all_shoes):
         shoe_rules = rules if index == 0 else replace(rules, decks=None, shoe=shoe)
-        put, disagreements = _first_moves(engine, name, shoe_rules, shoe, index)
+        solution, later = _on_shoe(partial(_solve_shoe, shoe_rules, shoe), index, shoe)
+        put, disagreements = _first_moves(engine, name, solution, shoe, index)
         decisions += put
         found += disagreements
-        put, disagreements = _later_hit_stand(engine, name, _hit_stand_rules(rules, shoe), shoe, index)
+        put, disagreements = _later_moves(engine, name, later, shoe, index, answers)
         decisions += put
         found += disagreements
         if progress is not None:
             progress.advance()
     return StrategyCheck(_hit_stand_rules(rules, all_shoes[0]), tuple(all_shoes), seed, decisions, tuple(found),
-                         rules.describe())
+                         rules.describe(), rules)
+
+
+# One later decision: the hand's cards, the up-card, the exact value of each move open to it.
+_Position = tuple[tuple[int, ...], int, dict[str, mpq]]
+
+
+def _solve_shoe(rules: GameRules, shoe: Counts) -> tuple[GameSolution, list[_Position]]:
+    """The full game solved on ``shoe`` and the decisions of every hand of three or more cards with
+    more than one move: by :class:`ShoeDecisions` where the integer engine covers the rules, else by
+    the fraction solver that solved the round (its values reused)."""
+    if engine_covers(rules):
+        solution = solve_game(rules, with_distribution=False, progress=False)
+        table = ShoeDecisions.solve(_hit_stand_rules(rules, shoe), shoe)
+        later = [(cards, upcard, table.values(cards, upcard))
+                 for cards, upcard in map(_cards_up, table.hands()) if len(cards) >= 3]
+    else:
+        solver = FractionSolver(rules)
+        solution = solve_with(solver, with_distribution=False, progress=False)
+        later = _later_positions(solver, shoe)
+    return solution, [(cards, upcard, values) for cards, upcard, values in later if len(values) >= 2]
+
+
+def _cards_up(hand: tuple[Counts, int]) -> tuple[tuple[int, ...], int]:
+    """(cards as ranks, up-card) of (counts, up-card)."""
+    counts, upcard = hand
+    return tuple(r for r in RANKS for _ in range(counts[r - 1])), upcard
+
+
+def _later_positions(solver: FractionSolver, shoe: Counts) -> list[_Position]:
+    """Every hand of three or more cards ``shoe`` can deal against every up-card, with the values
+    of its moves (:func:`~bjexact.player.game.later_moves`): Charlies left out (they have won), and
+    positions the dealer's peek always ends (the hole card surely makes a natural)."""
+    out = []
+    for upcard in RANKS:
+        if not shoe[upcard - 1]:
+            continue
+        for counts in hands_up_to_21(shoe, upcard):
+            if sum(counts) < 3 or solver.is_charlie(counts):
+                continue
+            cards, _ = _cards_up((counts, upcard))
+            moves = later_moves(solver, cards, upcard)
+            if moves.peek and moves.natural == 1:
+                continue
+            out.append((cards, upcard, moves.values))
+    return out
 
 
 def _hit_stand_rules(rules: GameRules, shoe: Counts) -> Rules:
@@ -185,10 +241,9 @@ def _hit_stand_rules(rules: GameRules, shoe: Counts) -> Rules:
     return Rules(shoe=shoe, h17=rules.h17, naturals="peek" if rules.hole_card == "peek" else "separate")
 
 
-def _first_moves(engine: Callable[..., Any], name: str, rules: GameRules, shoe: Counts,
+def _first_moves(engine: Callable[..., Any], name: str, solution: GameSolution, shoe: Counts,
                  index: int) -> tuple[int, list[Disagreement]]:
     """(decisions put, disagreements) for the first move of every two-card hand of ``shoe``."""
-    solution = _on_shoe(partial(solve_game, rules, with_distribution=False, progress=False), index, shoe)
     found: list[Disagreement] = []
     decisions = 0
     for (a, b, upcard), moves in solution.hands.items():
@@ -199,36 +254,33 @@ def _first_moves(engine: Callable[..., Any], name: str, rules: GameRules, shoe: 
         counts = counts_of((a, b))
         unseen = _unseen(shoe, counts, upcard)
         where = f"{name} for {rank_symbol(a)}-{rank_symbol(b)} v {rank_symbol(upcard)}"
-        move = engine_move(engine((a, b), upcard, unseen), where, _GAME_MOVES)
-        if move not in values:
-            raise BjexactError(f"the engine {where} answered {move}, which these rules do not allow there "
-                               f"(allowed: {', '.join(values)})")
+        move = _allowed(engine_move(engine((a, b), upcard, unseen), where, _GAME_MOVES), values, where)
         if values[move] < values[moves.best]:
             found.append(Disagreement(index, (a, b), upcard, unseen, move, moves.best, values))
     return decisions, found
 
 
-def _later_hit_stand(engine: Callable[..., Any], name: str, rules: Rules, shoe: Counts,
-                     index: int) -> tuple[int, list[Disagreement]]:
-    """(decisions put, disagreements) for hit or stand on every hand of three or more cards."""
-    table = _on_shoe(partial(ShoeDecisions.solve, rules, shoe), index, shoe)
+def _allowed(move: str, values: dict[str, mpq], where: str) -> str:
+    """``move`` if the position allows it (it has a value), else an error naming the moves it allows."""
+    if move not in values:
+        raise BjexactError(f"the engine {where} answered {move}, which these rules do not allow there "
+                           f"(allowed: {', '.join(values)})")
+    return move
+
+
+def _later_moves(engine: Callable[..., Any], name: str, positions: list[_Position], shoe: Counts, index: int,
+                 answers: dict[str, str]) -> tuple[int, list[Disagreement]]:
+    """(decisions put, disagreements) for the moves of every hand of three or more cards; ``answers``:
+    the engine answers understood (hit or stand, or any move where a later hand may double)."""
     found: list[Disagreement] = []
-    decisions = 0
-    for counts, upcard in table.hands():
-        if sum(counts) < 3:
-            continue
-        cards = tuple(r for r in RANKS for _ in range(counts[r - 1]))
-        values = table.values(cards, upcard)
-        if len(values) < 2:
-            continue
-        decisions += 1
-        unseen = _unseen(shoe, counts, upcard)
+    for cards, upcard, values in positions:
+        unseen = _unseen(shoe, counts_of(cards), upcard)
         where = f"{name} for {'-'.join(map(rank_symbol, cards))} v {rank_symbol(upcard)}"
-        move = engine_move(engine(cards, upcard, unseen), where)
+        move = _allowed(engine_move(engine(cards, upcard, unseen), where, answers), values, where)
         best = best_move(values)
         if values[move] < values[best]:
             found.append(Disagreement(index, cards, upcard, unseen, move, best, values))
-    return decisions, found
+    return len(positions), found
 
 
 def format_strategy_check(check: StrategyCheck, *, limit: int = 40) -> str:
@@ -236,10 +288,15 @@ def format_strategy_check(check: StrategyCheck, *, limit: int = 40) -> str:
     described = f"{check.game or check.rules.describe()}; the full shoe"
     if len(check.shoes) > 1:
         described += f" and {len(check.shoes) - 1} depleted shoes (seed {check.seed})"
-    kind = "the first move of every two-card hand and hit/stand after" if check.game else "hit/stand"
+    game = check.game_rules
+    later = "hit/stand/double" if game is not None and game.double_after_hit else "hit/stand"
+    kind = f"the first move of every two-card hand and {later} after" if check.game else "hit/stand"
+    hands, won = "two or more cards", ""
+    if game is not None and game.charlie:
+        hands, won = f"2 to {game.charlie - 1} cards", f"; {game.charlie} cards make a Charlie, which has won"
     lines = [f"Strategy engine checked against the exact values ({kind}) for {described}",
-             f"{check.decisions} decisions (every hand of two or more cards with a total of 21 or less, "
-             "against every up-card); exact ties count as agreement", ""]
+             f"{check.decisions} decisions (every hand of {hands} with a total of 21 or less, against every "
+             f"up-card{won}); exact ties count as agreement", ""]
     if check.passed:
         lines.append("Verdict: PASS. Every decision is a best move.")
         return "\n".join(lines) + "\n"

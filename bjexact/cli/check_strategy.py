@@ -11,9 +11,11 @@ examples:
   bjexact check-strategy myengine.py:decide --decks 1
   bjexact check-strategy mypkg.engine:decide --decks 2 --h17 --shoes 20 --seed 3 --format json
   bjexact check-strategy mypkg.engine:decide --game --decks 1 --split-hands 2 --surrender late
+  bjexact check-strategy mypkg.engine:decide --game --decks 1 --double-after-hit --charlie 5
 
 The engine contract: NAME(cards, upcard, unseen) -> "hit" or "stand" (also h, s); with
---game also "double", "split" or "surrender" (d, p, r) on two-card hands:
+--game also "double", "split" or "surrender" (d, p, r) on two-card hands, and with
+--double-after-hit "double" on hands of three or more cards too:
   cards   the player's hand, a tuple of ranks (1 for the ace, 2..9, 10 for any ten-valued
           card), two cards or more;
   upcard  the dealer's up-card rank (1..10);
@@ -28,8 +30,10 @@ are listed by hand with both values and the cost. One deck: about 20,000 decisio
 each shoe is solved once (seconds for one deck, more for more decks). With --game the
 first move of every two-card hand (no natural) is compared with the values of `bjexact
 edge` for that shoe (dealer naturals included), and hands of three or more cards by
-hit/stand; each depleted shoe is solved under the same rules. Decisions after a split are
-not put to the engine (the contract does not say a hand came from a split).
+hit/stand (and double with --double-after-hit; under --charlie N hitting is valued with the
+Charlie, and a hand of N cards has won and is not put to the engine); each depleted shoe
+is solved under the same rules. Decisions after a split are not put to the engine (the
+contract does not say a hand came from a split).
 
 Exit status: 0 every decision is a best move, 1 some are not, 2 bad input (an engine
 that cannot be imported, raises, exits, or answers something that is not a move).
@@ -49,7 +53,8 @@ def register(subparsers) -> None:
 
     parser.add_argument("--game", action="store_true",
                         help="a full-game engine: its first move on every two-card hand (stand, hit, double, "
-                             "split, surrender as the rules allow) and hit/stand after")
+                             "split, surrender as the rules allow) and hit/stand after (and double with "
+                             "--double-after-hit)")
     add_game_rule_options(parser, title="full game rules (--game)")
     group = parser.add_argument_group("test")
     group.add_argument("--shoes", type=bounded_int(0, 1000), default=0, metavar="N",

@@ -1,4 +1,6 @@
-"""Rule sets: the shoe, the dealer's soft-17 rule and the naturals convention.
+"""Rule sets: :class:`GameRules`, the one rules class (the shoe, the dealer's soft-17 rule, the
+payout, what the player may do and how a hand is settled), and :class:`Rules`, its view for the
+dealer's tables and the hit/stand game, with their naturals convention.
 
 Naturals conventions (a *natural* is an ace and a ten-valued card as the first two cards;
 :class:`Naturals` names them and says what each means for the game and for a dealer table):
@@ -286,9 +288,9 @@ class Rules:
     def game_rules(self) -> GameRules:
         """The hit/stand game of these rules as a rule set of the full game (:attr:`game`): no
         doubling, no splitting, no surrender; ``peek`` is the peek hole-card rule, ``separate``
-        ENHC (a dealer natural beats every other hand) and ``as21`` plain naturals (which the full
-        game's solver refuses: it pays naturals). Its value from the deal (objective ``ev``) is the
-        hit/stand game's.
+        ENHC (a dealer natural beats every other hand) and ``as21`` plain naturals. Its value from
+        the deal (objective ``ev``) by :func:`~bjexact.player.game.solve_game` is the hit/stand
+        game's, exactly, under each convention.
 
         Examples
         --------
@@ -362,8 +364,10 @@ class GameRules:
     :data:`MAX_SPLIT_HANDS`. ``double_after_hit``: a hand of any number of cards may double,
     under the ``double`` totals rule (and, split, DAS). ``charlie``: a hand reaching that many
     cards without busting wins 1:1 at once (:meth:`is_charlie`). ``plain_naturals``: a natural
-    is a plain 21 on either side, neither paid nor settled first (``--naturals as21``, the
-    hit/stand game of :class:`Rules`; the full game's solver refuses it).
+    is a plain 21 on either side, neither paid nor settled first (``--naturals as21``), the
+    convention of the hit/stand game of :class:`Rules` only (no doubling, splitting, surrender
+    or Charlie with it); :func:`~bjexact.player.game.solve_game` values it as the hit/stand
+    solver does, exactly.
 
     The one owner of what the rules allow: :meth:`may_double`, :meth:`may_hit_split`,
     :meth:`split_limit`, :meth:`may_split`, :meth:`dealer_stands`; and of what a finished hand
@@ -427,6 +431,10 @@ class GameRules:
         if self.plain_naturals and self.hole_card != "peek":
             raise BjexactError("--naturals as21 counts a natural as a plain 21, so no hole-card rule applies: "
                                "not with --hole-card enhc")
+        if self.plain_naturals and (self.double != "none" or self.split_hands != 1 or self.surrender != "none"
+                                    or self.charlie is not None):
+            raise BjexactError("--naturals as21 (a natural as a plain 21) is the hit/stand game's convention: "
+                               "no doubling, splitting, surrender or Charlie with it")
 
     @property
     def naturals(self) -> Naturals:

@@ -39,8 +39,8 @@ from .solution import ChartCell, GameSolution, Strategy, chart_code
 from .values import MOVES, EngineSolver, FractionSolver, MoveValues, engine_covers
 
 __all__ = ["GameRules", "MOVES", "SPLIT_WORK_LIMIT", "Strategy", "GameSolution", "MoveValues", "ChartCell",
-           "solve_game", "solve_with", "engine_covers", "hand_moves", "insurance_value", "even_money", "chart_code",
-           "UPCARD_ORDER"]
+           "solve_game", "solve_with", "engine_covers", "hand_moves", "later_moves", "insurance_value", "even_money",
+           "chart_code", "UPCARD_ORDER"]
 
 _ZERO = mpq(0)
 _ONE = mpq(1)
@@ -161,12 +161,28 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
     solver.prefetch_hand(ranks, up)
     if len(ranks) == 2:
         return solver.moves((ranks[0], ranks[1]), up)
-    stand, hit = solver.continuation(hand, up)
+    return later_moves(solver, ranks, up)
+
+
+def later_moves(solver: FractionSolver, cards: tuple[int, ...], upcard: int) -> MoveValues:
+    """The values, under ``solver``'s rules and shoe (its memos reused), of every move of an unsplit
+    hand of three or more ``cards`` (ranks) against ``upcard``: stand, hit while a card can be drawn,
+    and double where ``double_after_hit`` allows it (:meth:`GameRules.may_double`); a Charlie's
+    hitting values included. The hand is not a Charlie itself (it has won: nothing to decide). The
+    values are conditioned as :meth:`MoveValues.value` says (under peek on no dealer natural).
+
+    >>> solver = FractionSolver(GameRules(decks="inf", double_after_hit=True))
+    >>> later_moves(solver, (2, 3, 6), 6).best
+    'double'
+    """
+    hand = counts_of(cards)
+    stand, hit = solver.continuation(hand, upcard)
     moves = {"stand": stand} | ({"hit": hit} if hit is not None else {})
-    double = solver.later_double(hand, up, NOTHING_GONE) if solver.may_double(hand) else None
+    double = solver.later_double(hand, upcard, NOTHING_GONE) if solver.may_double(hand) else None
     if double is not None:
         moves["double"] = double
-    return MoveValues(ranks, up, moves, solver.cards.natural_chance(hand, up), rules.excludes_natural,
+    rules = solver.rules
+    return MoveValues(tuple(cards), upcard, moves, solver.cards.natural_chance(hand, upcard), rules.excludes_natural,
                       False, rules.hole_card == "peek")
 
 

@@ -60,10 +60,9 @@ class SeenCards:
     """
 
     def __init__(self, rules: GameRules):
-        if rules.plain_naturals:  # every full-game solve and simulator check starts here
-            raise BjexactError("the full game pays naturals: naturals as plain 21s (--naturals as21) is a "
-                               "convention of the hit/stand game (bjexact player) and the dealer's tables")
         self.rules = rules
+        # plain naturals: a dealer natural is a plain 21 (its chance moved to the 21 outcome of every row)
+        self.plain_naturals = rules.plain_naturals
         self.shoe = shoe = rules.make_shoe()
         self.infinite = not isinstance(shoe, FiniteShoe)
         # the counts a finite shoe starts with (the infinite deck never asks for them)
@@ -74,7 +73,8 @@ class SeenCards:
         self.dealer_oracle = DealerOracle(shoe.counts, rules.h17) if isinstance(shoe, FiniteShoe) else None
         if self.infinite:
             rows = dealer_distributions(rules.dealer_rules())
-            self._infinite_rows = {u: _over_common_denominator([rows[u][o] for o in OUTCOMES]) for u in rows}
+            self._infinite_rows = {u: self._as_ruled(_over_common_denominator([rows[u][o] for o in OUTCOMES]))
+                                   for u in rows}
         self.recording: set[tuple[Counts, tuple[int, int] | None]] | None = None
         # up-card -> rows already computed elsewhere (nothing hidden), ``None`` where not
         self.sources: dict[int, Callable[[Counts], tuple[tuple[int, ...], int] | None]] = {}
@@ -106,9 +106,9 @@ class SeenCards:
         return [(r, p) for r, p in zip(RANKS, self.chances(removed, upcard, gone)) if p]
 
     def natural_chance(self, removed: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> mpq:
-        """P(the dealer's hole card makes a natural | the cards seen)."""
+        """P(the dealer's hole card makes a natural | the cards seen); 0 under plain naturals (a plain 21)."""
         partner = natural_partner(upcard)
-        if partner is None:
+        if partner is None or self.plain_naturals:
             return _ZERO
         return self.chances(removed, upcard, gone)[partner - 1]
 
@@ -136,7 +136,19 @@ class SeenCards:
     def dealer_rows(self, removed_sets: list[Counts], upcard: int) -> list[tuple[tuple[int, ...], int]]:
         """:meth:`dealer` for many removed sets at once (finite shoes, nothing hidden), not kept."""
         assert self.dealer_oracle is not None  # finite shoes only
-        return self.dealer_oracle.numerators(removed_sets, upcard, 0, [0] * len(removed_sets))
+        return [self._as_ruled(row)
+                for row in self.dealer_oracle.numerators(removed_sets, upcard, 0, [0] * len(removed_sets))]
+
+    def _as_ruled(self, row: tuple[tuple[int, ...], int]) -> tuple[tuple[int, ...], int]:
+        """A dealer row under these rules: as it is, or under plain naturals with the natural's chance
+        moved to the outcome 21."""
+        if not self.plain_naturals:
+            return row
+        numerators, denominator = row
+        moved = list(numerators)
+        moved[_TWENTY_ONE] += moved[_NATURAL]
+        moved[_NATURAL] = 0
+        return tuple(moved), denominator
 
     def dealer_denominator(self, unseen: int, upcard: int) -> int:
         """The common denominator of the dealer's outcomes (:meth:`dealer_rows`) when ``unseen`` cards
@@ -151,6 +163,8 @@ class SeenCards:
         import numpy as np  # finite shoes only
 
         assert self.dealer_oracle is not None  # finite shoes only
+        if self.plain_naturals:
+            raise BjexactError("the residues of dealer rows keep a natural apart: not under plain naturals")
         oracle = self.dealer_oracle
         chunks = [oracle.walked_once(removed_sets[i:i + _DEALER_CHUNK], upcard)
                   for i in range(0, len(removed_sets), _DEALER_CHUNK)]  # the walk's arrays stay small
@@ -181,10 +195,11 @@ class SeenCards:
                 return _NO_OUTCOMES
             self.prefetch([(removed, gone.key)], upcard)
             row = self._dealer[key]
-        return row
+        return self._as_ruled(row)
 
 
 _NO_OUTCOMES = ((0,) * len(OUTCOMES), 1)
+_TWENTY_ONE, _NATURAL = OUTCOMES.index("21"), OUTCOMES.index("blackjack")
 
 
 def _over_common_denominator(values: list[mpq]) -> tuple[tuple[int, ...], int]:

@@ -541,13 +541,14 @@ class FractionSolver:
 
 def engine_covers(rules: GameRules) -> bool:
     """Whether :mod:`bjexact.player.engine` can value ``rules``: not with doubling after hitting or
-    a Charlie (its positions are two-card decisions then stand or hit, settled by total), which
+    a Charlie (its positions are two-card decisions then stand or hit, settled by total), nor with
+    plain naturals (its dealer rows keep a natural apart), which
     :func:`~bjexact.player.game.solve_game` values in fraction arithmetic instead.
 
     >>> engine_covers(GameRules(decks=6, split_hands=8)), engine_covers(GameRules(decks=6, charlie=5))
     (True, False)
     """
-    return not rules.double_after_hit and rules.charlie is None
+    return not rules.double_after_hit and rules.charlie is None and not rules.plain_naturals
 
 
 class EngineSolver(FractionSolver):
