@@ -26,6 +26,7 @@ from bjexact.checks.rounds import (
     PLANTED_FAULTS,
     check_round_simulator,
     exact_round_distribution,
+    family_weight,
     fault_candidates,
     round_simulator,
 )
@@ -38,13 +39,14 @@ CAUSE_OF = {"6:5": "natural-paid-6:5"}
 
 
 def rounds_to_catch(rules: GameRules, fault: str) -> int:
-    """The rounds the fault's directed test needs at the defaults' last look (power 0.9)."""
+    """The rounds the fault's directed test needs at the defaults' last look (power 0.9), at its weighted
+    level (the directed tests of quick faults share one unit of Holm's weight)."""
     exact = exact_round_distribution(rules)
-    candidates = fault_candidates(rules)[0]
-    test = next(t for t in directed_tests(exact, candidates) if t.name == fault)
+    directed = directed_tests(exact, fault_candidates(rules)[0])
+    test = next(t for t in directed if t.name == fault)
     labels = {str(r): p for r, p in exact.items()}
-    tests = sequential.family_size(labels, sequential.rounds_for_shift(labels, 0.002, alpha=0.01)) + len(candidates)
-    return test.rounds_to_catch(normal_quantile(1 - sequential.look_levels(0.01)[-1] / tests),
+    tests = family_weight(labels, sequential.rounds_for_shift(labels, 0.002, alpha=0.01), directed)
+    return test.rounds_to_catch(normal_quantile(1 - sequential.look_levels(0.01)[-1] * test.weight / tests),
                                 normal_quantile(sequential.DEFAULT_POWER))
 
 

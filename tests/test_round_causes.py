@@ -18,14 +18,16 @@ from bjexact.checks.rounds import (
     _look,
     _Sample,
     check_round_simulator,
+    default_game_rounds,
     exact_round_distribution,
+    family_weight,
     fault_candidates,
     format_round_check,
     planned_game_rounds,
     round_simulator,
 )
 from bjexact.checks.simulators import goodness_of_fit
-from bjexact.checks.stats import chi2_sf
+from bjexact.checks.stats import chi2_sf, normal_quantile
 from bjexact.core.cards import ACE, TEN
 from bjexact.core.numbers import mpq
 from bjexact.core.rules import GameRules
@@ -43,6 +45,7 @@ H17 = replace(RULES, h17=True)
     ("das-refused", 100_000, "das-refused"),
     ("6:5", 100_000, "natural-paid-6:5"),
     ("natural-not-pushed", 240_000, "natural-not-pushed"),
+    ("dah-allowed", 100_000, "dah-allowed"),
 ])
 def test_a_planted_fault_fails_and_is_named_first_or_second(fault, rounds, cause):
     simulator = round_simulator(RULES, bj_pays="6/5") if fault == "6:5" else round_simulator(RULES, fault=fault)
@@ -94,11 +97,82 @@ def test_candidates_move_exact_mass():
     both = (mpq(8, 169)) ** 2  # a natural each: 2 x 1/13 x 4/13, twice
     assert candidates["natural-not-pushed"][mpq(-1)] - exact[mpq(-1)] == both
     assert set(candidates) == {"natural-not-pushed", "h17-for-s17", "natural-paid-6:5", "natural-paid-1:1",
-                               "surrender-as-loss", "das-refused", "split-aces-hit", "split-hand-dropped",
-                               "dealer-hits-soft-18-21", "split-21-as-settled"}
+                               "surrender-as-loss", "das-refused", "dah-allowed", "split-aces-hit",
+                               "split-hand-dropped", "dealer-hits-soft-18-21", "split-21-as-settled"}
     assert candidates["natural-paid-6:5"][mpq(6, 5)] == exact[mpq(3, 2)]
     assert mpq(-1, 2) not in candidates["surrender-as-loss"]
     assert "das-allowed" not in candidates and "natural-paid-3:2" not in candidates  # the rules already do
+
+
+def test_doubling_after_hitting_is_a_candidate_only_where_the_rules_refuse_it():
+    """dah-allowed is the rules with doubling after hitting, played by the rules' chart (a D code doubles a
+    hand of any number of cards): it moves mass to the doubled results; it is no candidate where the rules
+    allow it already or allow no doubling."""
+    exact = exact_round_distribution(RULES)
+    allowed = fault_candidates(RULES)[0]["dah-allowed"]
+    assert sum(allowed.values()) == 1 and allowed != exact
+    assert allowed[mpq(2)] > exact[mpq(2)] and allowed[mpq(-2)] > exact[mpq(-2)]
+    for rules in (replace(RULES, double_after_hit=True), replace(RULES, double="none")):
+        assert "dah-allowed" not in fault_candidates(rules)[0]
+
+
+def test_a_simulator_doubling_after_hitting_fails_at_the_default_rounds_named_first():
+    """The planted fault at the default rounds (2,510,000 for these rules): the first look fails and names it."""
+    check = check_round_simulator(round_simulator(RULES, fault="dah-allowed"), RULES, seed=1)
+    assert check.planned == planned_game_rounds(RULES) and check.verdict == "fail" and check.looks == 1
+    assert check.causes[0].name == "dah-allowed", format_round_check(check)
+    assert "1. dah-allowed: doubling a hand of three or more cards" in format_round_check(check)
+
+
+def test_quick_candidates_share_one_weight_so_adding_one_plans_no_more_rounds():
+    """The directed tests of quick faults share one unit of Holm's weight: the level of each slow fault's
+    test, and so the rounds planned, are the same with or without the dah-allowed candidate (with every
+    test weighing 1, the extra test would raise the plan); each quick fault is still caught well within the
+    plan at its smaller level."""
+    exact = exact_round_distribution(RULES)
+    candidates = fault_candidates(RULES)[0]
+    labels = {str(r): p for r, p in exact.items()}
+    directed = directed_tests(exact, candidates)
+    without = directed_tests(exact, {k: v for k, v in candidates.items() if k != "dah-allowed"})
+    weight = {t.name: t.weight for t in directed}
+    assert weight["dah-allowed"] == weight["natural-paid-6:5"] == weight["das-refused"] == pytest.approx(1 / 7)
+    assert weight["split-aces-hit"] == weight["h17-for-s17"] == weight["natural-not-pushed"] == 1
+    assert sum(weight.values()) == pytest.approx(sum(t.weight for t in without)) == pytest.approx(5)
+    assert default_game_rounds(labels, directed=directed) == default_game_rounds(labels, directed=without)
+    unweighted = tuple(replace(t, weight=1.0) for t in directed)
+    unweighted_without = tuple(replace(t, weight=1.0) for t in without)
+    assert default_game_rounds(labels, directed=unweighted) > default_game_rounds(labels, directed=unweighted_without)
+    n = default_game_rounds(labels, directed=directed)
+    total = family_weight(labels, n, directed)
+    last = sequential.look_levels(0.01)[-1]
+    quick = next(t for t in directed if t.name == "dah-allowed")
+    assert quick.rounds_to_catch(normal_quantile(1 - last * quick.weight / total), normal_quantile(0.9)) < n // 100
+
+
+def test_a_correct_simulator_rarely_fails_the_weighted_family_over_the_four_looks():
+    """The error rate with the directed tests weighted: counts drawn (seeded) from the exact distribution,
+    looked at four times over the default rounds, fail at some look in at most about 1 % of runs."""
+    exact = exact_round_distribution(RULES)
+    candidates = fault_candidates(RULES)[0]
+    directed = directed_tests(exact, candidates)
+    labels = {str(r): p for r, p in exact.items()}
+    n = planned_game_rounds(RULES) // 4
+    values = list(exact)
+    rng = np.random.default_rng(13)
+    alarms = 0
+    for _ in range(150):
+        draws = np.zeros(len(values), dtype=np.int64)
+        for k, level in enumerate(sequential.look_levels(0.01)):
+            draws += rng.multinomial(n, [float(exact[r]) for r in values])
+            counts = {str(r): int(c) for r, c in zip(values, draws) if c}
+            sample = _Sample(counts, float(sum(float(r) * c for r, c in zip(values, draws))), n * (k + 1))
+            result = _look(sample, exact, labels, level, family_weight(labels, n * (k + 1), directed), directed)
+            p_values = [*result[6], *(a for _, _, a in result[8]), *(t.adjusted for t in result[7]
+                                                                     if t.adjusted is not None)]
+            if min(p_values) < level:
+                alarms += 1
+                break
+    assert alarms <= 6  # at most 1 % expected: 1.5 of 150, and 6 or more has chance below 0.5 %
 
 
 # --- faulty rounds (bjexact.checks.round_faults) ---------------------------------------------------------
@@ -173,6 +247,7 @@ NEW_RULES = GameRules(decks="inf", split_hands=8, rsa=True, charlie=5, double_af
 
 @pytest.mark.parametrize("rules, fault", [(RULES, "split-hand-dropped"), (RULES, "dealer-hits-soft-18-21"),
                                           (H17, "dealer-stands-after-soft-17"), (RULES, "split-21-as-settled"),
+                                          (RULES, "dah-allowed"),
                                           (NEW_RULES, "split-hand-dropped"), (NEW_RULES, "split-21-as-settled"),
                                           (NEW_RULES, "dealer-stands-after-soft-17")])
 def test_each_planted_fault_plays_as_its_candidate_distribution(rules, fault):

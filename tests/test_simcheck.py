@@ -67,6 +67,15 @@ def test_holm_adjusts_step_down():
     assert holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])
 
 
+def test_weighted_holm_divides_by_the_weights_and_multiplies_by_those_left():
+    # by hand: weights 1, 1/4, 1/4, 1/2 (sum 2); p / w = 0.02, 0.004, 0.16, 0.03, in that order of ratios
+    # 0.004 x 2, then 0.02 x 1.75, then 0.03 x 0.75 (below the 0.035 before it), then 0.16 x 0.25
+    assert holm([0.02, 0.001, 0.04, 0.015], [1, 0.25, 0.25, 0.5]) == pytest.approx([0.035, 0.008, 0.04, 0.035])
+    assert holm([0.04, 0.01, 0.02], [1, 1, 1]) == holm([0.04, 0.01, 0.02])
+    with pytest.raises(ValueError):
+        holm([0.1, 0.2], [1, 0])
+
+
 def test_goodness_of_fit_by_hand_and_with_pooling():
     exact = {"a": mpq(1, 2), "b": mpq(1, 4), "c": mpq(1, 4)}
     statistic, df, impossible = goodness_of_fit({"a": 50, "b": 30, "c": 20}, exact)

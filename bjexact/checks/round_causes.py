@@ -10,7 +10,9 @@ result it produces:
 * by another rule set (its exact distribution under that rule set's optimal play, which is how
   such a simulator plays up to the few decisions the rule changes): H17 where S17 was asked and
   back; doubling after splitting allowed where the rules refuse it and back; split aces hit
-  instead of taking one card each;
+  instead of taking one card each; doubling after hitting (a hand of three or more cards doubling
+  where the rules allow two cards only: the rules' chart read with its D codes doubling a hand of
+  any number of cards, a simulator that reads the chart without counting the cards);
 * by a faulty round (:mod:`bjexact.checks.round_faults`: its exact distribution on the infinite
   deck, the rules' play kept): the second split hand's result dropped (its bet not placed or not
   paid); the dealer hitting soft 18 to 21; the dealer standing below 17 after hitting soft 17
@@ -24,6 +26,14 @@ The log-likelihood of the counts under each candidate, less that under the rules
 them (multinomial; a result a candidate cannot produce gets probability 1e-15, so that a
 candidate is ranked down, not out). A candidate whose distribution is not computed for these
 rules (a finite shoe with resplits) is left out and named.
+
+Each candidate also gets a directed test (:func:`directed_tests`), the most powerful test against
+it, in the check's family of tests. Holm's procedure is weighted there: every test weighs 1, but the
+directed tests of quick faults (caught within 100,000 rounds even at level 1e-6) share one unit of
+weight, so that adding a candidate that is easy to catch (doubling after hitting is caught within
+about 10,000 rounds) does not lower the level, nor raise the planned rounds, of the tests of faults
+that need millions (H17 for S17, split aces hit). Weights fixed before the counts keep the family's
+error rate (:func:`bjexact.checks.stats.holm`).
 """
 
 from __future__ import annotations
@@ -37,6 +47,7 @@ from ..core.numbers import mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError
 from .round_faults import ROUND_FAULTS
+from .stats import normal_quantile
 
 __all__ = ["Cause", "CANDIDATE_FAULTS", "NOT_CANDIDATES", "candidate_distributions", "rank_causes", "DirectedTest",
            "directed_tests"]
@@ -116,6 +127,8 @@ CANDIDATE_FAULTS: tuple[tuple[str, str, Callable], ...] = (
      _rule(lambda r: replace(r, das=False) if r.das and r.split_hands >= 2 and r.double != "none" else None)),
     ("das-allowed", "doubling after a split although the rules refuse it",
      _rule(lambda r: replace(r, das=True) if not r.das and r.split_hands >= 2 and r.double != "none" else None)),
+    ("dah-allowed", "doubling a hand of three or more cards (after hitting) although the rules allow two cards only",
+     _rule(lambda r: replace(r, double_after_hit=True) if not r.double_after_hit and r.double != "none" else None)),
     ("split-aces-hit", "split aces are hit instead of taking one card each",
      _rule(lambda r: replace(r, hit_split_aces=True) if not r.hit_split_aces and r.split_hands >= 2 else None)),
     *((name, text, _faulty(name)) for name, text in ROUND_FAULTS.items()),
@@ -178,6 +191,7 @@ class DirectedTest:
     spread: float  # standard deviation of w per round under it
     gain: float  # how much the fault raises the mean of w per round
     spread_under_fault: float = 0.0  # standard deviation of w per round under the fault's distribution
+    weight: float = 1.0  # its weight in the family's weighted Holm procedure (the outcome tests' is 1)
 
     def p_value(self, counts: Mapping[mpq, int], rounds: int) -> float:
         """One-sided: the chance of a statistic this large under the rules asked (results the rules
@@ -197,15 +211,40 @@ class DirectedTest:
         return math.ceil(((z_level * self.spread + z_power * self.spread_under_fault) / self.gain) ** 2)
 
 
+# A fault is "quick" when its directed test catches it with power 0.99 at the one-sided level 1e-6
+# within 100,000 rounds: the level is below that of any test of the family at any look (alpha 0.01,
+# the first look's 1/64 of it, shared among fewer than 150 tests), and 100,000 rounds are fewer than the
+# default plan (a million rounds or more) or the look where a check of a few hundred thousand rounds has it.
+QUICK_ROUNDS = 100_000
+QUICK_LEVEL = 1e-6
+QUICK_POWER = 0.99
+
+
 def directed_tests(exact: Mapping[mpq, mpq], candidates: Mapping[str, Mapping[mpq, mpq]]) -> tuple[DirectedTest, ...]:
-    """A :class:`DirectedTest` per candidate distribution."""
-    tests = []
-    for name, fault in candidates.items():
-        weights = {r: math.log(max(float(fault.get(r, 0)), FLOOR) / float(p)) for r, p in exact.items() if p}
-        mean = sum(float(p) * weights[r] for r, p in exact.items() if p)
-        spread = math.sqrt(max(sum(float(p) * (weights[r] - mean) ** 2 for r, p in exact.items() if p), 0.0))
-        gain = sum((float(fault.get(r, 0)) - float(p)) * weights[r] for r, p in exact.items() if p)
-        shifted = mean + gain  # the mean of w under the fault (its mass on impossible results aside)
-        under_fault = sum(float(fault.get(r, 0)) * (weights[r] - shifted) ** 2 for r, p in exact.items() if p)
-        tests.append(DirectedTest(name, weights, mean, spread, gain, math.sqrt(max(under_fault, 0.0))))
-    return tuple(tests)
+    """A :class:`DirectedTest` per candidate distribution, with its weight in the family.
+
+    The weights (Holm's weighted step-down, :func:`bjexact.checks.stats.holm`): each test of the
+    family weighs 1, but the directed tests of quick faults (caught with power 0.99 at level 1e-6
+    within :data:`QUICK_ROUNDS` rounds: :data:`QUICK_LEVEL`, :data:`QUICK_POWER`) share one unit of
+    weight among them, as one test (Bonferroni within it). The weights depend on the rules and the
+    candidates only, never on the counts, so the family keeps its error rate (the chance that a correct
+    simulator fails a look is at most that look's level). What it buys: a fault that needs millions of
+    rounds (the dealer hitting soft 17, split aces hit) is tested at a level that does not fall as quick
+    candidates are added (doubling after hitting, a natural paid 6:5, ...); those, tested at a smaller
+    level, still need only a small fraction of the planned rounds."""
+    tests = [_directed_test(name, exact, fault) for name, fault in candidates.items()]
+    z_level, z_power = normal_quantile(1 - QUICK_LEVEL), normal_quantile(QUICK_POWER)
+    quick = [t.name for t in tests if t.gain > 0 and t.rounds_to_catch(z_level, z_power) <= QUICK_ROUNDS]
+    if len(quick) < 2:
+        return tuple(tests)
+    return tuple(replace(t, weight=1 / len(quick)) if t.name in quick else t for t in tests)
+
+
+def _directed_test(name: str, exact: Mapping[mpq, mpq], fault: Mapping[mpq, mpq]) -> DirectedTest:
+    weights = {r: math.log(max(float(fault.get(r, 0)), FLOOR) / float(p)) for r, p in exact.items() if p}
+    mean = sum(float(p) * weights[r] for r, p in exact.items() if p)
+    spread = math.sqrt(max(sum(float(p) * (weights[r] - mean) ** 2 for r, p in exact.items() if p), 0.0))
+    gain = sum((float(fault.get(r, 0)) - float(p)) * weights[r] for r, p in exact.items() if p)
+    shifted = mean + gain  # the mean of w under the fault (its mass on impossible results aside)
+    under_fault = sum(float(fault.get(r, 0)) * (weights[r] - shifted) ** 2 for r, p in exact.items() if p)
+    return DirectedTest(name, weights, mean, spread, gain, math.sqrt(max(under_fault, 0.0)))

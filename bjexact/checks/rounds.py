@@ -12,8 +12,10 @@ The test
     round's net result (:func:`bjexact.player.game.solve_game`; under a chart,
     :func:`bjexact.player.policy.evaluate_chart`) by Pearson's chi-square (outcomes
     with expected counts below 5 pooled, as in :mod:`bjexact.checks.simcheck`), and the sample
-    mean with the exact mean by a z test with the exact variance, and each outcome's count
-    by a binomial test (its residual); these p-values form one family, Holm-corrected. The
+    mean with the exact mean by a z test with the exact variance, each outcome's count
+    by a binomial test (its residual), and one directed test per candidate fault; these p-values
+    form one family, Holm-corrected (weighted: the directed tests of quick faults share the weight
+    of one test, :func:`~bjexact.checks.round_causes.directed_tests`). The
     rounds are looked at four times with alpha spending and the run stops at the first look
     that fails; by default enough rounds are planned to catch a shift of 0.2 percentage
     points in any outcome's probability with power 0.9 (:mod:`bjexact.checks.sequential`).
@@ -65,7 +67,8 @@ from .simulators import DEFAULT_ALPHA, MAX_EXAMPLES, MIN_EXPECTED, goodness_of_f
 from .stats import chi2_sf, holm, normal_quantile
 
 __all__ = [
-    "DEFAULT_SHIFT", "default_game_rounds", "planned_game_rounds", "fault_candidates", "exact_round_distribution",
+    "DEFAULT_SHIFT", "default_game_rounds", "planned_game_rounds", "family_weight", "fault_candidates",
+    "exact_round_distribution",
     "OutcomeTest", "RoundCheck",
     "check_round_simulator",
     "format_round_check", "round_simulator", "exact_round_simulator", "rounds_for_a_round_test",
@@ -318,11 +321,13 @@ class _Sample:
 
 
 def _look(sample: _Sample, distribution: Mapping[mpq, mpq], exact: Mapping[str, mpq], level: float,
-          tests_for_power: int, directed: tuple[DirectedTest, ...] = ()) -> tuple[
+          tests_for_power: float, directed: tuple[DirectedTest, ...] = ()) -> tuple[
               float, int, tuple[str, ...], float, float, float, tuple[float, float], tuple[OutcomeTest, ...],
               tuple[tuple[str, float, float], ...]]:
     """The family's tests on ``sample``: chi-square, mean, one directed test per candidate fault, each
-    testable outcome; Holm-corrected."""
+    testable outcome; Holm-corrected, weighted (each test weighs 1 but the directed tests of quick
+    faults, which share one unit: :func:`~bjexact.checks.round_causes.directed_tests`).
+    ``tests_for_power``: the family's total weight, for the detectable shifts."""
     n = sample.rounds
     statistic, df, impossible = goodness_of_fit(sample.counts, exact)
     chi2_p = 0.0 if impossible else chi2_sf(statistic, df)
@@ -341,7 +346,8 @@ def _look(sample: _Sample, distribution: Mapping[mpq, mpq], exact: Mapping[str, 
     by_result = _counts_by_result(sample.counts)
     directed_p = [t.p_value(by_result, n) for t in directed]
     family = [chi2_p, mean_p, *directed_p] + [r[4] for r in raw if r[4] is not None]
-    adjusted = iter(holm(family))
+    weights = [1.0, 1.0, *(t.weight for t in directed)] + [1.0 for r in raw if r[4] is not None]
+    adjusted = iter(holm(family, weights))
     chi2_adjusted, mean_adjusted = next(adjusted), next(adjusted)
     directed_results = tuple((t.name, p_t, next(adjusted)) for t, p_t in zip(directed, directed_p))
     outcomes = tuple(OutcomeTest(o, k, p, z_o, p_o, None if p_o is None else next(adjusted),
@@ -417,7 +423,7 @@ def check_round_simulator(
         level = alpha - spent if stopped else levels[k]
         spent += level
         sample = _Sample(dict(counts), total, done)
-        tests = sequential.family_size(exact, done) + len(directed)
+        tests = family_weight(exact, done, directed)
         look = _look(sample, distribution, exact, level, tests, directed), level, k + 1
         partial = _partial_check(rules, seed, alpha, sample, exact, distribution, look, strategy, strategy_name,
                                  tuple(examples), rounds, stopped, shift, shift_rounds)
@@ -539,16 +545,25 @@ def default_game_rounds(exact: Mapping[str, Any], shift: float = DEFAULT_SHIFT, 
                         directed: tuple[DirectedTest, ...] = ()) -> int:
     """The default rounds of ``check-sim --game``: those whose last look catches, with power 0.9, a
     ``shift`` of any outcome's probability (:func:`~bjexact.checks.sequential.rounds_for_shift`) and each
-    candidate fault of ``directed`` by its directed test, unless that takes more than
+    candidate fault of ``directed`` by its directed test (at Holm's first step: the last look's level times
+    its weight over the family's, :func:`family_weight`), unless that takes more than
     :data:`MAX_DEFAULT_ROUNDS` (such a fault, the dealer not drawing against split 21s, is ranked when a
     check fails but not planned for); rounded up to a multiple of 10,000."""
     n = sequential.rounds_for_shift(exact, shift, alpha=alpha)
     if directed:
-        tests = sequential.family_size(exact, n) + len(directed)
-        z_level = normal_quantile(1 - sequential.look_levels(alpha)[-1] / tests)
+        tests = family_weight(exact, n, directed)
         z_power = normal_quantile(sequential.DEFAULT_POWER)
-        n = max([n, *(r for r in (t.rounds_to_catch(z_level, z_power) for t in directed) if r <= MAX_DEFAULT_ROUNDS)])
+        needed = (t.rounds_to_catch(normal_quantile(1 - sequential.look_levels(alpha)[-1] * t.weight / tests), z_power)
+                  for t in directed)
+        n = max([n, *(r for r in needed if r <= MAX_DEFAULT_ROUNDS)])
     return -(-n // 10_000) * 10_000
+
+
+def family_weight(exact: Mapping[str, Any], rounds: int, directed: tuple[DirectedTest, ...] = ()) -> float:
+    """The total weight of the family after ``rounds`` rounds: 1 for each testable outcome, the chi-square
+    and the mean, and the directed tests' weights; a test of weight ``w`` is tested at ``level w / total``
+    at Holm's first step."""
+    return sequential.family_size(exact, rounds) + sum(t.weight for t in directed)
 
 
 def planned_game_rounds(rules: GameRules, strategy: ChartPolicy | None = None, shift: float = DEFAULT_SHIFT,
@@ -721,6 +736,8 @@ PLANTED_FAULTS = {
     "surrender-as-loss": "a surrendered hand loses the whole bet instead of half",
     "das-refused": "no doubling after a split although the rules allow it",
     "split-aces-hit": "split aces are played on (hit, and doubled where DAS) instead of taking one card each",
+    "dah-allowed": "a hand of three or more cards doubles where the rules' chart has a D code for its total, "
+                   "although the rules allow doubling on two cards only",
     **ROUND_FAULTS,
 }
 
@@ -757,6 +774,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
     if not rules.infinite:
         raise BjexactError("the reference round simulator deals from the infinite deck: use --decks inf")
     solver, first_move = _round_play(rules, strategy)
+    doubles_after_hit = _doubles_after_hit(rules, strategy) if fault == "dah-allowed" else None
     pays = float(rules.bj_pays if bj_pays is None else mpq(bj_pays))
     ranks = list(range(1, 11))
     weights = [4 if r == TEN else 1 for r in ranks]
@@ -780,6 +798,8 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
             """A hand of three or more cards played on by ``choose`` (stand, hit, double): its cards, stake."""
             while not finished(cards):
                 move = choose(cards)
+                if doubles_after_hit is not None and doubles_after_hit(counts(cards), split_pair, up):
+                    move = "double"
                 if move == "double":
                     return cards + [draw()], 2
                 if move != "hit":
@@ -801,6 +821,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
                 return -1.0 if fault == "natural-not-pushed" else 0.0
             return pays
         best = first_move(a, b, up)
+        split_pair = a if best == "split" else None
         if best == "surrender":
             return -1.0 if fault == "surrender-as-loss" else -0.5
         hands: list[tuple[list[int], int]] = []  # cards, stake
@@ -863,6 +884,22 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
         return float(sum(rules.settle(cards, dealer, stake, split=split_hands) for cards, stake in hands))
 
     return play_round
+
+
+def _doubles_after_hit(rules: GameRules, strategy: ChartPolicy | None) -> Callable[
+        [tuple[int, ...], int | None, int], bool]:
+    """The planted fault ``dah-allowed``: whether a hand of three or more cards (``pair``: split from
+    that pair, else ``None``) doubles against the up-card, by the rules' chart (``strategy`` or the
+    engine's own chart of the rules) read as if the rules allowed doubling after hitting: a D code for
+    its total doubles where the double rule, and for a split hand DAS, allows it. (This is the candidate fault's own
+    play: :mod:`bjexact.checks.round_causes` values it by that chart under those rules.)"""
+    chart = strategy if strategy is not None else ChartPolicy.of_solution(_solution(rules))
+    faulty = ChartStrategy(replace(rules, double_after_hit=True), chart)
+
+    def doubles(hand: tuple[int, ...], pair: int | None, up: int) -> bool:
+        move = faulty.later_move(hand, up) if pair is None else faulty.split_move(hand, up, pair)
+        return move == "double"
+    return doubles
 
 
 def exact_round_simulator(rules: GameRules | None = None,

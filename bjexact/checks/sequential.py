@@ -5,13 +5,17 @@ Per-outcome tests
     :data:`~bjexact.checks.simulators.MIN_EXPECTED` gets a two-sided binomial test of its
     count against the exact probability, by the normal approximation: the residual
     ``z = (k - n p) / sqrt(n p (1 - p))`` and ``p = erfc(|z| / sqrt 2)``. These, Pearson's
-    chi-square over all outcomes and the z test of the mean form one family, Holm-corrected.
+    chi-square over all outcomes, the z test of the mean and the directed tests of the candidate
+    faults (:mod:`bjexact.checks.round_causes`) form one family, Holm-corrected with weights:
+    each test weighs 1 but the directed tests of quick faults, which share one unit. Weighted
+    Holm keeps the family's error rate for any weights fixed before the counts (here they depend
+    on the rules alone), as plain Holm does.
 
 Power
     A shift ``d`` of one outcome's probability (compensated anywhere) moves its residual by
-    ``d sqrt(n / (p (1 - p)))``; at Holm's first step (Bonferroni, level ``a / m`` for a
-    family of ``m`` tests) it is caught with probability ``power`` once that reaches
-    ``z(1 - a / (2 m)) + z(power)``. :func:`detectable_shift` and :func:`rounds_for_shift`
+    ``d sqrt(n / (p (1 - p)))``; at Holm's first step (weighted Bonferroni: level ``a / m``
+    for a test of weight 1 in a family of total weight ``m``) it is caught with probability
+    ``power`` once that reaches ``z(1 - a / (2 m)) + z(power)``. :func:`detectable_shift` and :func:`rounds_for_shift`
     solve that for ``d`` and for ``n``; both ignore the other tests of the family, which can
     only add rejections, so the power they state is a lower bound.
 
@@ -72,13 +76,13 @@ def family_size(exact: Mapping[str, Any], rounds: int) -> int:
     return sum(1 for p in exact.values() if testable(float(p), rounds)) + 2
 
 
-def _needed_z(level: float, tests: int, power: float) -> float:
+def _needed_z(level: float, tests: float, power: float) -> float:
     return normal_quantile(1 - level / (2 * tests)) + normal_quantile(power)
 
 
-def detectable_shift(p: float, rounds: int, *, level: float, tests: int, power: float = DEFAULT_POWER) -> float:
+def detectable_shift(p: float, rounds: int, *, level: float, tests: float, power: float = DEFAULT_POWER) -> float:
     """The smallest shift of an outcome's probability ``p`` that ``rounds`` rounds catch with ``power``
-    at ``level`` among ``tests`` tests (Holm's first step)."""
+    at ``level`` among ``tests`` tests, or a family of that total weight (Holm's first step)."""
     return _needed_z(level, tests, power) * math.sqrt(p * (1 - p) / rounds)
 
 

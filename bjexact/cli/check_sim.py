@@ -76,8 +76,10 @@ cannot be imported, raises an exception, or answers something that is not an out
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "check-sim", help="test a dealer simulator statistically against the exact distribution",
-        description="Run a dealer simulator and test its outcomes against the exact probabilities.",
+        "check-sim",
+        help="test a dealer simulator, or a whole-round one (--game), statistically against the exact values",
+        description="Run a dealer simulator (or, with --game, a simulator of whole rounds) and test its results "
+                    "against the exact probabilities.",
         epilog=RULES_HELP + "\n" + EXAMPLES + "\n" + GAME_CHECKS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

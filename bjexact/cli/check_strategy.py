@@ -1,4 +1,5 @@
-"""``bjexact check-strategy``: a strategy engine's hit/stand decisions against the exact values, every hand."""
+"""``bjexact check-strategy``: a strategy engine's decisions (hit/stand, or the full game's with ``--game``)
+against the exact values, every hand."""
 
 from __future__ import annotations
 
@@ -42,7 +43,8 @@ that cannot be imported, raises, exits, or answers something that is not a move)
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "check-strategy", help="check a strategy engine's hit/stand decisions against the exact values",
+        "check-strategy",
+        help="check a strategy engine's decisions (hit/stand, or the full game's with --game) against the exact values",
         description="Put every hand of a shoe to a strategy engine and compare its moves with the exact values.",
         epilog=RULES_HELP + "\n" + EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
