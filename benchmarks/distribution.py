@@ -5,7 +5,9 @@ Run:  python benchmarks/distribution.py [--decks 6]
 The command is run as a process (start-up included), as `check-sim --game` on 6 decks split once
 pays it before its first round: every line of the split hands followed and settled exactly. Its
 processor time (user + sys, the fair measure on a busy machine) and peak memory (the largest
-resident set) are printed beside the targets: a few seconds and at most 300 MB.
+resident set) are printed beside the targets: a few seconds and at most 300 MB. Measured on a busy
+2-core machine: about 4.5 s and 225 MB for 6 decks (7.2 to 9 s and 288 MB before the split lines were
+paired once and summed modulo only the primes each size needs), 2.7 s and 125 MB for 1 deck.
 """
 
 from __future__ import annotations

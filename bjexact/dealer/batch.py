@@ -208,7 +208,21 @@ class DealerOracle:
         places = [where[key] for key in keys]
         return Residues(store.gather(places), [den for _, _, den in places], store.primes)
 
-    def _walked(self, removed: Sequence[Counts], upcard: int, pair: int, hidden: Sequence[int],
+    def denominator(self, unseen: int, upcard: int) -> int:
+        """The common denominator of :meth:`numerators` (nothing hidden) when ``unseen`` cards besides the
+        up-card are left: n (n - 1) ... (n - K + 1), K :meth:`longest`, factors below 1 left out."""
+        return _capped(unseen, self.longest(upcard))
+
+    def walked_once(self, removed: np.ndarray, upcard: int, bound: int = 1) -> Residues:
+        """The residues of :meth:`residues` (nothing hidden) for distinct removed sets given as an int
+        array (sets x ranks), every one walked and none kept or looked up: for many rows used once
+        (the lines of split hands of an exact distribution), without the bookkeeping of kept rows.
+        The values are those :meth:`residues` gives, modulo the same primes."""
+        primes = self._store(upcard, 0, bound).primes
+        chunk, denominators = self._walked(removed, upcard, 0, [0] * len(removed), primes)
+        return Residues(chunk, denominators, primes)
+
+    def _walked(self, removed: Sequence[Counts] | np.ndarray, upcard: int, pair: int, hidden: Sequence[int],
                 primes: list[int]) -> tuple[np.ndarray, list[int]]:
         """The residues (primes x outcomes x sets) of the removed sets and their denominators."""
         import numpy as np  # imported here: the infinite deck never needs it
@@ -335,9 +349,19 @@ def weighted(batch: Residues, columns: Sequence[int], weights: np.ndarray) -> li
 
 
 def row_of(batch: Residues, column: int) -> tuple[tuple[int, ...], int]:
-    """One removed set's exact row (numerators, denominator) from a batch of residues."""
-    values = _crt(batch.residues[:, :, column:column + 1], batch.primes, prod(batch.primes))[0]
-    return tuple(values), batch.denominators[column]
+    """One removed set's exact row (numerators, denominator) from a batch of residues (the Chinese
+    remainder theorem in Python integers: one row is too small for arrays to pay)."""
+    product, coefficients = _crt_coefficients(tuple(batch.primes))
+    by_prime = batch.residues[:, :, column].tolist()  # primes x outcomes
+    values = tuple(sum(r * c for r, c in zip(residues, coefficients)) % product for residues in zip(*by_prime))
+    return values, batch.denominators[column]
+
+
+@cache
+def _crt_coefficients(primes: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """The primes' product P and, per prime p, (P / p) times its inverse modulo p: x = sum r_p c_p mod P."""
+    product = prod(primes)
+    return product, tuple(product // p * pow(product // p, -1, p) for p in primes)
 
 
 def _reduce(x: np.ndarray, p: np.ndarray, inverse: np.ndarray) -> np.ndarray:
@@ -377,6 +401,10 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
     bounds[0] = 1.0
     terminal: dict[tuple[int, int, int], list[Any]] = {}  # key -> [sum, bound on its magnitude]
     factors: dict[tuple[tuple[int, ...], int], tuple[np.ndarray, float]] = {}
+    by_rank = left.T.astype(np.float64)  # ranks x sets: the cards of each rank left
+    below = np.zeros((11, n_sets), dtype=np.float64)  # [r]: the cards of ranks below r left
+    np.cumsum(by_rank, axis=0, out=below[1:])
+    most_of_rank = left.max(axis=0).tolist()
     scratch = np.empty((p.shape[0], n_sets), dtype=np.float64)
     for node, moves in _plan(walk, upcard, pair):
         source = reach[node]
@@ -391,8 +419,8 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
         for target, key, ranks, held in moves:
             found_factor = factors.get((ranks, held))
             if found_factor is None:  # the cards of those ranks the dealer may draw here
-                counts = left[:, list(ranks)].sum(axis=1) - held
-                found_factor = factors[(ranks, held)] = (counts.astype(np.float64), float(max(counts.max(), 0)))
+                found_factor = factors[(ranks, held)] = (_drawable(by_rank, below, ranks, held),
+                                                          float(max(sum(most_of_rank[r] for r in ranks) - held, 0)))
             factor, largest = found_factor
             flow_size = size * largest
             if target >= 0:
@@ -444,6 +472,19 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
     for slot, total in sums.items():
         out[:, slot] = _reduce(total, pf, inverse).astype(np.int64) % p
     return out
+
+
+def _drawable(by_rank: np.ndarray, below: np.ndarray, ranks: tuple[int, ...], held: int) -> np.ndarray:
+    """Per set, the cards of ``ranks`` left (``by_rank``: ranks x sets; ``below``: its sums over the ranks
+    below each) less the dealer's ``held``, as floats: a run of ranks from the differences of sums."""
+    first, last = ranks[0], ranks[-1]
+    if len(ranks) == 1:
+        counts: np.ndarray = by_rank[first] - held
+    elif ranks == tuple(range(first, last + 1)):
+        counts = below[last + 1] - below[first] - held
+    else:
+        counts = by_rank[list(ranks)].sum(axis=0) - held
+    return counts
 
 
 def _add_flow(flows: np.ndarray, source: np.ndarray, factor: np.ndarray, scratch: np.ndarray) -> np.ndarray:

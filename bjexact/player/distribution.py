@@ -74,13 +74,12 @@ class NetResults:
     def stand(self, hand: Counts, upcard: int, stake: int) -> Dist:
         numerators, denominator = self.solver.cards.dealer(hand, upcard)
         weights = self.solver.stand_weights_by_total[max(counts_value(hand).total, 4)]
-        out: Dist = {}
+        summed: dict[int, int] = {}  # result -> numerator over the dealer's denominator
         for outcome, w, n in zip(OUTCOMES, weights, numerators):
             if not n or (outcome == "blackjack" and not self.solver.natural_loses):
                 continue  # under peek/OBO the dealer's natural is left out (W form)
-            result = mpq(w * stake)
-            out[result] = out.get(result, _ZERO) + mpq(n, denominator)
-        return out
+            summed[w * stake] = summed.get(w * stake, 0) + n
+        return {mpq(result): mpq(n, denominator) for result, n in summed.items()}
 
     def _after_hit(self, hand: Counts, upcard: int, stake: int, then: Callable[[Counts], Dist]) -> Dist:
         out: Dist = {}
@@ -305,34 +304,42 @@ class NetResults:
         solver = self.solver
         lines: dict[tuple[Counts, int], int] = {}
 
-        def end(drawn: Counts, total: int, stake: int) -> None:
+        def end(drawn: Counts, total: int, stake: int, ways: int) -> None:
             key = (drawn, _finished_hand(total, stake))
-            lines[key] = lines.get(key, 0) + 1
+            lines[key] = lines.get(key, 0) + ways
 
-        def play(hand: Counts, drawn: Counts, mode: str) -> None:
-            for r in RANKS:
-                if drawn[r - 1] >= left[r - 1]:
-                    continue
-                new_hand, new_drawn = add_card(hand, r), add_card(drawn, r)
-                value = counts_value(new_hand)
-                if mode == "double":
-                    end(new_drawn, 22 if value.bust else value.total, 2)
-                elif value.bust:
-                    end(new_drawn, 22, 1)
-                elif solver.split_hits(new_hand, upcard, pair):
-                    play(new_hand, new_drawn, "hit")
-                else:
-                    end(new_drawn, value.total, 1)
-
+        hitting: dict[Counts, int] = {}  # cards drawn (in any order) by a hand still hitting -> orders
         for x in RANKS:
             if (x == pair and not second_may_be_pair) or not left[x - 1]:
                 continue
             hand, drawn = counts_of([pair, x]), counts_of([x])
             move = solver.split_move(hand, upcard, pair)
             if move == "stand":
-                end(drawn, counts_value(hand).total, 1)
+                end(drawn, counts_value(hand).total, 1, 1)
+            elif move == "double":
+                for r in RANKS:
+                    if drawn[r - 1] < left[r - 1]:
+                        value = counts_value(add_card(hand, r))
+                        end(add_card(drawn, r), 22 if value.bust else value.total, 2, 1)
             else:
-                play(hand, drawn, move)
+                hitting[drawn] = hitting.get(drawn, 0) + 1
+        paired = counts_of([pair])
+        while hitting:  # one card more each round: a hand's play depends on its cards, not their order
+            after: dict[Counts, int] = {}
+            for drawn, ways in hitting.items():
+                hand = tuple(a + b for a, b in zip(paired, drawn))
+                for r in RANKS:
+                    if drawn[r - 1] >= left[r - 1]:
+                        continue
+                    new_hand, new_drawn = add_card(hand, r), add_card(drawn, r)
+                    value = counts_value(new_hand)
+                    if value.bust:
+                        end(new_drawn, 22, 1, ways)
+                    elif solver.split_hits(new_hand, upcard, pair):
+                        after[new_drawn] = after.get(new_drawn, 0) + ways
+                    else:
+                        end(new_drawn, value.total, 1, ways)
+            hitting = after
         return [(packing.pack(drawn), done, ways) for (drawn, done), ways in lines.items()]
 
     def _settle_lines(self, table: _LineTable, upcard: int, start: Counts, left: Sequence[int]) -> Dist | None:
@@ -341,14 +348,14 @@ class NetResults:
         A line that has drawn the cards M has chance prod_r ff(left_r, M_r) / ff(n, |M|) and the dealer's
         outcome o given them chance numerator_o / D(|M|), so each net result's chance is, per
         number of cards drawn, an integer over ff(n, |M|) D(|M|): summed in numpy modulo primes
-        and recovered exactly (:func:`bjexact.dealer.batch.from_residues`).
+        and recovered exactly (:func:`bjexact.dealer.batch.from_residues`). A sum needs only the
+        primes whose product passes its own denominator, so the sets of cards drawn are taken in
+        order of the primes they need and each prime sums only the lines that need it.
         """
         import numpy as np  # imported here: the infinite deck never needs it
 
         solver = self.solver
         unseen = sum(left)
-        done_index = table.done_kinds
-        line_drawn, line_done, counts = table.line_drawn, table.line_done, table.counts
         drawn_counts = table.drawn_sets  # sets x ranks
         set_sizes = drawn_counts.sum(axis=1)
         if int(set_sizes.max()) >= unseen:
@@ -356,41 +363,82 @@ class NetResults:
             return None
         sizes, drawn_size = np.unique(set_sizes, return_inverse=True)
         sizes, drawn_size = sizes.tolist(), drawn_size.ravel()
-        batch = solver.cards.dealer_residues(drawn_counts + np.array(start, dtype=np.int64), upcard, bound=1,
-                                             keep=False)  # one-use rows
-        first_of_size = np.unique(drawn_size, return_index=True)[1].tolist()  # the dealer's denominator: by size
-        denominators = [_falling(unseen, size) * batch.denominators[first]
-                        for size, first in zip(sizes, first_of_size)]
+        dealer_denominators = [solver.cards.dealer_denominator(unseen - size, upcard) for size in sizes]
+        denominators = [_falling(unseen, size) * d for size, d in zip(sizes, dealer_denominators)]
         try:  # each sum over lines is at most its denominator ff(n, |M|) D(|M|): primes above it suffice
             primes = moduli_above(max(denominators))
         except BjexactError as too_large:
             self.missing = str(too_large)
             return None
-        dealer_denominators = {d: i for i, d in enumerate(dict.fromkeys(batch.denominators))}
-        denominator_of = np.array([dealer_denominators[d] for d in batch.denominators], dtype=np.int64)
-        for k, p in enumerate(batch.primes):  # every row sums to its denominator (both below the primes' product)
-            whole = np.array([d % p for d in dealer_denominators], dtype=np.int64)[denominator_of]
+        # the sets in order of the primes they need (their size's), the lines in order of their sets
+        need_of_size = np.array([len(moduli_above(d)) for d in denominators], dtype=np.int64)
+        set_order = np.argsort(need_of_size[drawn_size], kind="stable")
+        drawn_counts, drawn_size = drawn_counts[set_order], drawn_size[set_order]
+        set_need = need_of_size[drawn_size]
+        place = np.empty_like(set_order)
+        place[set_order] = np.arange(len(set_order))
+        line_set = place[table.line_drawn]
+        del place, set_order
+        # lines come in the order of their sets (of :meth:`_LineTable.combined`), so ordering them by the
+        # primes their sets need orders them by set; a stable sort of small integers is a radix sort
+        line_order = np.argsort(set_need[line_set].astype(np.int8), kind="stable")
+        if not (np.diff(table.line_drawn) >= 0).all():
+            line_order = np.argsort(line_set, kind="stable")
+        line_set = line_set[line_order]
+        line_done, counts = table.line_done[line_order], table.counts[line_order]
+        del line_order
+        batch = solver.cards.dealer_residues_once(drawn_counts + np.array(start, dtype=np.int64), upcard)
+        if batch.denominators != [dealer_denominators[size] for size in drawn_size.tolist()]:
+            raise BjexactError("the dealer's denominators are not those of the cards drawn")
+        dealer_primes = list(batch.primes)
+        for k, p in enumerate(dealer_primes):  # every row sums to its denominator (both below the primes' product)
+            whole = np.array([d % p for d in dealer_denominators], dtype=np.int64)[drawn_size]
             if ((batch.residues[k].sum(axis=0) - whole) % p).any():
                 raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
-        dealer_residues = _extend_residues(batch.residues, batch.primes, primes)
         outcomes = [i for i, o in enumerate(OUTCOMES) if o != "blackjack" or solver.natural_loses]
-        results = np.array([[_settle_hands(_unpack_done(done), OUTCOMES[i]) for i in outcomes]
-                            for done in done_index], dtype=np.int64)
+        dealer = batch.residues[:, outcomes] if len(outcomes) < len(OUTCOMES) else batch.residues  # primes x o x sets
+        del batch
+        results = np.array([[_settle_hands(hands, OUTCOMES[i]) for i in outcomes]
+                            for hands in map(_unpack_done, table.done_kinds)], dtype=np.int64)
         lowest, highest = int(results.min()), int(results.max())
         span = highest - lowest + 1
-        line_bin = drawn_size[line_drawn] * span - lowest
+        line_bin = drawn_size[line_set] * span - lowest
+        bins = [line_bin + by_outcome[line_done] for by_outcome in results.T.copy()]
+        del line_bin, line_done
+        digits = _garner_digits(dealer, dealer_primes)
+        weights = _FallingWeights(left, drawn_counts)
         residues = np.zeros((len(primes), len(sizes) * span), dtype=np.int64)
         for k, p in enumerate(primes):
-            dealer = dealer_residues[k]  # outcomes x sets
-            weight = _falling_residues(left, drawn_counts, p)
-            lines = counts % p if counts.dtype == np.int64 else (counts % p).astype(np.int64)
-            base = weight[line_drawn] * lines % p
-            for column, outcome in enumerate(outcomes):
-                chance = base * dealer[outcome, line_drawn] % p
-                bins = line_bin + results[line_done, column]
-                np.add.at(residues[k], bins, chance)  # sums of < 2^31 values: no overflow
+            first_set = int(np.searchsorted(set_need, k, side="right"))  # the sets that need the k-th prime
+            if first_set == len(set_need):
+                break
+            first_line = int(np.searchsorted(line_set, first_set))
+            if p in dealer_primes:
+                modulo = dealer[dealer_primes.index(p), :, first_set:]
+            else:
+                modulo = _digits_modulo([d[:, first_set:] for d in digits], dealer_primes, p)
+            chances = modulo * weights.modulo(p, first_set) % p  # outcomes x sets
+            del modulo
+            lines = counts[first_line:] % p
+            if lines.dtype != np.int64:
+                lines = lines.astype(np.int64)
+            which = line_set[first_line:] - first_set
+            largest = (p - 1) * int(lines.max(initial=0))  # a line's chance, unreduced where that is small
+            reduce = largest >= 1 << 31
+            for column in range(len(outcomes)):
+                chance = chances[column][which]
+                chance *= lines
+                if reduce:
+                    chance %= p
+                residues[k] += _summed_by_bin(bins[column][first_line:], chance, len(sizes) * span,
+                                              p - 1 if reduce else largest) % p
             residues[k] %= p
-        numerators = from_residues(residues, primes)
+        need = need_of_size.tolist()
+        numerators = [0] * (len(sizes) * span)
+        for count in sorted(set(need)):  # each sum from the primes its size needs
+            slots = [slot for slot in range(len(numerators)) if need[slot // span] == count]
+            for slot, numerator in zip(slots, from_residues(residues[:count, slots], primes[:count])):
+                numerators[slot] = numerator
         out: Dist = {}
         for slot, numerator in enumerate(numerators):
             if numerator:
@@ -461,7 +509,16 @@ class _LineTable:
             codes = np.array([int(start @ place)], dtype=np.int64)
             done = np.zeros(1, dtype=np.int64)
             ways = np.array([orders], dtype=np.int64)
-            for lines in [not_pair] * b + [free] * waiting:
+            sequence = [not_pair] * b + [free] * waiting
+            if len(sequence) >= 2 and sequence[0] is sequence[1]:  # two hands alike: each pair of lines once
+                hand_drawn, hand_done, hand_ways = hands[id(sequence[0])]
+                fits = (hand_drawn + start <= room).all(axis=1)  # the first hand's lines (distinct)
+                first = (hand_drawn[fits], hand_done[fits], hand_ways[fits])
+                work += len(sequence[0]) + int(fits.sum()) * len(sequence[1])
+                codes, done, ways = _pair_arrays(codes[0] + first[0] @ place, first[1], orders * first[2], first,
+                                                 room, place)
+                sequence = sequence[2:]
+            for lines in sequence:
                 work += len(ways) * len(lines)
                 codes, done, ways = _combine_arrays(codes, done, ways, hands[id(lines)], room, place)
             parts.append((codes, done, ways))
@@ -486,22 +543,95 @@ def _combine_arrays(codes: Any, done: Any, ways: Any, hand: tuple[Any, Any, Any]
                     place: Any) -> tuple[Any, Any, Any]:
     """:func:`_combine` in arrays: every combined line (cards drawn as a mixed-radix number ``codes``,
     finished hands, orders) followed by every line of the next hand whose cards the shoe still holds,
-    orders multiplied, equal (cards drawn, finished hands) merged."""
+    orders multiplied, equal (cards drawn, finished hands) merged (sorted by both)."""
+    return _joined_arrays(codes, done, ways, hand, room, place, alike=False)
+
+
+def _pair_arrays(codes: Any, done: Any, ways: Any, hand: tuple[Any, Any, Any], room: Any,
+                 place: Any) -> tuple[Any, Any, Any]:
+    """:func:`_combine_arrays` where the combined lines are those of ``hand`` itself, line i as line i
+    (shifted by the same cards, its orders times the same number), and the next hand plays alike:
+    lines i, j and j, i make the same cards and finished hands, so each pair is formed once, i <= j,
+    its orders doubled where i < j."""
+    return _joined_arrays(codes, done, ways, hand, room, place, alike=True)
+
+
+def _joined_arrays(codes: Any, done: Any, ways: Any, hand: tuple[Any, Any, Any], room: Any, place: Any,
+                   alike: bool) -> tuple[Any, Any, Any]:
+    """:func:`_combine_arrays` and, with ``alike``, :func:`_pair_arrays`. Where the shoe holds every
+    pair's cards (each rank's most in a combined line and in a hand's line together at most the
+    shoe's), no pair is checked; where (cards drawn, finished hands) fit one int64 key (the finished
+    hands as an index of their few sums) they are merged by sorting that key."""
     import numpy as np
 
     hand_drawn, hand_done, hand_ways = hand
     hand_codes = hand_drawn @ place
-    drawn = _digits(codes, room, place).astype(np.int16)
+    drawn = _digits(codes, room, place)
+    done_kinds, done_at = np.unique(done, return_inverse=True)
+    hand_kinds, hand_at = np.unique(hand_done, return_inverse=True)
+    sums, sum_at = np.unique(done_kinds[:, None] + hand_kinds[None, :], return_inverse=True)
+    sum_at = sum_at.reshape(len(done_kinds), len(hand_kinds))
+    if prod(int(r) + 1 for r in room) * len(sums) >= 1 << 63:
+        return _combine_checked(codes, done, ways, drawn, (hand_drawn, hand_done, hand_ways), room, place, alike)
+    all_fit = bool((drawn.max(axis=0) + hand_drawn.max(axis=0) <= room).all())
+    hand_small, room_small = hand_drawn.astype(np.int16), room.astype(np.int16)
+    drawn_small = drawn.astype(np.int16)
+    keys, merged_ways = [], []
+    step = max(1, 1_000_000 // max(len(hand_ways), 1))
+    for begin in range(0, len(ways), step):
+        rows = slice(begin, min(begin + step, len(ways)))
+        key = (codes[rows, None] + hand_codes[None, :]) * len(sums) + sum_at[done_at[rows]][:, hand_at]
+        pair_ways = ways[rows, None] * (2 * hand_ways if alike else hand_ways)[None, :]
+        fits = None if all_fit else ((drawn_small[rows, None, :] + hand_small[None, :, :]) <= room_small).all(axis=2)
+        if alike:  # each pair once (j >= i), its orders doubled where j > i
+            diagonal = np.arange(rows.stop - rows.start)
+            pair_ways[diagonal, diagonal + rows.start] //= 2
+            once = np.arange(len(hand_ways))[None, :] >= np.arange(rows.start, rows.stop)[:, None]
+            fits = once if fits is None else fits & once
+        if fits is not None:
+            key, pair_ways = key[fits], pair_ways[fits]
+        key, pair_ways = _merged(key.ravel(), pair_ways.ravel())
+        keys.append(key)
+        merged_ways.append(pair_ways)
+    key, total = (keys[0], merged_ways[0]) if len(keys) == 1 else _merged(np.concatenate(keys),
+                                                                          np.concatenate(merged_ways))
+    return key // len(sums), sums[key % len(sums)], total
+
+
+def _merged(key: Any, ways: Any) -> tuple[Any, Any]:
+    """Equal keys as one (sorted), their orders added."""
+    import numpy as np
+
+    order = np.argsort(key)
+    key, ways = key[order], ways[order]
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    return key[starts], np.add.reduceat(ways, starts)
+
+
+def _combine_checked(codes: Any, done: Any, ways: Any, drawn: Any, hand: tuple[Any, Any, Any], room: Any,
+                     place: Any, alike: bool) -> tuple[Any, Any, Any]:
+    """:func:`_joined_arrays` with every pair checked against the shoe and merged on two keys (cards drawn,
+    finished hands), for shoes whose key does not fit in int64."""
+    import numpy as np
+
+    hand_drawn, hand_done, hand_ways = hand
+    hand_codes = hand_drawn @ place
+    drawn = drawn.astype(np.int16)
     hand_small, room_small = hand_drawn.astype(np.int16), room.astype(np.int16)
     keep_codes, keep_done, keep_ways = [], [], []
     step = max(1, 1_000_000 // max(len(hand_ways), 1))
     for begin in range(0, len(ways), step):
         block = slice(begin, begin + step)
         fits = ((drawn[block, None, :] + hand_small[None, :, :]) <= room_small).all(axis=2)
+        if alike:
+            fits &= np.arange(len(hand_ways))[None, :] >= np.arange(begin, begin + len(fits))[:, None]
         i, j = np.nonzero(fits)
         del fits
         i += begin
-        merged = _merge(codes[i] + hand_codes[j], done[i] + hand_done[j], ways[i] * hand_ways[j])
+        pair_ways = ways[i] * hand_ways[j]
+        if alike:
+            pair_ways[i != j] *= 2
+        merged = _merge(codes[i] + hand_codes[j], done[i] + hand_done[j], pair_ways)
         keep_codes.append(merged[0])
         keep_done.append(merged[1])
         keep_ways.append(merged[2])
@@ -590,19 +720,55 @@ def _extend_residues(residues: Any, primes: Sequence[int], wanted: Sequence[int]
     (Garner's mixed-radix digits, in int64: every prime is below 2^31), without the integers themselves."""
     import numpy as np
 
-    digits: list[Any] = []  # x = d0 + d1 p0 + d2 p0 p1 + ...
-    for j, p in enumerate(primes):
-        value = np.zeros_like(residues[0])
-        for i in range(j - 1, -1, -1):  # d0 + d1 p0 + ... + d_{j-1} p0...p_{j-2}, modulo p (Horner)
-            value = (value * primes[i] + digits[i]) % p
-        inverse = pow(prod(primes[:j]) % p, -1, p)
-        digits.append((residues[j] - value) % p * inverse % p)
+    digits = _garner_digits(residues, primes)
     out = np.empty((len(wanted), *residues.shape[1:]), dtype=np.int64)
     for k, q in enumerate(wanted):
-        value = np.zeros_like(residues[0])
-        for i in range(len(primes) - 1, -1, -1):
-            value = (value * (primes[i] % q) + digits[i]) % q
-        out[k] = value
+        out[k] = _digits_modulo(digits, primes, q)
+    return out
+
+
+def _garner_digits(residues: Any, primes: Sequence[int]) -> list[Any]:
+    """Garner's mixed-radix digits d_j (int64 arrays, each in [0, p_j)) of the integers x from 0 to
+    prod(``primes``) - 1 whose residues are ``residues`` (primes x ...): x = d0 + d1 p0 + d2 p0 p1 + ...
+    (every prime below 2^31)."""
+    digits: list[Any] = []
+    for j, p in enumerate(primes):
+        inverse = pow(prod(primes[:j]) % p, -1, p)
+        digits.append((residues[j] - _digits_modulo(digits, primes, p)) % p * inverse % p if j else residues[0])
+    return digits
+
+
+def _digits_modulo(digits: Sequence[Any], primes: Sequence[int], q: int) -> Any:
+    """(d0 + d1 p0 + d2 p0 p1 + ...) modulo ``q`` (below 2^31) from Garner's digits (:func:`_garner_digits`,
+    the first len(``digits``) of ``primes``): the terms summed in int64, reduced only when the sum
+    could pass 2^63."""
+    import numpy as np
+
+    if not digits:
+        return 0
+    total = np.zeros(digits[0].shape, dtype=np.int64)
+    bound = 0  # the largest the sum can be
+    for i, digit in enumerate(digits):
+        factor = prod(primes[:i]) % q
+        term = (primes[i] - 1) * factor
+        if bound + term >= 1 << 63:
+            total %= q
+            bound = q - 1
+        total += digit * factor if factor != 1 else digit
+        bound += term
+    return total % q
+
+
+def _summed_by_bin(bins: Any, values: Any, size: int, largest: int) -> Any:
+    """Sums (int64) of int64 ``values`` from 0 to ``largest`` (below 2^31) by their ``bins`` (0 .. size - 1),
+    exact: summed as floats, in runs short enough that no sum passes 2^53."""
+    import numpy as np
+
+    run = (1 << 53) // max(largest, 1)
+    out = np.zeros(size, dtype=np.int64)
+    for begin in range(0, len(bins), run):
+        out += np.bincount(bins[begin:begin + run], weights=values[begin:begin + run],
+                           minlength=size).astype(np.int64)
     return out
 
 
@@ -615,6 +781,41 @@ def _falling_residues(left: Sequence[int], drawn: Any, p: int) -> Any:
         table = np.array([_falling(count, d) % p for d in range(count + 1)], dtype=np.int64)
         out = out * table[drawn[:, r]] % p
     return out
+
+
+class _FallingWeights:
+    """prod_r ff(left_r, M_r) modulo primes for many sets M of cards drawn (an int64 array, sets x ranks).
+
+    The ranks in two groups (the most plentiful rank, the others): each group's product is computed
+    once, exactly in int64, for every set where it cannot reach 2^63 (it is below prod left_r^M_r,
+    below 2^(sum_r M_r bits(left_r))); only the other sets are computed rank by rank for each prime."""
+
+    def __init__(self, left: Sequence[int], drawn: Any):
+        import numpy as np
+
+        self.left, self.drawn = left, drawn
+        bits = [max(count, 1).bit_length() for count in left]
+        plentiful = max(range(len(left)), key=lambda r: left[r])
+        self.parts: list[Any] = []
+        exact = np.ones(len(drawn), dtype=bool)
+        for group in ([plentiful], [r for r in range(len(left)) if r != plentiful]):
+            exact &= drawn[:, group] @ np.array([bits[r] for r in group], dtype=np.int64) <= 62
+        self.slow = np.flatnonzero(~exact)  # sets whose groups' products could pass 2^63
+        for group in ([plentiful], [r for r in range(len(left)) if r != plentiful]):
+            part = np.ones(len(drawn), dtype=np.int64)
+            for r in group:  # exact sets draw at most 62 // bits_r of rank r: ff(left_r, that) < 2^62
+                most = min(left[r], 62 // bits[r])
+                table = np.array([_falling(left[r], d) for d in range(most + 1)], dtype=np.int64)
+                part *= table[np.minimum(drawn[:, r], most)]  # exact where exact; the others are replaced
+            self.parts.append(part)
+
+    def modulo(self, p: int, first: int = 0) -> Any:
+        """The products of the sets from ``first`` on, modulo ``p`` (below 2^31)."""
+        out = self.parts[0][first:] % p * (self.parts[1][first:] % p) % p
+        slow = self.slow[self.slow >= first]
+        if len(slow):
+            out[slow - first] = _falling_residues(self.left, self.drawn[slow], p)
+        return out
 
 
 def _falling(n: int, k: int) -> int:

@@ -49,12 +49,7 @@ class Gone:
 NOTHING_GONE = Gone()
 
 
-_DEALER_CHUNK = 20_000  # removed sets per walk of the dealer's residues (its arrays grow with them)
-
-
-def _listed(removed_sets: Any) -> list[Counts]:
-    """Removed sets as a list of counts (from an int array, sets x ranks, too)."""
-    return [tuple(row) for row in (removed_sets.tolist() if hasattr(removed_sets, "tolist") else removed_sets)]
+_DEALER_CHUNK = 10_000  # removed sets per walk of the dealer's residues (its arrays grow with them)
 
 
 class SeenCards:
@@ -155,27 +150,28 @@ class SeenCards:
         moved[_NATURAL] = 0
         return tuple(moved), denominator
 
-    def dealer_residues(self, removed_sets: Any, upcard: int, bound: int, keep: bool = True) -> Residues:
-        """The numerators of :meth:`dealer_rows` modulo primes whose product exceeds ``bound`` times every
-        denominator (finite shoes, nothing hidden; :meth:`bjexact.dealer.batch.DealerOracle.residues`),
-        for sums of them weighted by integers up to ``bound`` recovered without the rows themselves.
-        ``removed_sets``: counts per set, a list or an int array (sets x ranks). ``keep=False``: rows
-        walked for this request are not kept for reuse (rows used once)."""
+    def dealer_denominator(self, unseen: int, upcard: int) -> int:
+        """The common denominator of the dealer's outcomes (:meth:`dealer_rows`) when ``unseen`` cards
+        besides the up-card are left (finite shoes, nothing hidden)."""
+        assert self.dealer_oracle is not None  # finite shoes only
+        return self.dealer_oracle.denominator(unseen, upcard)
+
+    def dealer_residues_once(self, removed_sets: Any, upcard: int) -> Residues:
+        """The numerators of :meth:`dealer_rows` modulo primes above every denominator, for distinct
+        removed sets (an int array, sets x ranks) used once: each is walked, none is kept or looked
+        up (:meth:`bjexact.dealer.batch.DealerOracle.walked_once`), in chunks of the walk's size."""
         import numpy as np  # finite shoes only
 
         assert self.dealer_oracle is not None  # finite shoes only
         if self.plain_naturals:
             raise BjexactError("the residues of dealer rows keep a natural apart: not under plain naturals")
-        chunks = [self.dealer_oracle.residues(_listed(removed_sets[i:i + _DEALER_CHUNK]), upcard, 0, None, bound=bound,
-                                              keep=keep)
-                  for i in range(0, len(removed_sets), _DEALER_CHUNK)]  # in chunks: the walk's arrays stay small
+        oracle = self.dealer_oracle
+        chunks = [oracle.walked_once(removed_sets[i:i + _DEALER_CHUNK], upcard)
+                  for i in range(0, len(removed_sets), _DEALER_CHUNK)]  # the walk's arrays stay small
         if len(chunks) == 1:
             return chunks[0]
-        primes = chunks[0].primes
-        if any(chunk.primes != primes for chunk in chunks):  # chunks of other denominators: walk them at once
-            return self.dealer_oracle.residues(_listed(removed_sets), upcard, 0, None, bound=bound, keep=keep)
         return Residues(np.concatenate([chunk.residues for chunk in chunks], axis=2),
-                        [d for chunk in chunks for d in chunk.denominators], primes)
+                        [d for chunk in chunks for d in chunk.denominators], chunks[0].primes)
 
     def dealer(self, removed: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> tuple[tuple[int, ...], int]:
         """P(outcome | up-card, removed) for :data:`OUTCOMES`, as (numerators, denominator).
