@@ -83,8 +83,10 @@ def _solution(rules: GameRules, strategy: ChartPolicy | None = None) -> GameSolu
     found = _GAME_SOLUTIONS.get(key)
     if found is None:
         found = _GAME_SOLUTIONS[key] = (
-            solve_game(rules, with_distribution=True, split_lines=True, progress=False) if strategy is None
-            else evaluate_chart(rules, strategy, with_distribution=True, split_lines=True, progress=False))
+            solve_game(rules, with_distribution=True, split_lines=True, progress=False, partial=True)
+            if strategy is None
+            else evaluate_chart(rules, strategy, with_distribution=True, split_lines=True, progress=False,
+                                partial=True))
     return found
 
 

@@ -51,7 +51,7 @@ SPLIT_WORK_LIMIT = 30_000_000
 
 
 def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines: bool = False,
-               progress: bool | None = None, engine: bool = True) -> GameSolution:
+               progress: bool | None = None, engine: bool = True, partial: bool = False) -> GameSolution:
     """Solve the round exactly: every two-card hand against every up-card, and the house edge.
 
     ``with_distribution``: also the exact distribution of the round's net result. On a
@@ -60,7 +60,9 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     split once about 12 s, six decks about 30 s, against about 1 s for the value), and
     given up (``None``) beyond :data:`SPLIT_WORK_LIMIT` combinations, which resplits on a
     deck or more need (see :class:`NetResults`); ``distribution_missing`` says why it is
-    ``None``. ``progress``: a progress bar on standard error (default: when it is a terminal).
+    ``None``; with ``partial``, the distribution of every other deal is then still computed
+    (:attr:`GameSolution.partial_distribution`; seconds more). ``progress``: a progress bar on
+    standard error (default: when it is a terminal).
     ``engine=False``: the values in fraction arithmetic throughout, without
     :mod:`bjexact.player.engine` (many times slower; the same results, kept as an independent
     check of the engine). Rules the engine does not cover (:func:`engine_covers`: doubling
@@ -77,12 +79,12 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     ('H', 'P')
     """
     solver = EngineSolver(rules) if engine and engine_covers(rules) else FractionSolver(rules)
-    return solve_with(solver, with_distribution=with_distribution, split_lines=split_lines,
-                  progress=progress)
+    return solve_with(solver, with_distribution=with_distribution, split_lines=split_lines, partial=partial,
+                      progress=progress)
 
 
 def solve_with(solver: FractionSolver, *, with_distribution: bool, progress: bool | None,
-           split_lines: bool = False) -> GameSolution:
+               split_lines: bool = False, partial: bool = False) -> GameSolution:
     """The round under the play ``solver`` chooses (its :meth:`FractionSolver.moves` and the decisions
     after the first): the optimal play, or a fixed policy's (:mod:`bjexact.player.policy`)."""
     rules = solver.rules
@@ -112,7 +114,8 @@ def solve_with(solver: FractionSolver, *, with_distribution: bool, progress: boo
                     hands[(cards[0], cards[1], upcard)] = moves
                     deal_chance[(cards[0], cards[1], upcard)] = chance
                     value += chance * moves.round_value
-                    dealt = results.deal(moves) if with_distribution else None
+                    # a deal's distribution, until one is out of reach (then all of them, with ``partial``)
+                    dealt = results.deal(moves) if with_distribution and (partial or not unfollowed) else None
                 if with_distribution:
                     if dealt is None:
                         unfollowed += up_p[upcard - 1] * chance
@@ -126,7 +129,7 @@ def solve_with(solver: FractionSolver, *, with_distribution: bool, progress: boo
     distribution = known if with_distribution and not unfollowed else None
     missing = "" if distribution is not None or not with_distribution else results.missing
     return GameSolution(rules, hands, deal_chance, by_upcard, up_chance, ev, distribution, missing,
-                        known if with_distribution and unfollowed else None)
+                        known if with_distribution and unfollowed and partial else None)
 
 
 def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence[int | str],

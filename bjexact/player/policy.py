@@ -242,10 +242,10 @@ class _ChartSolver(FractionSolver):
 
 
 def evaluate_chart(rules: GameRules, chart: ChartPolicy, *, with_distribution: bool = True,
-                   split_lines: bool = False, progress: bool | None = None) -> GameSolution:
+                   split_lines: bool = False, progress: bool | None = None, partial: bool = False) -> GameSolution:
     """The round played by ``chart`` under ``rules``, exactly: ``ev`` (per unit initial bet),
     ``by_upcard``, ``hands`` (each two-card hand's chart move, with its value, as its only move)
-    and, where computed, the distribution of the net result (``split_lines`` as for
+    and, where computed, the distribution of the net result (``split_lines`` and ``partial`` as for
     :func:`~bjexact.player.game.solve_game`).
 
     Examples
@@ -258,7 +258,7 @@ def evaluate_chart(rules: GameRules, chart: ChartPolicy, *, with_distribution: b
     (True, '0.0000')
     """
     return solve_with(_ChartSolver(rules, chart), with_distribution=with_distribution, split_lines=split_lines,
-                  progress=progress)
+                      progress=progress, partial=partial)
 
 
 def solve_game_and_chart(rules: GameRules, chart: ChartPolicy, *, with_distribution: bool = False,
