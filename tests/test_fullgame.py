@@ -529,7 +529,7 @@ def test_double_split_aces_on_the_command_line(capsys):
 # --- the hit/stand game is a rule set of the full game ---------------------------------------------
 
 
-@pytest.mark.parametrize("decks", ["inf", 1, 2])
+@pytest.mark.parametrize("decks", ["inf", 1])
 def test_no_doubling_and_no_splitting_is_the_hit_stand_game(decks):
     """``double="none"``, ``split_hands=1``: the full game's value from the deal is the hit/stand
     game's, exactly, under peek (naturals ``peek``), under ENHC (naturals ``separate``) and with
