@@ -116,14 +116,6 @@ def test_doubling_after_hitting_is_a_candidate_only_where_the_rules_refuse_it():
         assert "dah-allowed" not in fault_candidates(rules)[0]
 
 
-def test_a_simulator_doubling_after_hitting_fails_at_the_default_rounds_named_first():
-    """The planted fault at the default rounds (2,510,000 for these rules): the first look fails and names it."""
-    check = check_round_simulator(round_simulator(RULES, fault="dah-allowed"), RULES, seed=1)
-    assert check.planned == planned_game_rounds(RULES) and check.verdict == "fail" and check.looks == 1
-    assert check.causes[0].name == "dah-allowed", format_round_check(check)
-    assert "1. dah-allowed: doubling a hand of three or more cards" in format_round_check(check)
-
-
 def test_quick_candidates_share_one_weight_so_adding_one_plans_no_more_rounds():
     """The directed tests of quick faults share one unit of Holm's weight: the level of each slow fault's
     test, and so the rounds planned, are the same with or without the dah-allowed candidate (with every

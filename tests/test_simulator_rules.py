@@ -330,7 +330,9 @@ def test_faulty_rounds_are_ranked_under_the_new_rules():
     tests/test_round_causes.py): every candidate is ranked, none left out."""
     from bjexact.checks.rounds import fault_candidates
 
+    # the rules of tests/test_round_causes.py's NEW_RULES: their candidates are computed once per session
     found, missing = fault_candidates(GameRules(decks="inf", split_hands=8, rsa=True, charlie=5,
-                                                double_after_hit=True))
+                                                double_after_hit=True, h17=True))
     assert not missing
-    assert {"split-hand-dropped", "split-21-as-settled", "dealer-hits-soft-18-21", "h17-for-s17"} <= set(found)
+    assert {"split-hand-dropped", "split-21-as-settled", "dealer-hits-soft-18-21", "h17-for-s17",
+            "dealer-stands-after-soft-17"} <= set(found)
