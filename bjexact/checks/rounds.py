@@ -464,21 +464,21 @@ def _results(play_round: Callable[[random.Random], Any], rng: random.Random, nam
 DEFAULT_MEAN_ROUNDS = 1_000_000
 
 
-def possible_result(rules: GameRules, value: float) -> bool:
-    """Whether some play of a round under ``rules`` can end in the net result ``value`` (units of the
-    initial bet, insurance aside), whatever the cards: a whole number of units up to
-    :attr:`GameRules.largest_stake` either way, a natural's payout, or half a unit lost by surrender.
-    (Not every such value need occur; any other value shows a bug.)"""
-    if value == float(rules.bj_pays) or (value == -0.5 and rules.surrender != "none"):
-        return True
-    return value.is_integer() and abs(value) <= rules.largest_stake
+def possible_results(rules: GameRules) -> frozenset[mpq]:
+    """The net results (units of the initial bet, insurance aside) some play of a round under ``rules``
+    can end in, whatever the cards: a whole number of units up to :attr:`GameRules.largest_stake`
+    either way, a natural's payout, and half a unit lost by surrender. (Not every one need occur; any
+    other value shows a bug.)"""
+    most = rules.largest_stake
+    return frozenset({mpq(k) for k in range(-most, most + 1)} | {rules.bj_pays}
+                     | ({mpq(-1, 2)} if rules.surrender != "none" else set()))
 
 
 def _check_mean_only(play_round: Callable[[random.Random], Any], solution: GameSolution, rounds: int, seed: int,
                      alpha: float, strategy_name: str) -> RoundCheck:
     """The fallback where the exact distribution is not computed: the sample mean against the exact
     expected value (the edge), a z test with the sample variance; one look at the end (or at a time-out).
-    A result no play under the rules can give (:func:`possible_result`) fails on its own, as in the full
+    A result no play under the rules can give (:func:`possible_results`) fails on its own, as in the full
     check; so does a sample with no spread whose mean is not the exact one (a round's result varies).
     Where the distribution is known but for the deals whose split hands' lines are not followed
     (:attr:`GameSolution.partial_distribution`), each outcome's count is also tested against the bounds
@@ -487,8 +487,8 @@ def _check_mean_only(play_round: Callable[[random.Random], Any], solution: GameS
     rules = solution.rules
     known = solution.partial_distribution or {}
     unfollowed = solution.unfollowed_chance
-    payouts = [rules.bj_pays] + ([mpq(-1, 2)] if rules.surrender != "none" else [])
-    labels = {r: _label(r) for r in [*known, *payouts, *map(mpq, range(-rules.largest_stake, rules.largest_stake + 1))]}
+    possible = sorted(possible_results(rules) | set(known))
+    lookup = {float(r): _label(r) for r in possible}  # a result is one of these exactly, or impossible
     rng = random.Random(seed)
     total = squares = 0.0
     done, stopped = 0, ""
@@ -498,12 +498,13 @@ def _check_mean_only(play_round: Callable[[random.Random], Any], solution: GameS
     try:
         for number, value in _results(play_round, rng, name, 1, rounds):
             number_value = _finite(value, name)
-            if not possible_result(rules, number_value):
+            label = lookup.get(number_value)
+            if label is not None:
+                counts[label] += 1
+            else:  # no play under the rules gives it: named by its repr
                 impossible[repr(number_value)] += 1
                 if len(examples) < MAX_EXAMPLES:
                     examples.append((number, repr(number_value)))
-            else:
-                counts[_as_result(value, labels, name)] += 1
             total += number_value
             squares += number_value * number_value
             done = number
@@ -520,8 +521,8 @@ def _check_mean_only(play_round: Callable[[random.Random], Any], solution: GameS
     mean_p = math.erfc(abs(z) / math.sqrt(2))
     bounded = []
     if unfollowed is not None:
-        for r, label in sorted(labels.items()):
-            low = known.get(r, mpq(0))
+        for r in possible:
+            label, low = _label(r), known.get(r, mpq(0))
             high = low + (unfollowed if r.denominator == 1 else 0)  # a split round ends in whole units
             if low or counts.get(label):
                 bounded.append(BoundedTest(label, counts.get(label, 0), low, high,
