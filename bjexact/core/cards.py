@@ -24,6 +24,7 @@ __all__ = [
     "ACE",
     "TEN",
     "RANKS",
+    "check_shoe_holds",
     "RANK_SYMBOLS",
     "MAX_DECKS",
     "MAX_RANK_COUNT",
@@ -265,6 +266,20 @@ def counts_of(ranks: Iterable[int]) -> Counts:
 
 def add_counts(a: Counts, b: Counts) -> Counts:
     return tuple(map(add, a, b))
+
+
+def check_shoe_holds(counts: Counts, ranks: Iterable[int]) -> None:
+    """An error naming the first rank of which a shoe of ``counts`` holds fewer than ``ranks`` have.
+
+    >>> check_shoe_holds((1,) * 10, [1, 1])
+    Traceback (most recent call last):
+    ...
+    bjexact.errors.BjexactError: the shoe does not hold 2 of A
+    """
+    needed = counts_of(ranks)
+    for rank in RANKS:
+        if needed[rank - 1] > counts[rank - 1]:
+            raise BjexactError(f"the shoe does not hold {needed[rank - 1]} of {rank_symbol(rank)}")
 
 
 class Shoe:

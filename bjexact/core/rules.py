@@ -232,8 +232,7 @@ class Rules:
         >>> Rules.of(GameRules(decks=6, hole_card="enhc", surrender="early")).describe()
         '6 decks, S17, naturals separate'
         """
-        shoe: dict[str, Any] = {"shoe": rules.shoe} if rules.shoe is not None else {"decks": rules.decks}
-        return cls(**shoe, h17=rules.h17, naturals=rules.naturals, bj_pays=rules.bj_pays)
+        return cls(decks=rules.decks, shoe=rules.shoe, h17=rules.h17, naturals=rules.naturals, bj_pays=rules.bj_pays)
 
     @classmethod
     def hit_stand(cls, rules: Rules | GameRules) -> Rules:
@@ -588,9 +587,7 @@ class GameRules:
 
     def dealer_rules(self) -> Rules:
         """The dealer's rules (for its outcome tables): naturals kept apart."""
-        if self.shoe is not None:
-            return Rules(shoe=self.shoe, h17=self.h17, naturals="separate")
-        return Rules(decks=self.decks, h17=self.h17, naturals="separate")
+        return Rules(decks=self.decks, shoe=self.shoe, h17=self.h17, naturals="separate")
 
     @property
     def excludes_natural(self) -> bool:

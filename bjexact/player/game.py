@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.cards import ACE, RANKS, TEN, UPCARD_ORDER, add_counts, as_rank, counts_of, rank_symbol
+from ..core.cards import ACE, TEN, UPCARD_ORDER, as_rank, check_shoe_holds, counts_of
 from ..core.deal import two_card_hands
 from ..core.hand import hand_value, player_hand
 from ..core.numbers import mpq
@@ -153,12 +153,8 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
     if rules.is_natural(ranks):
         raise BjexactError("the hand is a natural: it is paid at once, with nothing to decide")
     solver = FractionSolver(rules)
-    hand = counts_of(ranks)
     if not solver.cards.infinite:
-        needed = add_counts(hand, counts_of([up]))
-        for rank in RANKS:
-            if needed[rank - 1] > solver.cards.counts[rank - 1]:
-                raise BjexactError(f"the shoe does not hold {needed[rank - 1]} of {rank_symbol(rank)}")
+        check_shoe_holds(solver.cards.counts, ranks + (up,))
     if rules.is_charlie(len(ranks), hand_value(ranks)):
         raise BjexactError(f"the hand is a {rules.charlie}-card Charlie: it has won, with nothing to decide")
     solver.prefetch_hand(ranks, up)

@@ -61,6 +61,7 @@ from ..core.cards import (
     Shoe,
     add_counts,
     as_rank,
+    check_shoe_holds,
     counts_of,
     rank_key,
     rank_symbol,
@@ -696,7 +697,7 @@ def hand_decision(
         return HandDecision(cards, upcard, position)
     if unseen is None:
         shoe = rules.finite_shoe()  # the starting shoe includes the player's cards and the up-card
-        _check_available(shoe.counts, cards + (upcard,))
+        check_shoe_holds(shoe.counts, cards + (upcard,))
     else:
         unseen_shoe = Shoe.of_counts(unseen)
         shoe = FiniteShoe(add_counts(unseen_shoe.counts, counts_of(cards + (upcard,))))
@@ -723,13 +724,6 @@ def clear_hand_decision_cache() -> None:
     """Forget the finite-shoe solvers :func:`hand_decision` keeps, so that the next decision is solved
     from scratch (as for a new shoe); timings use it. Results are the same either way."""
     _finite_solver.cache_clear()
-
-
-def _check_available(counts: Counts, ranks: tuple[int, ...]) -> None:
-    needed = counts_of(ranks)
-    for rank in RANKS:
-        if needed[rank - 1] > counts[rank - 1]:
-            raise BjexactError(f"the shoe does not hold {needed[rank - 1]} of {rank_symbol(rank)}")
 
 
 def solve(rules: Rules | GameRules, objective: str = "ev", *,
