@@ -102,7 +102,8 @@ def game_rules_from_args(args: argparse.Namespace, *, split_hands: int = 4):
 
 
 # the full game's rule options with their defaults as parsed (``--split-hands`` unset is None)
-GAME_OPTION_DEFAULTS = {name: (option, None if name == "split_hands" else getattr(GameRules(), name))
+_DEFAULT_RULES = GameRules()
+GAME_OPTION_DEFAULTS = {name: (option, None if name == "split_hands" else getattr(_DEFAULT_RULES, name))
                         for name, option in RULE_OPTIONS.items()}
 
 
