@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, TypeVar
 
-from ..core.cards import RANKS, Counts, FiniteShoe, counts_of, rank_symbol
+from ..core.cards import RANKS, Counts, FiniteShoe, counts_of, rank_symbol, ranks_in
 from ..core.choice import best_move
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules, Rules
@@ -113,7 +113,7 @@ def _on_shoe(solve: Callable[[], _T], index: int, shoe: Counts) -> _T:
 def depleted_shoes(full: Counts, count: int, seed: int) -> list[Counts]:
     """``count`` shoes, each ``full`` less a random 10 to 50 % of its cards (``random.Random(seed)``)."""
     rng = random.Random(seed)
-    cards = [r for r in RANKS for _ in range(full[r - 1])]
+    cards = list(ranks_in(full))
     out = []
     for _ in range(count):
         left = rng.sample(cards, len(cards) - rng.randint(len(cards) // 10, len(cards) // 2))
@@ -135,7 +135,7 @@ def check_hit_stand_engine(engine: Callable[[tuple[int, ...], int, Counts], Any]
     for index, shoe in enumerate(all_shoes):
         table = _on_shoe(partial(ShoeDecisions.solve, rules, shoe), index, shoe)
         for counts, upcard in table.hands():
-            cards = tuple(r for r in RANKS for _ in range(counts[r - 1]))
+            cards = ranks_in(counts)
             unseen = tuple(s - c - (r == upcard) for r, s, c in zip(RANKS, shoe, counts))
             values = table.values(cards, upcard)
             if len(values) < 2:
@@ -214,7 +214,7 @@ def _solve_shoe(rules: GameRules, shoe: Counts) -> tuple[GameSolution, list[_Pos
 def _cards_up(hand: tuple[Counts, int]) -> tuple[tuple[int, ...], int]:
     """(cards as ranks, up-card) of (counts, up-card)."""
     counts, upcard = hand
-    return tuple(r for r in RANKS for _ in range(counts[r - 1])), upcard
+    return ranks_in(counts), upcard
 
 
 def _later_positions(solver: FractionSolver, shoe: Counts) -> list[_Position]:

@@ -25,6 +25,7 @@ __all__ = [
     "TEN",
     "RANKS",
     "check_shoe_holds",
+    "ranks_in",
     "RANK_SYMBOLS",
     "MAX_DECKS",
     "MAX_RANK_COUNT",
@@ -262,6 +263,15 @@ def counts_of(ranks: Iterable[int]) -> Counts:
     for rank in ranks:
         counts[rank - 1] += 1
     return tuple(counts)
+
+
+def ranks_in(counts: Sequence[int]) -> tuple[int, ...]:
+    """The ranks of ten counts (A, 2, ..., T), in rank order: the inverse of :func:`counts_of`.
+
+    >>> ranks_in((1, 0, 0, 0, 0, 2, 0, 0, 0, 1))
+    (1, 6, 6, 10)
+    """
+    return tuple(r for r in RANKS for _ in range(counts[r - 1]))
 
 
 def add_counts(a: Counts, b: Counts) -> Counts:

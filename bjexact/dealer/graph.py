@@ -36,7 +36,7 @@ from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..chain.solve import Chain, absorption, compile_chain
-from ..core.cards import RANKS, Counts, FiniteShoe, Shoe, add_counts, counts_of, rank_symbol
+from ..core.cards import RANKS, Counts, FiniteShoe, Shoe, add_counts, counts_of, rank_symbol, ranks_in
 from ..core.hand import EMPTY_HAND, HandValue, add_card, natural_partner, two_cards_natural
 from ..core.numbers import RATIONALS, mpq
 from ..core.rules import Rules
@@ -63,7 +63,7 @@ def absorbing_outcomes(naturals: str, finite: bool) -> tuple[str, ...]:
 
 
 def _cards_label(cards: Counts) -> str:
-    return "+".join(rank_symbol(r) for r in RANKS for _ in range(cards[r - 1]))
+    return "+".join(map(rank_symbol, ranks_in(cards)))
 
 
 @dataclass(frozen=True, eq=False)

@@ -65,6 +65,7 @@ from ..core.cards import (
     counts_of,
     rank_key,
     rank_symbol,
+    ranks_in,
 )
 from ..core.choice import hit_or_stand
 from ..core.deal import infinite_hands, infinite_natural_chance, two_card_hands
@@ -654,11 +655,11 @@ def _exceptions(
     majority = {state: majority_move(tally) for state, tally in two_card_votes(hands, solver.rules.naturals).items()}
     found: dict[tuple[PlayerState, str], list[tuple[int, ...]]] = {}
     for (cards, upcard), position in solver._positions.items():
-        hand = hand_value(r for r in RANKS for _ in range(cards[r - 1]))
+        ranks = ranks_in(cards)
+        hand = hand_value(ranks)
         state = PlayerState(hand.total, hand.soft, upcard)
         if state in majority and position.best != majority[state]:
-            ranks = tuple(r for r in RANKS for _ in range(cards[r - 1]))
-            if is_natural(ranks) and solver.rules.naturals != "as21":
+            if solver.rules.game.is_natural(ranks):  # paid at once, or a push: never played
                 continue
             found.setdefault((state, position.best), []).append(ranks)
     return tuple(

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from ..core.cards import RANKS, Counts, rank_symbol
+from ..core.cards import RANKS, Counts, rank_symbol, ranks_in
 from ..core.hand import HandValue, add_card, hand_value
 from ..dealer.graph import BUST
 
@@ -104,4 +104,4 @@ def hands_up_to_21(
 @cache
 def counts_value(counts: Counts) -> HandValue:
     """The value of a hand given by its ten counts (A, 2, ..., T), kept once computed."""
-    return hand_value(r for r in RANKS for _ in range(counts[r - 1]))
+    return hand_value(ranks_in(counts))
