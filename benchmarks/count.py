@@ -30,11 +30,11 @@ import tempfile
 import time
 from functools import partial
 
-from bjexact.apps.counting import ROUND_KIND, basic_chart, deal_shoe, load_system, round_task, round_tasks
-from bjexact.apps.indices import INDEX_KIND, count_shoes, index_task, shoe_tasks
 from bjexact.apps.sweep import ResultStore, run_tasks
 from bjexact.core.numbers import mpq
 from bjexact.core.rules import GameRules
+from bjexact.counting.indices import INDEX_KIND, count_shoes, index_task, shoe_tasks
+from bjexact.counting.simulation import ROUND_KIND, basic_chart, deal_shoe, load_system, round_task, round_tasks
 
 
 def cpu_timed(function, task):

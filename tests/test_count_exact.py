@@ -10,7 +10,10 @@ from math import exp, floor, sqrt
 import pytest
 from clirun import run
 
-from bjexact.apps.betting import (
+from bjexact.core.cards import rank_symbol
+from bjexact.core.numbers import fraction_string, mpq, parse_fraction
+from bjexact.core.rules import GameRules
+from bjexact.counting.betting import (
     bet_at,
     count_frequencies,
     griffin_figures,
@@ -21,8 +24,7 @@ from bjexact.apps.betting import (
     values_by_count,
     weighted_correlation,
 )
-from bjexact.apps.counting import CountSystem, load_system
-from bjexact.apps.indices import (
+from bjexact.counting.indices import (
     cell_changes,
     count_path,
     count_shoes,
@@ -33,9 +35,7 @@ from bjexact.apps.indices import (
     neutral_remainder,
     shoe_tasks,
 )
-from bjexact.core.cards import rank_symbol
-from bjexact.core.numbers import fraction_string, mpq, parse_fraction
-from bjexact.core.rules import GameRules
+from bjexact.counting.simulation import CountSystem, load_system
 from bjexact.errors import BjexactError
 
 HI_LO = load_system("hi-lo")

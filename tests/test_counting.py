@@ -8,7 +8,9 @@ from math import floor
 import pytest
 from clirun import run
 
-from bjexact.apps.counting import (
+from bjexact.core.numbers import fraction_string, mpq, parse_fraction
+from bjexact.core.rules import GameRules
+from bjexact.counting.simulation import (
     DECISIONS,
     SYSTEMS,
     CountSystem,
@@ -28,8 +30,6 @@ from bjexact.apps.counting import (
     running_count,
     true_count,
 )
-from bjexact.core.numbers import fraction_string, mpq, parse_fraction
-from bjexact.core.rules import GameRules
 from bjexact.errors import BjexactError
 from bjexact.player.game import hand_moves, solve_game
 from bjexact.player.policy import ChartPolicy, ChartStrategy, evaluate_chart

@@ -91,7 +91,9 @@ def default_store() -> Path:
 def run(args: argparse.Namespace) -> int:
     if args.store is None:
         args.store = str(default_store())
-    from ..apps.counting import (
+    from ..apps.sweep import ResultStore, RunStats, run_tasks, scheduler_address
+    from ..core.numbers import mpq, parse_fraction
+    from ..counting.simulation import (
         ROUND_KIND,
         analyse,
         check_work,
@@ -101,8 +103,6 @@ def run(args: argparse.Namespace) -> int:
         round_task,
         round_tasks,
     )
-    from ..apps.sweep import ResultStore, RunStats, run_tasks, scheduler_address
-    from ..core.numbers import mpq, parse_fraction
     from ..render.tables import NumberStyle, Table, render
     from .count_exact import check_workers
 
@@ -184,9 +184,9 @@ def _index_text(index) -> str:
 def _removal(args, rules_json, full, system):
     """The effects of removal of the full shoe (exact re-solves, stored like rule sets) and the
     betting correlation of the tags with them."""
-    from ..apps.counting import effects_of_removal, eor_betting_correlation, removal_shoes
     from ..apps.sweep import ResultStore, canonical_rules, run_tasks
     from ..core.numbers import fraction_string, parse_fraction
+    from ..counting.simulation import effects_of_removal, eor_betting_correlation, removal_shoes
     from ..render.tables import NumberStyle
 
     base = {k: v for k, v in rules_json.items() if k != "decks"}

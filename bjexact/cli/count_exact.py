@@ -145,8 +145,8 @@ def share(text: str, option: str):
 
 
 def _setup(args: argparse.Namespace):
-    from ..apps.counting import load_system
-    from ..apps.indices import count_shoes
+    from ..counting.indices import count_shoes
+    from ..counting.simulation import load_system
 
     check_workers(args)
     left = share(args.left, "--left")
@@ -174,7 +174,7 @@ def _run_note(stats, args) -> str:
 
 
 def run_indices(args: argparse.Namespace) -> int:
-    from ..apps.indices import INDEX_KIND, index_chart, index_task, shoe_tasks
+    from ..counting.indices import INDEX_KIND, index_chart, index_task, shoe_tasks
 
     system, rules, shoes = _setup(args)
     results, stats = _solve(args, shoe_tasks(rules, shoes), index_task, INDEX_KIND, "solving true counts")
@@ -188,7 +188,8 @@ def run_indices(args: argparse.Namespace) -> int:
 
 
 def run_betting(args: argparse.Namespace) -> int:
-    from ..apps.betting import (
+    from ..core.numbers import parse_fraction
+    from ..counting.betting import (
         BETTING_KIND,
         betting_task,
         count_frequencies,
@@ -198,8 +199,7 @@ def run_betting(args: argparse.Namespace) -> int:
         ramp_figures,
         values_by_count,
     )
-    from ..apps.indices import INDEX_KIND, index_task, shoe_tasks
-    from ..core.numbers import parse_fraction
+    from ..counting.indices import INDEX_KIND, index_task, shoe_tasks
 
     def fraction(text: str, what: str):
         try:
@@ -217,8 +217,8 @@ def run_betting(args: argparse.Namespace) -> int:
         raise BjexactError("--kelly makes the ramp: it takes no --ramp")
     ramp = parse_ramp(args.ramp) if args.ramp else None
     system, rules, shoes = _setup(args)
-    from ..apps.counting import removal_shoes
-    from ..apps.indices import CountShoe
+    from ..counting.indices import CountShoe
+    from ..counting.simulation import removal_shoes
 
     full = rules.make_shoe().counts
     frequencies = count_frequencies(system, full, penetration, args.span)

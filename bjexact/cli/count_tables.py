@@ -16,7 +16,7 @@ _SECTIONS = (("hard", "hard total"), ("soft", "soft total"), ("pairs", "pair"), 
 def cell_text(cell: Any, marked: bool) -> str:
     """``S>=+3``: the higher-count move from the index up; ``H<-1``: the lower-count move below it;
     the basic move alone where nothing changes within the span; ``*``: Illustrious 18 or Fab 4."""
-    from ..apps.indices import MOVE_CODES
+    from ..counting.indices import MOVE_CODES
 
     change = cell.nearest()
     if change is None:
@@ -29,7 +29,7 @@ def cell_text(cell: Any, marked: bool) -> str:
 
 
 def index_tables(chart: Any, style: NumberStyle, run_note: str) -> list[Table]:
-    from ..apps.indices import FAB_4, ILLUSTRIOUS_18, MOVE_CODES
+    from ..counting.indices import FAB_4, ILLUSTRIOUS_18, MOVE_CODES
 
     marked = set(ILLUSTRIOUS_18) | set(FAB_4)
     ups = [rank_symbol(u) for u in UPCARD_ORDER]

@@ -42,13 +42,13 @@ from dataclasses import dataclass
 from math import floor
 from typing import Any
 
+from ..apps.sweep import canonical_rules, rules_from_json
 from ..core.cards import UPCARD_ORDER, rank_symbol
 from ..core.numbers import fraction_string, mpq, parse_fraction
 from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..player.game import solve_game
-from .counting import SYSTEMS, CountSystem
-from .sweep import canonical_rules, rules_from_json
+from .systems import SYSTEMS, CountSystem
 
 __all__ = ["INDEX_KIND", "CountShoe", "neutral_remainder", "count_path", "count_true_count", "count_shoes",
            "shoe_tasks", "index_task",

@@ -4,7 +4,7 @@ correlation, insurance correlation and playing efficiency from exact effects of 
 
 Conventions
     *Value at a true count*: the round's exact value and variance for the shoes of the true
-    counts (:func:`~bjexact.apps.indices.count_shoes`), under the play best for each shoe's
+    counts (:func:`~bjexact.counting.indices.count_shoes`), under the play best for each shoe's
     cards (what a player using every index approaches); at an integer true count between two
     shoes' exact true counts, the straight line between their exact values.
     *Frequencies*: a round begins at each depth ``n = 0 .. cut - 1`` (``cut`` = the cards dealt
@@ -37,11 +37,12 @@ from dataclasses import dataclass
 from math import erf, exp, floor, pi, sqrt
 from typing import Any
 
+from ..apps.sweep import rules_from_json
 from ..core.numbers import fraction_string, mpq, parse_fraction
 from ..errors import BjexactError
 from ..player.game import solve_game
-from .counting import CountSystem, effects_of_removal, eor_betting_correlation
-from .sweep import rules_from_json
+from .simulation import effects_of_removal, eor_betting_correlation
+from .systems import CountSystem
 
 __all__ = ["BETTING_KIND", "betting_task", "count_frequencies", "parse_ramp", "bet_at", "kelly_ramp",
            "values_by_count", "CountRow", "BettingFigures", "ramp_figures", "GriffinFigures", "griffin_figures",
@@ -259,7 +260,7 @@ def _insurance(shoe: Sequence[int]) -> mpq:
 def griffin_figures(system: CountSystem, full: Sequence[int], results: Sequence[Mapping[str, Any]],
                     penetration: mpq) -> GriffinFigures:
     """Betting correlation, insurance correlation and playing efficiency from the :func:`index_task`
-    results of :func:`~bjexact.apps.counting.removal_shoes` (the full shoe first)."""
+    results of :func:`~bjexact.counting.simulation.removal_shoes` (the full shoe first)."""
     ranks = [r for r in range(1, 11) if full[r - 1]]
     eor = effects_of_removal(full, [parse_fraction(r["ev"]) for r in results])
     base = _insurance(full)
