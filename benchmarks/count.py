@@ -14,11 +14,11 @@ in their workers is reported too: on a shared machine, 2 workers gain only what 
 cores there are. Defaults: 1 deck, S17, DAS, split
 once, 3:2, peek, 1 shoe; ``--quick``: the first 4 rounds only.
 
-``--indices``: the shoes of ``count indices`` for the true counts -span .. +span (Hi-Lo,
-half the shoe left; default span 3) instead, one exact solve each, timed the same way, with
-an estimate for a full chart (true counts -10 .. +10, 21 solves) on 64 idle workers: the
-solves are independent, so 21 of them on 64 workers take about one solve's processor time
-plus the cluster's start.
+``--indices``: the integer shoes of ``count indices --left 1/2`` for the true counts -span ..
++span (Hi-Lo; default span 3) instead, one exact solve each, timed the same way, with an
+estimate for the full default chart (``benchmarks/indices.py`` counts its shoes) on 64 idle
+workers: the solves are independent, so N of them on 64 workers take about N / 64 solves'
+processor time plus the cluster's start.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from functools import partial
 from bjexact.apps.sweep import ResultStore, run_tasks
 from bjexact.core.numbers import mpq
 from bjexact.core.rules import GameRules
-from bjexact.counting.indices import INDEX_KIND, count_shoes, index_task, shoe_tasks
+from bjexact.counting.indices import INDEX_KIND, depth_nodes, hands_task, plan_indices
 from bjexact.counting.simulation import ROUND_KIND, basic_chart, deal_shoe, load_system, round_task, round_tasks
 
 
@@ -94,18 +94,20 @@ def main() -> None:
 
 def indices(args: argparse.Namespace) -> None:
     rules = GameRules(decks=args.decks, split_hands=args.split_hands)
-    shoes = count_shoes(load_system("hi-lo"), rules.make_shoe().counts, args.span)
-    tasks = shoe_tasks(rules, shoes)
-    print(f"{rules.describe()}: Hi-Lo, {len(tasks)} shoes (true counts -{args.span} .. +{args.span})")
+    cards = sum(rules.make_shoe().counts)
+    hi_lo = load_system("hi-lo")
+    tasks = plan_indices(hi_lo, rules, [cards // 2], args.span).tasks()
+    chart = len(plan_indices(hi_lo, rules, depth_nodes(cards, mpq(3, 4), 4), 10).shoes())
+    print(f"{rules.describe()}: Hi-Lo, {len(tasks)} shoes (half the shoe left, true counts up to {args.span})")
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} (2 workers need 2 idle cores)")
-    one, results_one, cpu_one = timed_run(tasks, 1, index_task, INDEX_KIND)
-    two, results_two, cpu_two = timed_run(tasks, 2, index_task, INDEX_KIND)
+    one, results_one, cpu_one = timed_run(tasks, 1, hands_task, INDEX_KIND)
+    two, results_two, cpu_two = timed_run(tasks, 2, hands_task, INDEX_KIND)
     assert json.dumps(results_one) == json.dumps(results_two), "1 and 2 workers disagree"
     mean = cpu_one / len(tasks)
     print(f"1 worker:  {one:.1f} s ({one / len(tasks):.1f} s a solve; processor time {mean:.1f} s a solve)")
     print(f"2 workers: {two:.1f} s; speed-up {one / two:.2f}x")
-    print(f"full chart (21 solves) on 64 idle workers: about {mean:.0f} s of solving (one round of solves) plus "
-          f"the cluster's start; on 1 idle worker about {21 * mean:.0f} s")
+    print(f"the default chart ({chart} solves) on 64 idle workers: about {chart * mean / 64:.0f} s of solving plus "
+          f"the cluster's start; on 1 idle worker about {chart * mean:.0f} s")
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 

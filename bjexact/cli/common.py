@@ -217,3 +217,13 @@ def output_path(output: str) -> Path:
     if not output.strip():
         raise BjexactError("no output file named: give a file name after -o (or '-' for standard output)")
     return Path(output)
+
+
+def default_store(name: str = "count.store") -> Path:
+    """A results store in the user's cache directory (XDG): ``$XDG_CACHE_HOME/bjexact/NAME``,
+    ``~/.cache/bjexact/NAME`` when that is unset or not an absolute path."""
+    import os
+
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
+    return root / "bjexact" / name

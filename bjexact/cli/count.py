@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import BjexactError
-from .common import add_output_options, bounded_int, number_style, write_outputs
+from .common import add_output_options, bounded_int, default_store, number_style, write_outputs
 from .game_options import GAME_RULES_HELP, add_game_rule_options, game_rules_from_args
 
 EXAMPLES = """\
@@ -76,16 +76,6 @@ def register(subparsers) -> None:
 
     count_exact.register(parser.add_subparsers(dest="count_command", metavar="indices|betting",
                                                title="exact tables (each has its own --help)"))
-
-
-def default_store() -> Path:
-    """The results store in the user's cache directory (XDG): ``$XDG_CACHE_HOME/bjexact/count.store``,
-    ``~/.cache/bjexact/count.store`` when that is unset or not an absolute path."""
-    import os
-
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    return root / "bjexact" / "count.store"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,11 +4,12 @@ figures from exact solves of shoes at given true counts (many independent solves
 from __future__ import annotations
 
 import argparse
+from math import floor
 from pathlib import Path
 from typing import Any
 
 from ..errors import BjexactError
-from .common import add_output_options, bounded_int, number_style, write_output
+from .common import add_output_options, bounded_int, default_store, number_style, write_output
 from .game_options import GAME_RULES_HELP, add_game_rule_options, game_rules_from_args
 
 # the most worker processes a local cluster may start per core (a scheduler's cluster is its own)
@@ -24,29 +25,35 @@ def max_local_workers() -> int:
 INDICES_EXAMPLES = """\
 examples:
   bjexact count indices --system hi-lo --decks 6
-  bjexact count indices --system hi-lo --decks 6 --surrender late --workers 2    # with the Fab 4
+  bjexact count indices --system hi-lo --decks 6 --surrender late --convention published   # with the Fab 4
+  bjexact count indices --system hi-lo --decks 6 --left 1/2          # one depth: half the shoe left
+  bjexact count indices --system hi-lo --decks 1 --count-at deal --tc-rounding floor
   bjexact count indices --system zen --decks 2 --h17 --span 8 --format json
-  bjexact count indices --system my-count.toml --decks 1 --serial
+  bjexact count indices --shoe 2,2,2,2,2,2,2,2,2,8 --method exhaustive --serial --span 6
 
-Method: the shoe at true count t is the composition the count predicts, to the card. From the
-neutral remainder (a share --left of every rank, half by default: true count 0), one card the
-count tags positive goes out, one of the dealt cards it tags negative comes back, and so on,
-each kind in the count's own proportions (each rank in proportion to its cards times its tag:
-Hi-Lo's 2-6 evenly, tens and aces 4:1; the reverse for t < 0); the shoe for t is the first
-along that path whose true count (running count of the cards dealt per deck left, exact)
-reaches t. Each shoe is solved exactly; a chart cell's moves are valued as the
-total-dependent chart does. For every cell the best move at 0 is followed up and down the
-counts until another move is best: between those two shoes the exact value difference changes
-sign; the index is where the straight line between the two exact differences crosses zero,
-rounded. Read an index n as: at true counts >= n play the higher-count move, below n the
-lower one (S>=+3: stand from +3 up; H<-1: hit below -1). Surrender (with --surrender) has its
-own indices against the best other move; insurance, against not insuring. The Illustrious 18
-and, with surrender, the Fab 4 are marked * and, for Hi-Lo, listed against the published
-numbers. An unbalanced count (KO) is read as its balanced equivalent (the running count less
-what that many dealt cards count on average, per deck left).
-One solve per true count (split once by default: --split-hands 4 for resplits costs about
-five times as much); each is stored under its composition in --store, so a run resumes and
-a shoe met again is not solved again.
+Method. The count is read as counters read it: at the decision, the cards seen before the
+round, the player's two cards and the up-card counted, divided by the decks unseen then
+(--count-at deal: before the round). Rounds are dealt at every depth up to the cut card
+(--penetration); the index averages --depths depths (the midpoints of equal parts of the
+cards dealt), each count at each depth weighted by its exact chance. At a depth and a running
+count the cards unseen are, with --method expectation (the default), the exact conditional
+mean composition given the count (exchangeable ranks within a tag, exact generating-function
+sums), which is fractional: it is solved as the mixture of at most ten integer shoes (each rank
+its floor or ceiling) with that mean, exact for anything linear in the composition; one such
+shoe mixture per whole true count, the counts between on the straight line. --method
+exhaustive averages every composition with its exact chance instead (small shoes only). Each
+chart cell's moves are then averaged over every depth, count and two-card hand of the cell met
+at each true count; the crossing is the true count where the exact value difference of two
+moves is zero; the index is the crossing rounded (--tc-rounding round|floor|truncate, the decks
+exact or estimated with --deck-estimate 1|1/2|1/4; --convention published: floored, decks to
+the half deck). Read an index n as: from true count n up play the higher-count move (S>=+3);
+H<-1: below -1 the lower-count move. A cell lists every change within the span (--span, in
+true counts) and is followed at every count where it is dealt. Surrender (with --surrender) has
+its own indices against the best other move; insurance is averaged exactly over every
+composition at every depth (no solve). The Illustrious 18 and, with surrender, the Fab 4 are
+marked * and, for Hi-Lo, listed against the published numbers. Each integer shoe is solved
+once (split once by default: --split-hands 4 for resplits costs about five times as much) and
+stored under its composition in --store, so a run resumes.
 """
 
 BETTING_EXAMPLES = """\
@@ -76,10 +83,25 @@ own effects of removal, by the normal approximation, weighted by the cell's chan
 
 def register(subparsers) -> None:
     """Add ``indices`` and ``betting`` under ``count``."""
-    _subcommand(subparsers, "indices", run_indices, 10, INDICES_EXAMPLES,
-                "index numbers for every decision of the chart, from exact values at each true count",
-                "Index numbers of a count for every chart decision, from exact solves of shoes at each "
-                "true count, with the Illustrious 18 and Fab 4 against the published Hi-Lo numbers.")
+    indices = _subcommand(subparsers, "indices", run_indices, 10, INDICES_EXAMPLES,
+                          "index numbers for every decision of the chart, from exact values at each true count",
+                          "Index numbers of a count for every chart decision, from exact solves of the shoes "
+                          "each true count implies, with the Illustrious 18 and Fab 4 against the published "
+                          "Hi-Lo numbers.", left_default=None, store="count-indices.store")
+    indices.add_argument("--penetration", default="0.75", metavar="P",
+                         help="share of the shoe dealt before the cut card (default: 0.75); --left: one depth")
+    indices.add_argument("--depths", type=bounded_int(1, 64), default=4, metavar="N",
+                         help="depths averaged over the penetration (default: 4)")
+    indices.add_argument("--method", choices=("expectation", "exhaustive"), default="expectation",
+                         help="the cards unseen at a count: the expected composition (default) or every composition")
+    indices.add_argument("--count-at", choices=("decision", "deal"), default="decision",
+                         help="read the count at the decision (default) or before the deal")
+    indices.add_argument("--convention", choices=("exact", "published"), default="exact",
+                         help="exact: exact decks, crossings rounded; published: floored, decks to the half deck")
+    indices.add_argument("--tc-rounding", choices=("round", "floor", "truncate"), default=None,
+                         help="how the index is read from the crossing (default: the convention's)")
+    indices.add_argument("--deck-estimate", choices=("exact", "1", "1/2", "1/4"), default=None,
+                         help="the decks unseen exact or to the nearest 1, 1/2 or 1/4 deck (default: the convention's)")
     betting = _subcommand(subparsers, "betting", run_betting, 6, BETTING_EXAMPLES,
                           "EV and variance by true count, win rate, SD, N0, SCORE, risk of ruin for a ramp",
                           "A count's betting figures from exact solves at each true count and the exact "
@@ -97,7 +119,8 @@ def register(subparsers) -> None:
 
 
 def _subcommand(subparsers, name: str, run, span: int, examples: str, summary: str,
-                description: str) -> argparse.ArgumentParser:
+                description: str, left_default: str | None = "1/2",
+                store: str = "count-betting.store") -> argparse.ArgumentParser:
     parser = subparsers.add_parser(name, help=summary, description=description,
                                    epilog=GAME_RULES_HELP + "\n" + examples,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -106,10 +129,14 @@ def _subcommand(subparsers, name: str, run, span: int, examples: str, summary: s
                         help="the count system (default: hi-lo)")
     parser.add_argument("--span", type=bounded_int(1, 20), default=span, metavar="N",
                         help=f"true counts from -N to +N (default: {span})")
-    parser.add_argument("--left", default="1/2", metavar="SHARE",
-                        help="the share of the shoe left when the count is read (default: 1/2)")
-    parser.add_argument("--store", default="bjexact-count.store", metavar="DIR",
-                        help="the results store (default: bjexact-count.store)")
+    parser.add_argument("--left", default=left_default, metavar="SHARE",
+                        help="the share of the shoe left when the count is read"
+                             + (f" (default: {left_default})" if left_default else " (one depth; default: every depth "
+                                "to the cut card)"))
+    parser.add_argument("--store", default=None, metavar="DIR",
+                        help=f"the results store (default: bjexact/{store} in the user's cache directory, "
+                             "$XDG_CACHE_HOME or else ~/.cache)")
+    parser.set_defaults(store_name=store)
     add_game_rule_options(parser, split_hands_help="(default: 2 = split once; 4: resplits, slower)")
     where = parser.add_argument_group("execution")
     where.add_argument("--workers", type=bounded_int(1, 10**6), default=None, metavar="N",
@@ -145,9 +172,10 @@ def share(text: str, option: str):
 
 
 def _setup(args: argparse.Namespace):
-    from ..counting.indices import count_shoes
+    from ..counting.paths import count_shoes
     from ..counting.simulation import load_system
 
+    _store(args)
     check_workers(args)
     left = share(args.left, "--left")
     system = load_system(args.system)
@@ -173,12 +201,49 @@ def _run_note(stats, args) -> str:
             f"{stats.stored} from the store {args.store}")
 
 
-def run_indices(args: argparse.Namespace) -> int:
-    from ..counting.indices import INDEX_KIND, index_chart, index_task, shoe_tasks
+def _store(args: argparse.Namespace) -> None:
+    """The results store: the one given, else its place in the user's cache directory."""
+    if args.store is None:
+        args.store = str(default_store(args.store_name))
 
-    system, rules, shoes = _setup(args)
-    results, stats = _solve(args, shoe_tasks(rules, shoes), index_task, INDEX_KIND, "solving true counts")
-    chart = index_chart(system, rules, shoes, results)
+
+def indices_plan(args: argparse.Namespace):
+    """The shoes an index run solves (every check before any work)."""
+    from ..core.numbers import mpq
+    from ..counting.indices import CONVENTIONS, CountConvention, depth_nodes, plan_indices
+    from ..counting.systems import load_system
+
+    check_workers(args)
+    system = load_system(args.system)
+    rules = game_rules_from_args(args, split_hands=2)
+    if rules.infinite:
+        raise BjexactError("counting needs a finite shoe: --decks N or --shoe")
+    cards = sum(rules.make_shoe().counts)
+    preset = CONVENTIONS[args.convention]
+    step = {None: preset.deck_step, "exact": None}.get(args.deck_estimate, None)
+    if args.deck_estimate not in (None, "exact"):
+        step = mpq(args.deck_estimate)
+    convention = CountConvention(args.count_at, args.tc_rounding or preset.rounding, step)
+    if args.left is not None:
+        left = share(args.left, "--left")
+        depths: tuple[int, ...] = (cards - int(floor(left * cards)),)
+        insurance = depths
+    else:
+        penetration = share(args.penetration, "--penetration")
+        depths = depth_nodes(cards, penetration, args.depths)
+        insurance = depth_nodes(cards, penetration, 64)
+    if not depths:
+        raise BjexactError("--penetration deals no card before the cut card: a larger share")
+    return plan_indices(system, rules, depths, args.span, args.method, convention, insurance_depths=insurance)
+
+
+def run_indices(args: argparse.Namespace) -> int:
+    from ..counting.indices import INDEX_KIND, hands_task, index_chart
+
+    _store(args)
+    plan = indices_plan(args)
+    results, stats = _solve(args, plan.tasks(), hands_task, INDEX_KIND, "solving shoes")
+    chart = index_chart(plan, results)
     from ..render.tables import render
     from .count_tables import index_tables
 
@@ -199,7 +264,7 @@ def run_betting(args: argparse.Namespace) -> int:
         ramp_figures,
         values_by_count,
     )
-    from ..counting.indices import INDEX_KIND, index_task, shoe_tasks
+    from ..counting.paths import REMOVAL_KIND, removal_task, shoe_tasks
 
     def fraction(text: str, what: str):
         try:
@@ -217,7 +282,7 @@ def run_betting(args: argparse.Namespace) -> int:
         raise BjexactError("--kelly makes the ramp: it takes no --ramp")
     ramp = parse_ramp(args.ramp) if args.ramp else None
     system, rules, shoes = _setup(args)
-    from ..counting.indices import CountShoe
+    from ..counting.paths import CountShoe
     from ..counting.simulation import removal_shoes
 
     full = rules.make_shoe().counts
@@ -230,7 +295,7 @@ def run_betting(args: argparse.Namespace) -> int:
     griffin = None
     if not args.no_griffin:
         removal = [CountShoe(0, 0, shoe, parse_fraction("0")) for shoe in removal_shoes(full)]
-        removed, more = _solve(args, shoe_tasks(rules, removal), index_task, INDEX_KIND, "effects of removal")
+        removed, more = _solve(args, shoe_tasks(rules, removal), removal_task, REMOVAL_KIND, "effects of removal")
         stats.computed += more.computed
         stats.stored += more.stored
         griffin = griffin_figures(system, full, removed, penetration)

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..core.cards import UPCARD_ORDER, rank_symbol
 from ..core.text import NumberStyle, Table
+from ..counting.indices import decision_name
 
 __all__ = ["index_tables", "betting_tables", "cell_text"]
 
@@ -15,16 +16,17 @@ _SECTIONS = (("hard", "hard total"), ("soft", "soft total"), ("pairs", "pair"), 
 
 def cell_text(cell: Any, marked: bool) -> str:
     """``S>=+3``: the higher-count move from the index up; ``H<-1``: the lower-count move below it;
-    the basic move alone where nothing changes within the span; ``*``: Illustrious 18 or Fab 4."""
+    every change of the cell within the span, the basic move alone where nothing changes;
+    ``*``: Illustrious 18 or Fab 4."""
     from ..counting.indices import MOVE_CODES
 
-    change = cell.nearest()
-    if change is None:
-        text = MOVE_CODES[cell.basic]
-    elif change.high != cell.basic:
-        text = f"{MOVE_CODES[change.high]}>={change.index:+d}"
-    else:
-        text = f"{MOVE_CODES[change.low]}<{change.index:+d}"
+    parts = []
+    for change in cell.changes:
+        if change.bracket[0] >= 0 or (change.bracket[1] > 0 and change.low == cell.basic):
+            parts.append(f"{MOVE_CODES[change.high]}>={change.index:+d}")
+        else:
+            parts.append(f"{MOVE_CODES[change.low]}<{change.index:+d}")
+    text = " ".join(parts) if parts else MOVE_CODES[cell.basic]
     return text + ("*" if marked else "")
 
 
@@ -34,7 +36,8 @@ def index_tables(chart: Any, style: NumberStyle, run_note: str) -> list[Table]:
     marked = set(ILLUSTRIOUS_18) | set(FAB_4)
     ups = [rank_symbol(u) for u in UPCARD_ORDER]
     tables = []
-    counts = ", ".join(f"{s.target:+d}: {float(s.true_count):+.2f}" for s in chart.shoes)
+    plan = chart.plan
+    span = plan.span
     for section, label in _SECTIONS:
         rows: dict[str, dict[int, Any]] = {}
         for cell in chart.cells:
@@ -42,7 +45,7 @@ def index_tables(chart: Any, style: NumberStyle, run_note: str) -> list[Table]:
                 rows.setdefault(cell.row, {})[cell.upcard] = cell
         if section == "surrender":
             rows = {row: cells for row, cells in rows.items()
-                    if any(c.basic == "surrender" or c.nearest() is not None for c in cells.values())}
+                    if any(c.basic == "surrender" or c.changes for c in cells.values())}
         if not rows:
             continue
         body = [[row] + [cell_text(cells[u], cell.key in marked) if (cell := cells.get(u)) else ""
@@ -51,13 +54,19 @@ def index_tables(chart: Any, style: NumberStyle, run_note: str) -> list[Table]:
                             f"{chart.rules.describe()}", [label] + ups, body))
     insurance = [c for c in chart.cells if c.section == "insurance"]
     legend = [f"{code} {move}" for move, code in MOVE_CODES.items() if code not in ("-", "N")]
+    partial = [f"{decision_name(c.key)} ({c.counts[0]:+d}..{c.counts[-1]:+d})" for c in chart.cells
+               if c.section != "insurance" and len(c.counts) < 2 * span + 1]
+    depths = ", ".join(str(d.seen) for d in plan.depths)
     notes = [
         "S>=+3: from true count +3 up play S (the basic move below); H<-1: below -1 play H (the basic move "
         "from -1 up); a move alone: no change within the span; *: Illustrious 18 or Fab 4",
         "moves: " + ", ".join(legend) + "; in the surrender chart '-' is the best other move",
         "insurance: " + (cell_text(insurance[0], True) if insurance else "no ace in the shoe"),
-        f"true counts of the shoes solved (target: exact): {counts}", run_note,
-    ]
+        f"{plan.convention.describe()}; true counts {-span:+d}..{span:+d}; cards seen before the round: {depths}"
+        + ("" if len(plan.depths) == 1 else " (each count at each depth weighted by its exact chance)"),
+        ("shoes: the exact expected composition given each count, as mixtures of integer shoes"
+         if plan.method == "expectation" else "shoes: every composition of the cards unseen, exact chances"),
+    ] + ([f"met at some counts only (there): {'; '.join(partial)}"] if partial else []) + [run_note]
     tables[-1] = Table(tables[-1].title, tables[-1].columns, tables[-1].rows, notes)
     published: list[list[str]] = []
     for name, (index, low, high), cell, change in chart.published():
@@ -66,17 +75,21 @@ def index_tables(chart: Any, style: NumberStyle, run_note: str) -> list[Table]:
             published.append([name, f"{MOVE_CODES[high]} >= {index:+d}", found, "", "", ""])
             continue
         published.append([name, f"{MOVE_CODES[high]} >= {index:+d}", f"{MOVE_CODES[change.high]} >= {change.index:+d}",
-                          f"{float(change.crossing):+.2f}",
-                          f"{float(change.bracket[0]):+.2f} .. {float(change.bracket[1]):+.2f}",
-                     f"{change.index - index:+d}"])
+                          f"{float(change.crossing):+.2f}", f"{change.bracket[0]:+d} .. {change.bracket[1]:+d}",
+                          f"{change.index - index:+d}"])
     if not published:
         return tables
+    agree = sum(1 for row in published if row[5] == "+0")
     tables.append(Table(
         "The Illustrious 18" + (" and the Fab 4" if chart.rules.surrender != "none" else "")
         + " against the published Hi-Lo indices (multi-deck, S17)",
-        ["decision", "published", "exact", "crossing", "bracket", "difference"], published,
-        ["exact: the index from these shoes; crossing: where the exact value difference, interpolated between "
-         "the two shoes of the bracket (their true counts), is zero; difference: exact index - published"]))
+        ["decision", "published", "exact", "crossing", "counts", "difference"], published,
+        [f"{agree} of {len(published)} equal; exact: the index from the crossing under this convention "
+         f"({plan.convention.describe()}); crossing: the true count where the exact value difference is zero; "
+         "counts: the neighbouring true counts between which the best move changes; difference: exact - "
+         "published. Published tables come from simulations of the whole shoe with the player's own rounding; "
+         "a total-dependent index there also covers hands of three or more cards, which this chart (two-card "
+         "hands) does not."]))
     return tables
 
 

@@ -4,7 +4,7 @@ correlation, insurance correlation and playing efficiency from exact effects of 
 
 Conventions
     *Value at a true count*: the round's exact value and variance for the shoes of the true
-    counts (:func:`~bjexact.counting.indices.count_shoes`), under the play best for each shoe's
+    counts (:func:`~bjexact.counting.paths.count_shoes`), under the play best for each shoe's
     cards (what a player using every index approaches); at an integer true count between two
     shoes' exact true counts, the straight line between their exact values.
     *Frequencies*: a round begins at each depth ``n = 0 .. cut - 1`` (``cut`` = the cards dealt
@@ -259,8 +259,9 @@ def _insurance(shoe: Sequence[int]) -> mpq:
 
 def griffin_figures(system: CountSystem, full: Sequence[int], results: Sequence[Mapping[str, Any]],
                     penetration: mpq) -> GriffinFigures:
-    """Betting correlation, insurance correlation and playing efficiency from the :func:`index_task`
-    results of :func:`~bjexact.counting.simulation.removal_shoes` (the full shoe first)."""
+    """Betting correlation, insurance correlation and playing efficiency from the
+    :func:`~bjexact.counting.paths.removal_task` results of
+    :func:`~bjexact.counting.simulation.removal_shoes` (the full shoe first)."""
     ranks = [r for r in range(1, 11) if full[r - 1]]
     eor = effects_of_removal(full, [parse_fraction(r["ev"]) for r in results])
     base = _insurance(full)

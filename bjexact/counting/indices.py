@@ -1,61 +1,69 @@
-"""Index numbers of a linear count, from exact values of shoes at given true counts.
+"""Index numbers of a linear count, exactly: the count where a deviation's average gain changes sign.
 
 Method (the conventions every number here follows)
-    *Shoes at a true count.* Indices are computed for a shoe of which a share ``remaining``
-    is left (a half by default). The *neutral remainder* holds that share of every rank
-    (:func:`neutral_remainder`): true count 0. The shoe at true count ``t > 0`` follows the
-    count from there (:func:`count_path`): one card the count tags positive taken out, one of
-    the dealt cards it tags negative brought back, and so on, each kind in the count's own
-    proportions (rank ``r`` in proportion to its cards in the full shoe times the size of its
-    tag: Hi-Lo's 2-6 evenly, its tens and aces 4:1); ``t < 0`` the reverse. That is the
-    composition a count of ``t`` predicts, to the card: what it predicts is linear in the tags
-    (the cards dealt are short of the low cards and long of the high ones in those proportions),
-    and the cards it tags 0 stay at their share. The shoe's true count is exact: the running
-    count of the cards dealt per deck left (52 cards), less for an unbalanced count (KO) what
-    that many dealt cards count on average, so that the neutral remainder is at 0 for every
-    count (a true count, not the running count KO players keep). The shoe for an integer
-    target ``t`` is the first along the path whose true count reaches ``t`` (so its true count
-    is ``t`` or a little beyond).
+    *Depths.* A round is dealt after ``seen`` cards of the shoe have gone (:func:`depth_nodes`):
+    one depth (``--left``), or the midpoints of equal parts of the cards dealt before the cut
+    card, each standing for its part with equal weight (a midpoint rule over the penetration).
 
-    *Values.* Each shoe is solved exactly (:func:`~bjexact.player.game.solve_game`): a
-    chart cell's move is valued as the total-dependent chart does (the sum over the cell's
-    two-card hands of P(hand | up-card) times the move's value, dealer naturals included:
-    :meth:`~bjexact.player.game.GameSolution.chart`); comparing two moves of a cell compares
-    their values conditioned on no dealer natural (peek), since the natural costs every move
-    but surrender the same. Surrender is kept out of the chart's comparisons and has its own
-    indices (surrender against the best other move); insurance is worth
-    ``(3 P(ten in the hole | an ace up) - 1) / 2`` of the stake, the player's cards averaged over.
+    *The count.* At a depth the running count ``c`` of the cards seen has its exact chance
+    (:func:`~bjexact.counting.compositions.count_chances`). Read *at the decision* (the default,
+    as counters read it) the running count adds the player's two cards and the up-card and is
+    divided by the decks unseen then (``(N - seen - 3) / 52``); read *at the deal*, the count of
+    the cards seen before the round over ``(N - seen) / 52``. The true count is binned as the
+    player reads it (:class:`CountConvention`: rounded, floored or truncated, the decks exact or
+    estimated to a whole, half or quarter deck).
 
-    *Index.* Along the true counts ``..., -1, 0, +1, ...`` a cell's best move at 0 (basic
-    strategy for the full shoe) is followed up and down until another move is best. Between
-    the two neighbouring shoes where that happens the exact value difference of the two moves
-    changes sign (the *bracket*); the *crossing* is where the straight line between the two
-    exact differences is zero, and the *index* is the crossing rounded to the nearest whole
-    number (halves up). Read: at true counts at or above the index play the higher-count move;
-    below it, the lower-count move.
+    *The cards unseen at a count.* ``method="expectation"``: the shoe whose composition is the
+    exact conditional mean of the cards unseen given ``(seen, c)``
+    (:func:`~bjexact.counting.compositions.expected_unseen`), fractional in general, stands as the
+    mixture of at most ten integer shoes with that mean
+    (:func:`~bjexact.counting.compositions.integer_mixture`); the counts between solved ones (one
+    per whole true count) take the straight line between their neighbours' values.
+    ``method="exhaustive"``: every composition of the cards seen with its exact chance given
+    ``(seen, c)``, every count solved: the exact average, for small shoes.
+
+    *Values.* Each integer shoe is solved exactly (:func:`hands_task`): every two-card hand's
+    chance with its up-card and each move's value (dealer naturals included). In a mixture a
+    hand's chance is the weighted sum of its chances and its values the chance-weighted means.
+    A chart cell (total-dependent: hard and soft totals of two different cards, pairs) at the
+    player's integer true count ``t`` gathers every (depth, count, hand of the cell) whose count
+    at the decision reads ``t``, weighted by the chance of that count at that depth and of the
+    hand: its moves' values are averages over everything a player meeting the cell at ``t``
+    may hold. Surrender is compared with the best other move; insurance (half the stake, ace up)
+    is worth ``(3 T' / n' - 1) / 2`` with ``T'`` the tens among the ``n'`` cards unseen at the
+    decision, averaged exactly over every composition (linear in the tens: no solve needed).
+
+    *Index.* Where the best move differs between two neighbouring counts ``t < t'`` that can
+    both be dealt (:class:`Change`), the *index* is ``t'`` (from the player's count ``t'`` up, play
+    the higher-count move) and the *crossing* is where the straight line through the two exact
+    value differences, placed at the centres of the two counts' bins, is zero. Every change of a
+    cell within the span is reported; a cell is followed at the counts where it can be dealt.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import floor
 from typing import Any
 
 from ..apps.sweep import canonical_rules, rules_from_json
-from ..core.cards import UPCARD_ORDER, rank_symbol
+from ..core.cards import UPCARD_ORDER, FiniteShoe, rank_symbol
+from ..core.hand import hand_value
 from ..core.numbers import fraction_string, mpq, parse_fraction
 from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..player.game import solve_game
+from .compositions import ShoeMixture, count_chances, exact_mixture, expected_unseen, integer_mixture
 from .systems import SYSTEMS, CountSystem
 
-__all__ = ["INDEX_KIND", "CountShoe", "neutral_remainder", "count_path", "count_true_count", "count_shoes",
-           "shoe_tasks", "index_task",
-           "insurance_value", "Change", "CellIndex", "IndexChart", "index_chart", "cell_changes",
-           "ILLUSTRIOUS_18", "FAB_4", "MOVE_CODES"]
+__all__ = ["INDEX_KIND", "CountConvention", "CONVENTIONS", "depth_nodes", "DepthPlan", "IndexPlan", "plan_indices",
+           "hands_task", "insurance_value", "cell_series", "cell_of", "insurance_series",
+           "CellSeries", "Curve", "Change", "CellIndex", "IndexChart", "index_chart", "cell_changes",
+           "ILLUSTRIOUS_18", "FAB_4", "MOVE_CODES", "MAX_DECKS", "MAX_SHOES", "decision_name"]
 
-INDEX_KIND = "count_index/1"
+INDEX_KIND = "count_hands/1"
 MOVE_CODES = {"stand": "S", "hit": "H", "double": "D", "split": "P", "surrender": "R", "insure": "I",
               "no insurance": "N", "play": "-"}
 
@@ -89,135 +97,199 @@ FAB_4: dict[tuple[str, str, int], tuple[int, str, str]] = {
 }
 
 
-# --- shoes at a true count ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CountShoe:
-    """The shoe for the integer true count ``target``: ``removed`` cards taken from the full shoe
-    (``steps`` > 0 cards the count tags positive, < 0 negative), ``shoe`` what is left (A..T),
-    ``true_count`` its exact true count (running count of the removed cards per deck unseen)."""
-
-    target: int
-    steps: int
-    shoe: tuple[int, ...]
-    true_count: mpq
-
-
-def neutral_remainder(full: Sequence[int], remaining: mpq) -> tuple[int, ...]:
-    """The cards left when a share ``1 - remaining`` of the shoe has been dealt in the shoe's own
-    proportions: ``remaining x full[r]`` of each rank, rounded by largest remainders (ties to the
-    lower rank) so that they add up to ``remaining x cards``, rounded down."""
-    target = int(floor(remaining * sum(full)))
-    exact = [remaining * n for n in full]
-    shoe = [int(floor(x)) for x in exact]
-    order = sorted(range(10), key=lambda r: (-(exact[r] - shoe[r]), r))
-    for r in order[:target - sum(shoe)]:
-        shoe[r] += 1
-    return tuple(shoe)
-
-
-def _allot(weights: Sequence[int], limits: Sequence[int], cards: int, tags: Sequence[int]) -> list[int]:
-    """``cards`` cards shared among ranks in proportion to ``weights``, one at a time, each to the
-    rank furthest behind its share (ties to the larger tag, then the lower rank), none past its
-    limit. A prefix of the sequence is the allotment of fewer cards."""
-    total = sum(weights)
-    taken = [0] * 10
-    for step in range(1, cards + 1):
-        open_ranks = [r for r in range(10) if weights[r] and taken[r] < limits[r]]
-        if not open_ranks:
-            raise BjexactError("the shoe runs out of the cards the count needs")
-        r = max(open_ranks, key=lambda i: (mpq(step * weights[i], total) - taken[i], abs(tags[i]), -i))
-        taken[r] += 1
-    return taken
-
-
-def count_path(system: CountSystem, full: Sequence[int], remaining: mpq, steps: int) -> tuple[int, ...]:
-    """The shoe ``steps`` along the count's path from the neutral remainder (:func:`neutral_remainder`):
-    for ``steps > 0`` the odd steps take out a card the count tags positive, the even ones bring
-    back one of the dealt cards it tags negative (so the shoe's size stays within a card of the
-    remainder's; when none is left to bring back, every step takes one out); ``steps < 0`` the
-    reverse. Each kind goes in the count's proportions: rank ``r``
-    in proportion to ``full[r] x |tag[r]|`` (:func:`_allot`)."""
-    base = neutral_remainder(full, remaining)
-    sign = 1 if steps >= 0 else -1
-    out_weights = [n * abs(t) if t * sign > 0 else 0 for n, t in zip(full, system.tags)]
-    in_weights = [n * abs(t) if t * sign < 0 else 0 for n, t in zip(full, system.tags)]
-    k = abs(steps)
-    dealt = [f - b for f, b in zip(full, base)]
-    back = min(k // 2, sum(d for d, w in zip(dealt, in_weights) if w))  # once none is left to bring back, only out
-    taken = _allot(out_weights, base, k - back, system.tags)
-    returned = _allot(in_weights, dealt, back, system.tags)
-    return tuple(b - t + r for b, t, r in zip(base, taken, returned))
-
-
-def count_true_count(system: CountSystem, full: Sequence[int], shoe: Sequence[int]) -> mpq:
-    """The true count of the cards ``shoe`` left: the running count of the cards dealt, less what
-    that many cards count on average (0 for a balanced count), per deck left (52 cards); exact.
-    For a balanced count this is the running count per deck unseen."""
-    mean = mpq(sum(t * n for t, n in zip(system.tags, full)), sum(full))
-    dealt = [f - n for f, n in zip(full, shoe)]
-    return (system.running(dealt) - mean * sum(dealt)) * 52 / sum(shoe)
-
-
+# the largest shoe counted here (the count's chances are sums over every split of the cards seen)
+MAX_DECKS = 8
+# the most integer shoes one index run may solve
+MAX_SHOES = 5000
+# counts of a depth rarer than this are left out (their bins lose that weight)
+MIN_CHANCE = mpq(1, 10**6)
 HALF = mpq(1, 2)
 
 
-def count_shoes(system: CountSystem, full: Sequence[int], span: int, remaining: mpq = HALF) -> list[CountShoe]:
-    """The shoes for the true counts ``-span .. +span`` (:class:`CountShoe`), in order of count: for
-    each integer target the first shoe along :func:`count_path` whose true count reaches it. Counts
-    the path cannot reach (it runs out of cards) are left out."""
-    if not 0 < remaining <= 1:
-        raise BjexactError(f"the share of the shoe left must be more than 0 and at most 1, not {remaining}")
-    if not any(system.tags):
-        raise BjexactError(f"{system.name} tags no card")
-    base = neutral_remainder(full, remaining)
-    if sum(base) < 10:
-        raise BjexactError(f"{sum(base)} cards left are too few to deal a round from: a larger shoe or share")
-    shoes = [CountShoe(0, 0, base, count_true_count(system, full, base))]
-    for sign in (1, -1):
-        steps = 0
-        for target in range(1, span + 1):
-            shoe: tuple[int, ...] = ()
-            while True:
-                steps += 1
-                try:
-                    shoe = count_path(system, full, remaining, sign * steps)
-                except BjexactError:
-                    shoe = ()
-                    break
-                tc = count_true_count(system, full, shoe)
-                if tc * sign >= target:
-                    break
-            if not shoe:
-                break
-            shoes.append(CountShoe(sign * target, sign * steps, shoe, tc))
-    if len(shoes) == 1:
-        raise BjexactError(f"{system.name} cannot move the count of this shoe (no tagged cards to move)")
-    return sorted(shoes, key=lambda s: s.target)
+# --- reading the count --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CountConvention:
+    """How the player reads the true count: ``at`` "decision" (the cards of the round counted, over
+    the decks unseen at the decision) or "deal" (before the round); ``rounding`` "round" (halves
+    up), "floor" or "truncate" (towards 0: the bin of 0 is twice as wide); ``deck_step`` the decks
+    unseen estimated to the nearest multiple of this (at least one step; halves up), ``None``:
+    exact."""
+
+    at: str = "decision"
+    rounding: str = "round"
+    deck_step: mpq | None = None
+
+    def __post_init__(self) -> None:
+        if self.at not in ("decision", "deal"):
+            raise BjexactError(f"the count is read at the decision or at the deal, not {self.at!r}")
+        if self.rounding not in ("round", "floor", "truncate"):
+            raise BjexactError(f"a true count is rounded, floored or truncated, not {self.rounding!r}")
+        if self.deck_step is not None and self.deck_step <= 0:
+            raise BjexactError("decks are estimated to a positive step (1, 1/2, 1/4)")
+
+    def decks(self, unseen: int) -> mpq:
+        exact = mpq(unseen, 52)
+        if self.deck_step is None:
+            return exact
+        return max(1, int(floor(exact / self.deck_step + HALF))) * self.deck_step
+
+    def true_count(self, running: int, unseen: int) -> mpq:
+        return running / self.decks(unseen)
+
+    def bin(self, true_count: mpq) -> int:
+        """The player's integer true count."""
+        if self.rounding == "round":
+            return int(floor(true_count + HALF))
+        if self.rounding == "floor":
+            return int(floor(true_count))
+        return int(true_count)  # truncated towards 0
+
+    def centre(self, count: int) -> mpq:
+        """The middle of the true counts read as ``count``."""
+        if self.rounding == "round" or (self.rounding == "truncate" and count == 0):
+            return mpq(count)
+        if self.rounding == "floor":
+            return count + HALF
+        return count + (HALF if count > 0 else -HALF)
+
+    def describe(self) -> str:
+        decks = "exact decks" if self.deck_step is None else f"decks to the nearest {self.deck_step} deck"
+        read = "at the decision (the round's cards counted)" if self.at == "decision" else "at the deal"
+        verb = {"round": "rounded", "floor": "floored", "truncate": "truncated"}[self.rounding]
+        return f"true count read {read}, {verb}, {decks}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"at": self.at, "rounding": self.rounding,
+                "deck_step": None if self.deck_step is None else fraction_string(self.deck_step)}
+
+
+# presets: exact true counts rounded; and floored with the decks to the half deck
+CONVENTIONS = {"exact": CountConvention(), "published": CountConvention("decision", "floor", HALF)}
+
+
+# --- where the count is read, and the shoes solved there ----------------------------------------
+
+
+def depth_nodes(cards: int, penetration: mpq, nodes: int) -> tuple[int, ...]:
+    """The cards seen before a round at the midpoints of ``nodes`` equal parts of ``[0, cut)``,
+    ``cut = floor(penetration x cards)`` the cards dealt before the cut card (rounded down, repeats
+    merged: with ``nodes >= cut`` every depth ``0 .. cut - 1``)."""
+    cut = int(floor(penetration * cards))
+    parts = min(nodes, cut)
+    return tuple(sorted({int(floor(mpq((2 * i + 1) * cut, 2 * parts))) for i in range(parts)}))
+
+
+@dataclass(frozen=True)
+class DepthPlan:
+    """One depth: ``seen`` cards gone; ``chances``: running count -> chance (the counts that matter);
+    ``grid``: the counts solved, each with the mixture of shoes standing for its cards unseen."""
+
+    seen: int
+    chances: Mapping[int, mpq]
+    grid: Mapping[int, ShoeMixture]
+
+
+@dataclass(frozen=True)
+class IndexPlan:
+    system: CountSystem
+    rules: GameRules
+    full: tuple[int, ...]
+    convention: CountConvention
+    method: str
+    span: int
+    depths: tuple[DepthPlan, ...]
+    insurance_depths: tuple[int, ...]
+
+    def shoes(self) -> list[tuple[int, ...]]:
+        """Every integer shoe to solve, once each, in order of first need."""
+        found: dict[tuple[int, ...], None] = {}
+        for depth in self.depths:
+            for mixture in depth.grid.values():
+                found.update(dict.fromkeys(mixture.shoes))
+        return list(found)
+
+    def tasks(self) -> list[dict[str, Any]]:
+        """One task per shoe: the canonical rules with the composition (what the store keys on)."""
+        base = {k: v for k, v in self.rules.to_json().items() if k != "decks"}
+        return [canonical_rules(base | {"shoe": list(s)}) for s in self.shoes()]
+
+
+def _round_shift(system: CountSystem, convention: CountConvention) -> tuple[int, int]:
+    """The least and most the round's three cards add to the running count (0, 0 at the deal)."""
+    if convention.at == "deal":
+        return 0, 0
+    return 3 * min(0, *system.tags), 3 * max(0, *system.tags)
+
+
+def plan_indices(system: CountSystem, rules: GameRules, depths: Sequence[int], span: int,
+                 method: str = "expectation", convention: CountConvention = CountConvention(),
+                 min_chance: mpq = MIN_CHANCE, insurance_depths: Sequence[int] | None = None,
+                 grid_step: int = 1) -> IndexPlan:
+    """The shoes to solve for ``system``'s indices under ``rules`` (a finite shoe), the count read at
+    the depths ``depths`` (cards seen before the round) for true counts ``-span .. span``; counts of
+    chance below ``min_chance`` at their depth are left out. Insurance needs no solve: it is
+    averaged over ``insurance_depths`` (default ``depths``). With the expectation method one count
+    in ``grid_step`` whole true counts (at the deal) is solved, the counts between interpolated."""
+    shoe = rules.make_shoe()
+    if not isinstance(shoe, FiniteShoe):
+        raise BjexactError("counting needs a finite shoe: --decks N or --shoe")
+    full = tuple(shoe.counts)
+    cards = sum(full)
+    if cards > 52 * MAX_DECKS:
+        raise BjexactError(f"a shoe of {cards:,} cards: index numbers are computed for at most {MAX_DECKS} decks")
+    if method not in ("expectation", "exhaustive"):
+        raise BjexactError(f"the method is expectation or exhaustive, not {method!r}")
+    if not any(t and n for t, n in zip(system.tags, full)):
+        raise BjexactError(f"{system.name} tags no card of this shoe: its count cannot move")
+    if len({t for t, n in zip(system.tags, full) if n}) < 2:
+        raise BjexactError(f"every card of this shoe has the same {system.name} tag: the true count cannot move")
+    low, high = _round_shift(system, convention)
+    plans = []
+    for seen in depths:
+        unseen = cards - seen - (3 if convention.at == "decision" else 0)
+        if cards - seen < 10:
+            raise BjexactError(f"{cards - seen} cards left after {seen} seen: too few to deal a round from")
+        chances = count_chances(system, full, seen)
+        decks = convention.decks(unseen)
+        lo, hi = (-span - 1) * decks - high, (span + 1) * decks - low
+        kept = {c: p for c, p in chances.items() if lo <= c <= hi and p >= min_chance}
+        if not kept:
+            continue
+        if method == "exhaustive":
+            grid_counts = sorted(kept)
+            grid = {c: exact_mixture(system, full, seen, c) for c in grid_counts}
+        else:
+            means = expected_unseen(system, full, seen)
+            step = grid_step * mpq(cards - seen, 52)  # grid_step whole true counts at the deal
+            wanted = {min(kept), max(kept)} | {int(floor(j * step + HALF)) for j in range(-4 * span - 8, 4 * span + 9)}
+            grid = {c: integer_mixture(means[c]) for c in sorted(wanted) if c in kept}
+        plans.append(DepthPlan(seen, kept, grid))
+    if not plans:
+        raise BjexactError("no count of this shoe falls within the span at these depths")
+    plan = IndexPlan(system, rules, full, convention, method, span, tuple(plans),
+                     tuple(depths if insurance_depths is None else insurance_depths))
+    if len(plan.shoes()) > MAX_SHOES:
+        raise BjexactError(f"{len(plan.shoes()):,} shoes to solve, more than the bound of {MAX_SHOES:,}: "
+                           "fewer depths, a smaller span or the expectation method")
+    return plan
 
 
 # --- the task: one exact solve per shoe ---------------------------------------------------------
 
 
-def shoe_tasks(rules: GameRules, shoes: Sequence[CountShoe]) -> list[dict[str, Any]]:
-    """One task per shoe: the canonical rules with the shoe's composition (the content the
-    results store keys on: a composition met again is solved once)."""
-    base = {k: v for k, v in rules.to_json().items() if k != "decks"}
-    return [canonical_rules(base | {"shoe": list(s.shoe)}) for s in shoes]
-
-
-def index_task(rules: Mapping[str, Any]) -> dict[str, Any]:
-    """The exact values of every chart cell for one composition: ``{"ev", "cells"}``, ``cells``:
-    ``"section row up"`` -> move -> "p/q" (the total-dependent cell values of
-    :meth:`~bjexact.player.game.GameSolution.chart`). Pure: a function of ``rules`` only."""
+def hands_task(rules: Mapping[str, Any]) -> dict[str, Any]:
+    """The exact values of every two-card hand for one composition: ``{"ev", "hands"}``, ``hands``:
+    ``"a b u"`` (ranks, ``a <= b``) -> ``{"chance": P(up-card u and hand a, b), "values": move ->
+    value}`` (unconditional: dealer naturals included), all "p/q". Pure: a function of ``rules``."""
     solution = solve_game(rules_from_json(rules), with_distribution=False, progress=False)
-    cells = {}
-    for section, rows in solution.chart().items():
-        for row, ups in rows.items():
-            for up, cell in ups.items():
-                cells[f"{section} {row} {rank_symbol(up)}"] = {m: fraction_string(v) for m, v in cell.values.items()}
-    return {"ev": fraction_string(solution.ev), "cells": cells}
+    hands = {}
+    for (a, b, up), moves in solution.hands.items():
+        chance = solution.upcard_chance[up] * solution.deal_chance[(a, b, up)]
+        hands[f"{a} {b} {up}"] = {"chance": fraction_string(chance),
+                                  "values": {m: fraction_string(moves.unconditional(m)) for m in moves.w}}
+    return {"ev": fraction_string(solution.ev), "hands": hands}
 
 
 def insurance_value(shoe: Sequence[int]) -> mpq:
@@ -229,43 +301,252 @@ def insurance_value(shoe: Sequence[int]) -> mpq:
     return (3 * mpq(shoe[9], n - 1) - 1) / 2
 
 
+# --- from the solves to the cells' values along the true count ------------------------------------
+
+Hand = tuple[int, int, int]
+HandValues = dict[Hand, tuple[mpq, dict[str, mpq]]]  # hand -> (chance, move -> chance x value)
+
+
+def _parsed(result: Mapping[str, Any]) -> HandValues:
+    out: HandValues = {}
+    for key, entry in result["hands"].items():
+        a, b, up = (int(x) for x in key.split(" "))
+        chance = parse_fraction(entry["chance"])
+        out[(a, b, up)] = (chance, {m: chance * parse_fraction(v) for m, v in entry["values"].items()})
+    return out
+
+
+def _mixed(mixture: ShoeMixture, solved: Mapping[tuple[int, ...], HandValues]) -> HandValues:
+    """A mixture's hands: chances and chance-weighted values summed with the mixture's weights."""
+    out: HandValues = {}
+    for weight, shoe in zip(mixture.weights, mixture.shoes):
+        for hand, (chance, values) in solved[shoe].items():
+            total, sums = out.get(hand, (mpq(0), {}))
+            for m, v in values.items():
+                sums[m] = sums.get(m, mpq(0)) + weight * v
+            out[hand] = (total + weight * chance, sums)
+    return out
+
+
+def _between(low: HandValues, high: HandValues, share: mpq) -> HandValues:
+    """The straight line from ``low`` (share 0) to ``high`` (share 1), hand by hand."""
+    out: HandValues = {}
+    for hand in low.keys() | high.keys():
+        c0, v0 = low.get(hand, (mpq(0), {}))
+        c1, v1 = high.get(hand, (mpq(0), {}))
+        moves = v0.keys() | v1.keys()
+        out[hand] = (c0 + share * (c1 - c0),
+                     {m: v0.get(m, mpq(0)) + share * (v1.get(m, mpq(0)) - v0.get(m, mpq(0))) for m in moves})
+    return out
+
+
+def cell_of(hand: Hand) -> tuple[str, str, int]:
+    """The chart cell of a two-card hand ``(a, b, up-card)``: (section, row, up-card)."""
+    a, b, up = hand
+    if a == b:
+        return "pairs", rank_symbol(a), up
+    value = hand_value((a, b))
+    return ("soft" if value.soft else "hard"), str(value.total), up
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One depth's share of a decision along the true count: at the counts ``xs`` (ascending) the
+    chance of meeting the decision per unit of true count (``weights``) and each move's value
+    there (``values[move]``); between neighbouring counts the straight line of each (the chance and
+    the values separately), nothing outside them."""
+
+    xs: tuple[mpq, ...]
+    weights: tuple[mpq, ...]
+    values: Mapping[str, tuple[mpq, ...]]
+
+    def at(self, x: mpq) -> tuple[mpq, dict[str, mpq]] | None:
+        """The chance per unit count at ``x`` and each move's chance times value."""
+        xs = self.xs
+        if not xs or x < xs[0] or x > xs[-1]:
+            return None
+        i = bisect_right(xs, x) - 1
+        if xs[i] == x:
+            w = self.weights[i]
+            return w, {m: w * v[i] for m, v in self.values.items()}
+        share = (x - xs[i]) / (xs[i + 1] - xs[i])
+        w = self.weights[i] + share * (self.weights[i + 1] - self.weights[i])
+        return w, {m: w * (v[i] + share * (v[i + 1] - v[i])) for m, v in self.values.items()}
+
+
+@dataclass(frozen=True)
+class CellSeries:
+    """A decision along the true count: the sum of its depths' (and hands') curves; a move's value
+    at a count is the chance-weighted mean of the curves' values there."""
+
+    curves: tuple[Curve, ...]
+    moves: tuple[str, ...]
+
+    def sums_at(self, x: mpq) -> tuple[mpq, dict[str, mpq]]:
+        weight, sums = mpq(0), dict.fromkeys(self.moves, mpq(0))
+        for curve in self.curves:
+            found = curve.at(x)
+            if found is None:
+                continue
+            weight += found[0]
+            for m, s in found[1].items():
+                sums[m] += s
+        return weight, sums
+
+    def values_at(self, x: mpq) -> dict[str, mpq] | None:
+        """Each move's value averaged over what is met at true count ``x``; ``None``: never met there."""
+        weight, sums = self.sums_at(x)
+        return {m: s / weight for m, s in sums.items()} if weight else None
+
+    def zero(self, low: str, high: str, start: mpq, end: mpq) -> mpq:
+        """Where ``high``'s value less ``low``'s first goes from ``<= 0`` to ``> 0`` between ``start`` and
+        ``end``: the difference is exact at ``start``, ``end`` and every count of a curve between them,
+        and the zero is that of the straight line between the two such counts around it."""
+        points = sorted({start, end} | {x for c in self.curves for x in c.xs if start < x < end})
+        previous = None
+        for x in points:
+            sums = self.sums_at(x)[1]
+            d = sums[high] - sums[low]
+            if previous is not None and previous[1] <= 0 < d:
+                x0, d0 = previous
+                return x0 + (x - x0) * (-d0) / (d - d0)
+            previous = (x, d)
+        return end
+
+
+def _curve(points: Sequence[tuple[mpq, mpq, Mapping[str, mpq]]]) -> Curve:
+    """A curve through (count, chance per unit count, move -> value) points. Where the chance is 0
+    (never met) the values are the nearest met point's (weighted by nothing there)."""
+    points = sorted(points, key=lambda p: p[0])
+    met = [i for i, p in enumerate(points) if p[1]]
+    if not met:
+        return Curve((), (), {})
+    values = [points[min(met, key=lambda j: (abs(j - i), j))][2] for i in range(len(points))]
+    moves = sorted({m for v in values for m in v})
+    return Curve(tuple(p[0] for p in points), tuple(p[1] for p in points),
+                 {m: tuple(v.get(m, mpq(0)) for v in values) for m in moves})
+
+
+def cell_series(plan: IndexPlan, results: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str, int], CellSeries]:
+    """Every chart cell along the true count, from the solves of ``plan.shoes()``: one curve per
+    depth and hand, its points the running counts of the depth (the true count of each read at
+    the decision or the deal), weighted by the count's chance there and the hand's."""
+    solved = {shoe: _parsed(r) for shoe, r in zip(plan.shoes(), results)}
+    tags = plan.system.tags
+    cards = sum(plan.full)
+    decision = plan.convention.at == "decision"
+    points: dict[tuple[str, str, int], dict[tuple[int, Hand], list[tuple[mpq, mpq, dict[str, mpq]]]]] = {}
+    for depth in plan.depths:
+        grid = sorted(depth.grid)
+        mixed = {c: _mixed(depth.grid[c], solved) for c in grid}
+        unseen = cards - depth.seen - (3 if decision else 0)
+        density = plan.convention.decks(unseen)  # chance per unit of true count: one count is 1/decks
+        at_count: dict[int, HandValues] = {}
+        for count in depth.chances:
+            if not grid[0] <= count <= grid[-1]:
+                continue
+            if count in mixed:
+                at_count[count] = mixed[count]
+            else:
+                above = next(c for c in grid if c > count)
+                below = max(c for c in grid if c < count)
+                at_count[count] = _between(mixed[below], mixed[above], mpq(count - below, above - below))
+        every_hand = set().union(*at_count.values()) if at_count else set()
+        for count, hands in at_count.items():
+            chance = depth.chances[count]
+            for hand in every_hand:  # a hand not dealt at a count is a point of chance 0 there
+                p, values = hands.get(hand, (mpq(0), {}))
+                shift = tags[hand[0] - 1] + tags[hand[1] - 1] + tags[hand[2] - 1] if decision else 0
+                x = plan.convention.true_count(count + shift, unseen)
+                points.setdefault(cell_of(hand), {}).setdefault((depth.seen, hand), []).append(
+                    (x, chance * density * p, {m: v / p for m, v in values.items()} if p else {}))
+    out = {}
+    for cell, curves in points.items():
+        made = tuple(_curve(p) for p in curves.values())
+        out[cell] = CellSeries(made, tuple(sorted({m for c in made for m in c.values})))
+    return out
+
+
+def insurance_series(plan: IndexPlan) -> CellSeries | None:
+    """Insurance along the true count, averaged exactly over every composition: at the decision the
+    player's two cards and the ace are counted (the tens unseen given the count of the cards seen
+    besides the ace, exactly); at the deal the count before the round, the hole card among the
+    expected cards unseen less the ace (the player's cards averaged over). ``None``: no ace."""
+    full, cards, tags = plan.full, sum(plan.full), plan.system.tags
+    if not full[0]:
+        return None
+    decision = plan.convention.at == "decision"
+    without_ace = tuple(n - (r == 0) for r, n in enumerate(full))
+    curves = []
+    for depth_seen in plan.insurance_depths:
+        seen = depth_seen + 2 if decision else depth_seen
+        source = without_ace if decision else full
+        if seen > sum(source) - 2:
+            continue
+        chances = count_chances(plan.system, source, seen)
+        means = expected_unseen(plan.system, source, seen)
+        points = []
+        for count, chance in chances.items():
+            mean = means[count]
+            if decision:
+                running, unseen = count + tags[0], cards - depth_seen - 3  # the hole card among them
+                value, weight = (3 * mean[9] / unseen - 1) / 2, chance
+            else:
+                running, unseen = count, cards - seen
+                value = (3 * mean[9] / (unseen - 1) - 1) / 2
+                weight = chance * mean[0] / unseen  # the ace up
+            density = weight * plan.convention.decks(unseen)
+            points.append((plan.convention.true_count(running, unseen), density,
+                           {"no insurance": mpq(0), "insure": value}))
+        curves.append(_curve(points))
+    return CellSeries(tuple(curves), ("insure", "no insurance"))
+
+
 # --- the chart of indices -----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Change:
-    """Where the better of two moves of a cell changes: ``low`` is better just below, ``high`` just
-    above. ``bracket``: the true counts of the two neighbouring shoes between which the exact value
-    difference ``high - low`` goes from ``<= 0`` to ``> 0`` (``differences``, per unit stake, dealer
-    naturals included); ``crossing``: where the straight line between them is zero (exact);
-    ``index``: the crossing rounded (halves up)."""
+    """Where the better of two moves of a cell changes between the neighbouring integer true counts
+    ``bracket`` (``low`` best at the first, ``high`` at the second): ``differences``, the exact value
+    of ``high`` less ``low`` at each (per unit stake, dealer naturals included); ``crossing``, the
+    true count between them where the exact difference is zero; ``index``: the crossing under the
+    convention's rounding (play ``high`` from the index up)."""
 
     low: str
     high: str
-    bracket: tuple[mpq, mpq]
+    bracket: tuple[int, int]
     differences: tuple[mpq, mpq]
     crossing: mpq
-
-    @property
-    def index(self) -> int:
-        return int(floor(self.crossing + mpq(1, 2)))
+    index: int
 
 
 @dataclass(frozen=True)
 class CellIndex:
-    """A chart cell (``section``: hard, soft, pairs, surrender or insurance) with its best move
-    at true count 0 and the changes found up (``up``) and down (``down``) the counts."""
+    """A chart cell (``section``: hard, soft, pairs, surrender or insurance) with its best move at
+    true count 0 (or the count nearest it where it is met), every change within the span in order
+    of count, and the integer true counts at which it is met (``counts``)."""
 
     section: str
     row: str
     upcard: int
     basic: str
-    up: Change | None
-    down: Change | None
+    changes: tuple[Change, ...]
+    counts: tuple[int, ...]
 
     @property
     def key(self) -> tuple[str, str, int]:
         return (self.section, self.row, self.upcard)
+
+    @property
+    def up(self) -> Change | None:
+        """The first change above true count 0."""
+        return next((c for c in self.changes if c.bracket[0] >= 0 and c.low == self.basic), None)
+
+    @property
+    def down(self) -> Change | None:
+        """The first change below true count 0."""
+        return next((c for c in reversed(self.changes) if c.bracket[1] <= 0 and c.high == self.basic), None)
 
     def nearest(self) -> Change | None:
         """The change nearer true count 0 (the one a chart shows)."""
@@ -280,40 +561,51 @@ def _argmax(values: Mapping[str, mpq]) -> str:
     return max(values, key=lambda m: values[m])
 
 
-def cell_changes(counts: Sequence[mpq], values: Sequence[Mapping[str, mpq]],
-                 zero: int) -> tuple[str, Change | None, Change | None]:
-    """The best move at the shoe ``zero`` (true count 0) and the first change above and below it,
-    from a cell's move values at the shoes of true counts ``counts`` (ascending)."""
-    basic = _argmax(values[zero])
+def cell_changes(series: CellSeries, convention: CountConvention, span: int,
+                 versus: str | None = None) -> tuple[str, tuple[Change, ...], tuple[int, ...]] | None:
+    """The best move at true count 0 (or the count nearest it where the cell is met), every change of
+    best move between neighbouring integer counts of ``-span .. span`` where it is met, in order,
+    and those counts; ``None`` where it is met at none. Surrender is left out of the moves
+    compared; ``versus="surrender"`` compares it with the best other move ("play")."""
 
-    def change(lo: int, hi: int, going_up: bool) -> Change:
-        # neighbours lo < hi: going up the deviation is the higher-count move, going down the lower
-        low_move, high_move = (basic, _argmax(values[hi])) if going_up else (_argmax(values[lo]), basic)
-        d_lo = values[lo][high_move] - values[lo][low_move]
-        d_hi = values[hi][high_move] - values[hi][low_move]
-        crossing = counts[hi] if d_hi == d_lo else counts[lo] + (counts[hi] - counts[lo]) * (-d_lo) / (d_hi - d_lo)
-        return Change(low_move, high_move, (counts[lo], counts[hi]), (d_lo, d_hi), crossing)
+    def decisions(values: Mapping[str, mpq]) -> dict[str, mpq]:
+        if versus is None:
+            return {m: v for m, v in values.items() if m != "surrender"}
+        return {"play": max(v for m, v in values.items() if m != versus), versus: values[versus]}
 
-    up = down = None
-    for i in range(zero + 1, len(counts)):
-        if _argmax(values[i]) != basic:
-            up = change(i - 1, i, True)
-            break
-    for i in range(zero - 1, -1, -1):
-        if _argmax(values[i]) != basic:
-            down = change(i, i + 1, False)
-            break
-    return basic, up, down
+    found = {t: v for t in range(-span, span + 1) if (v := series.values_at(mpq(t))) is not None}
+    if not found:
+        return None
+    counts = tuple(found)
+    chosen = {t: decisions(v) for t, v in found.items()}
+    nearest = min(counts, key=lambda t: (abs(t), t))
+    changes = []
+    for lo, hi in zip(counts, counts[1:]):
+        low, high = _argmax(chosen[lo]), _argmax(chosen[hi])
+        if low == high:
+            continue
+        named = {m: (_argmax({k: v for k, v in found[hi].items() if k != versus}) if m == "play" else m)
+                 for m in (low, high)}  # "play": the best other move where the deviation begins
+        crossing = series.zero(named[low], named[high], mpq(lo), mpq(hi))
+        differences = (chosen[lo][high] - chosen[lo][low], chosen[hi][high] - chosen[hi][low])
+        changes.append(Change(low, high, (lo, hi), differences, crossing, convention.bin(crossing)))
+    return _argmax(chosen[nearest]), tuple(changes), counts
 
 
 @dataclass(frozen=True)
 class IndexChart:
-    """A count's index numbers for a rule set: the shoes used, and every cell's changes."""
+    """A count's index numbers for a rule set: the plan solved, and every cell's changes."""
 
-    system: CountSystem
-    rules: GameRules
-    shoes: tuple[CountShoe, ...]
+    plan: IndexPlan
     cells: tuple[CellIndex, ...]
+
+    @property
+    def system(self) -> CountSystem:
+        return self.plan.system
+
+    @property
+    def rules(self) -> GameRules:
+        return self.plan.rules
 
     def cell(self, section: str, row: str, upcard: int) -> CellIndex:
         for c in self.cells:
@@ -323,8 +615,8 @@ class IndexChart:
 
     def published(self) -> list[tuple[str, tuple[int, str, str], CellIndex | None, Change | None]]:
         """The Illustrious 18 and the Fab 4 (with surrender) against these: (name, published,
-        our cell, our change between the same two moves, or None); none for a count whose tags
-        are not Hi-Lo's (the published numbers are Hi-Lo's)."""
+        our cell, our change between the same two moves nearest the published index, or None); none
+        for a count whose tags are not Hi-Lo's (the published numbers are Hi-Lo's)."""
         rows: list[tuple[str, tuple[int, str, str], CellIndex | None, Change | None]] = []
         if self.system.tags != SYSTEMS["hi-lo"]:
             return rows
@@ -335,9 +627,9 @@ class IndexChart:
             except KeyError:
                 rows.append((decision_name(key), published, None, None))
                 continue
-            found = [c for c in (cell.up, cell.down) if c is not None
-                     and {c.low, c.high} == {published[1], published[2]}]
-            rows.append((decision_name(key), published, cell, found[0] if found else None))
+            found = [c for c in cell.changes if (c.low, c.high) == (published[1], published[2])]
+            best = min(found, key=lambda c: abs(c.index - published[0])) if found else None
+            rows.append((decision_name(key), published, cell, best))
         return rows
 
     def to_json(self) -> dict[str, Any]:
@@ -345,15 +637,17 @@ class IndexChart:
             if c is None:
                 return None
             return {"low": c.low, "high": c.high, "index": c.index, "crossing": fraction_string(c.crossing),
-                    "bracket": [fraction_string(x) for x in c.bracket],
-                    "differences": [fraction_string(x) for x in c.differences]}
+                    "bracket": list(c.bracket), "differences": [fraction_string(x) for x in c.differences]}
 
+        plan = self.plan
         return {
             "system": {"name": self.system.name, "tags": list(self.system.tags)},
             "rules": self.rules.to_json(),
-            "shoes": [{"target": s.target, "true_count": fraction_string(s.true_count), "removed": s.steps,
-                       "shoe": list(s.shoe)} for s in self.shoes],
+            "method": plan.method, "convention": plan.convention.to_json(), "span": plan.span,
+            "depths": [{"seen": d.seen, "counts_solved": sorted(d.grid)} for d in plan.depths],
+            "shoes_solved": len(plan.shoes()),
             "cells": [{"section": c.section, "row": c.row, "upcard": rank_symbol(c.upcard), "basic": c.basic,
+                       "counts": list(c.counts), "changes": [change(x) for x in c.changes],
                        "up": change(c.up), "down": change(c.down)} for c in self.cells],
             "published": [{"decision": name, "published": pub[0], "low": pub[1], "high": pub[2],
                            "index": None if ch is None else ch.index,
@@ -371,29 +665,28 @@ def decision_name(key: tuple[str, str, int]) -> str:
     return f"{hand} v {rank_symbol(up)}"
 
 
-def index_chart(system: CountSystem, rules: GameRules, shoes: Sequence[CountShoe],
-                results: Sequence[Mapping[str, Any]]) -> IndexChart:
-    """Every cell's index numbers from the exact results of :func:`index_task` for ``shoes``
-    (those of :func:`count_shoes`), with surrender (when the rules offer it) and insurance."""
-    counts = [s.true_count for s in shoes]
-    parsed = [{key: {m: parse_fraction(v) for m, v in moves.items()} for key, moves in r["cells"].items()}
-              for r in results]
-    zero = [s.target for s in shoes].index(0)
+def index_chart(plan: IndexPlan, results: Sequence[Mapping[str, Any]]) -> IndexChart:
+    """Every cell's index numbers from the exact results of :func:`hands_task` for ``plan.shoes()``,
+    with surrender (when the rules offer it) and insurance."""
     cells: list[CellIndex] = []
-    for key in parsed[zero]:
-        section, row, up_symbol = key.split(" ")
-        up = UPCARD_ORDER[[rank_symbol(u) for u in UPCARD_ORDER].index(up_symbol)]
-        series = [p.get(key) for p in parsed]
-        if any(s is None for s in series):
-            continue  # a shoe too thin to deal this cell
-        plays = [{m: v for m, v in s.items() if m != "surrender"} for s in series if s is not None]
-        cells.append(CellIndex(section, row, up, *cell_changes(counts, plays, zero)))
-        if rules.surrender != "none" and section == "hard" and all("surrender" in s for s in series if s):
-            versus = [{"play": max(p.values()), "surrender": s["surrender"]}
-                      for p, s in zip(plays, series) if s is not None]
-            cells.append(CellIndex("surrender", row, up, *cell_changes(counts, versus, zero)))
-    if all(s.shoe[0] for s in shoes):
-        insurance = [{"no insurance": mpq(0), "insure": insurance_value(s.shoe)} for s in shoes]
-        cells.append(CellIndex("insurance", "A", 1, *cell_changes(counts, insurance, zero)))
-    return IndexChart(system, rules, tuple(shoes), tuple(cells))
+    series = cell_series(plan, results)
+    order = {"hard": 0, "soft": 1, "pairs": 2}
+    for key in sorted(series, key=lambda k: (order[k[0]], _row_order(k[1]), UPCARD_ORDER.index(k[2]))):
+        section, row, up = key
+        found = cell_changes(series[key], plan.convention, plan.span)
+        if found is None:
+            continue
+        cells.append(CellIndex(section, row, up, *found))
+        if plan.rules.surrender != "none" and section == "hard" and "surrender" in series[key].moves:
+            versus = cell_changes(series[key], plan.convention, plan.span, versus="surrender")
+            if versus is not None:
+                cells.append(CellIndex("surrender", row, up, *versus))
+    insurance = insurance_series(plan)
+    found = None if insurance is None else cell_changes(insurance, plan.convention, plan.span)
+    if found is not None:
+        cells.append(CellIndex("insurance", "A", 1, *found))
+    return IndexChart(plan, tuple(cells))
 
+
+def _row_order(row: str) -> int:
+    return {"A": 11, "T": 10}.get(row, int(row) if row.isdigit() else 0)
