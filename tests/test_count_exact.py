@@ -161,3 +161,21 @@ def test_betting_command(tmp_path, capsys):
 def test_exact_count_commands_refuse_bad_input(capsys, args, message):
     status, out, err = run(capsys, "count", *args)
     assert status == 2 and message in err and err.count("\n") == 1 and out == ""
+
+
+def test_betting_with_resplits_gives_every_figure_but_those_of_the_variance(tmp_path, capsys):
+    args = ["count", "betting", "--shoe", "2,2,2,2,2,2,2,2,2,8", "--split-hands", "4", "--span", "1",
+            "--left", "1", "--serial", "--quiet", "--store", str(tmp_path), "--no-griffin"]
+    status, out, err = run(capsys, *args, "--kelly")
+    assert status == 2 and "--kelly needs the round's variance" in err and out == ""
+    assert not any(tmp_path.iterdir())  # refused before any solve
+    status, out, err = run(capsys, *args, "--format", "json")
+    assert status == 0, err
+    document = json.loads(out)
+    assert document["sd"] is None and document["n0"] is None and document["risk_of_ruin"] is None
+    assert all(r["variance"] is None for r in document["by_true_count"])
+    win = sum(parse_fraction(r["frequency"]) * parse_fraction(r["bet"]) * parse_fraction(r["ev"])
+              for r in document["by_true_count"])
+    assert parse_fraction(document["win_rate"]) == win
+    status, out, err = run(capsys, *args)
+    assert status == 0 and "n/a: not computed with resplits on a finite shoe" in out

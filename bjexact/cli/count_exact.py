@@ -263,6 +263,7 @@ def run_betting(args: argparse.Namespace) -> int:
         parse_ramp,
         ramp_figures,
         values_by_count,
+        variance_within_reach,
     )
     from ..counting.paths import REMOVAL_KIND, removal_task, shoe_tasks
 
@@ -282,6 +283,9 @@ def run_betting(args: argparse.Namespace) -> int:
         raise BjexactError("--kelly makes the ramp: it takes no --ramp")
     ramp = parse_ramp(args.ramp) if args.ramp else None
     system, rules, shoes = _setup(args)
+    if args.kelly and not variance_within_reach(rules):
+        raise BjexactError("--kelly needs the round's variance, which is not computed with resplits on a finite "
+                           "shoe: --split-hands 2, or a --ramp")
     from ..counting.paths import CountShoe
     from ..counting.simulation import removal_shoes
 

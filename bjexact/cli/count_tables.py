@@ -98,8 +98,9 @@ def betting_tables(system: Any, rules: Any, figures: Any, griffin: Any, style: N
     signed = NumberStyle(style.decimals, True, style.exact, signed=True)
     share = NumberStyle(2, True, style.exact)
     units = NumberStyle(style.decimals, False, style.exact)
-    body = [[f"{r.count:+d}", share.plain(r.frequency), signed.plain(r.ev), units.plain(r.variance),
-             units.plain(r.bet)] for r in figures.rows]
+    missing = "n/a: not computed with resplits on a finite shoe"
+    body = [[f"{r.count:+d}", share.plain(r.frequency), signed.plain(r.ev),
+             "n/a" if r.variance is None else units.plain(r.variance), units.plain(r.bet)] for r in figures.rows]
     by_count = Table(f"By true count: {system.name}, {rules.describe()}, penetration {args.penetration}",
                      ["true count", "rounds (%)", "EV (%)", "variance", "bet"], body,
                      ["EV and variance: the round's exact values for the shoe at that true count, optimal play; "
@@ -109,10 +110,13 @@ def betting_tables(system: Any, rules: Any, figures: Any, griffin: Any, style: N
         ["win rate per round (units)", units.plain(figures.win_rate)],
         ["win rate per 100 rounds (units)", units.plain(100 * figures.win_rate)],
         ["average bet (units)", units.plain(figures.average_bet)],
-        ["SD per round (units)", f"{figures.sd:.4f}"],
-        ["N0 (rounds)", "n/a: not a winning game" if n0 is None else f"{float(n0):,.0f}"],
-        ["SCORE", "n/a" if figures.score is None else f"{float(figures.score):.2f}"],
-        [f"risk of ruin, bank {units.plain(figures.bank)} units", f"{100 * figures.risk_of_ruin:.2f}%"],
+        ["SD per round (units)", missing if figures.sd is None else f"{figures.sd:.4f}"],
+        ["N0 (rounds)", missing if figures.variance is None else "n/a: not a winning game" if n0 is None
+         else f"{float(n0):,.0f}"],
+        ["SCORE", missing if figures.variance is None else "n/a" if figures.score is None
+         else f"{float(figures.score):.2f}"],
+        [f"risk of ruin, bank {units.plain(figures.bank)} units",
+         missing if figures.risk_of_ruin is None else f"{100 * figures.risk_of_ruin:.2f}%"],
     ]
     if griffin is not None:
         lines += [["betting correlation", _float(griffin.betting_correlation)],

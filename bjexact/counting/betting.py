@@ -39,23 +39,34 @@ from typing import Any
 
 from ..apps.sweep import rules_from_json
 from ..core.numbers import fraction_string, mpq, parse_fraction
+from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..player.game import solve_game
 from .simulation import effects_of_removal, eor_betting_correlation
 from .systems import CountSystem
 
-__all__ = ["BETTING_KIND", "betting_task", "count_frequencies", "parse_ramp", "bet_at", "kelly_ramp",
+__all__ = ["BETTING_KIND", "betting_task", "variance_within_reach", "count_frequencies", "parse_ramp", "bet_at",
+           "kelly_ramp",
            "values_by_count", "CountRow", "BettingFigures", "ramp_figures", "GriffinFigures", "griffin_figures",
            "weighted_correlation", "normal_gain"]
 
 BETTING_KIND = "count_betting/1"
 
 
+def variance_within_reach(rules: GameRules) -> bool:
+    """Whether the round's variance is computed: not with resplits on a finite shoe (the split
+    hands' joint law needs too many lines), known before any solve."""
+    return rules.infinite or rules.split_hands <= 2
+
+
 def betting_task(rules: Mapping[str, Any]) -> dict[str, Any]:
     """The round's exact value and variance for ``rules`` (a composition), optimal play:
-    ``{"ev", "variance"}`` ("p/q"; variance ``None`` where the engine gives the distribution up)."""
-    solution = solve_game(rules_from_json(rules), with_distribution=True, split_lines=True, progress=False)
-    variance = solution.variance
+    ``{"ev", "variance"}`` ("p/q"; variance ``None`` where it is out of reach:
+    :func:`variance_within_reach`, or where the engine gives the distribution up)."""
+    game = rules_from_json(rules)
+    wanted = variance_within_reach(game)
+    solution = solve_game(game, with_distribution=wanted, split_lines=wanted, progress=False)
+    variance = solution.variance if wanted else None
     return {"ev": fraction_string(solution.ev), "variance": None if variance is None else fraction_string(variance)}
 
 
@@ -119,19 +130,26 @@ def bet_at(ramp: Mapping[int, mpq], count: int) -> mpq:
     return ramp[chosen[-1] if chosen else keys[0]]
 
 
-def _value(result: Mapping[str, Any], name: str) -> mpq:
+def _value(result: Mapping[str, Any], name: str) -> mpq | None:
     value = result.get(name)
-    if value is None:
-        raise BjexactError("the round's variance was not computed for this game (resplits on a finite shoe "
-                           "need too many split lines): use --split-hands 2")
-    return parse_fraction(value)
+    return None if value is None else parse_fraction(value)
 
 
-def values_by_count(points: Sequence[tuple[mpq, Mapping[str, Any]]], span: int) -> dict[int, tuple[mpq, mpq]]:
+def values_by_count(points: Sequence[tuple[mpq, Mapping[str, Any]]],
+                    span: int) -> dict[int, tuple[mpq, mpq | None]]:
     """true count t -> (EV, variance) for t = -span .. span, from solved shoes ``(true count, result)``:
     exact at a shoe's own true count, linear (exactly) between the two shoes around ``t``, and
-    beyond the last shoe on either side that shoe's values."""
-    solved = sorted({tc: (_value(r, "ev"), _value(r, "variance")) for tc, r in points}.items())
+    beyond the last shoe on either side that shoe's values; the variance ``None`` where a shoe's
+    is not computed."""
+    found = {tc: (parse_fraction(r["ev"]), _value(r, "variance")) for tc, r in points}
+    if any(v is None for _, v in found.values()):
+        found = {tc: (ev, mpq(0)) for tc, (ev, _) in found.items()}
+        return {t: (ev, None) for t, (ev, _) in _interpolated(found, span).items()}
+    return dict(_interpolated(found, span))
+
+
+def _interpolated(found: Mapping[mpq, tuple[mpq, Any]], span: int) -> dict[int, tuple[mpq, Any]]:
+    solved = sorted(found.items())
     table = {}
     for t in range(-span, span + 1):
         below = [p for p in solved if p[0] <= t]
@@ -145,10 +163,14 @@ def values_by_count(points: Sequence[tuple[mpq, Mapping[str, Any]]], span: int) 
     return table
 
 
-def kelly_ramp(values: Mapping[int, tuple[mpq, mpq]], bank: mpq, low: mpq, high: mpq) -> dict[int, mpq]:
+def kelly_ramp(values: Mapping[int, tuple[mpq, mpq | None]], bank: mpq, low: mpq, high: mpq) -> dict[int, mpq]:
     """At each true count: ``bank x EV / variance`` within ``[low, high]``; ``low`` where EV <= 0."""
-    return {t: low if ev <= 0 else max(low, min(high, bank * ev / variance))
-            for t, (ev, variance) in sorted(values.items())}
+    ramp = {}
+    for t, (ev, variance) in sorted(values.items()):
+        if variance is None:
+            raise BjexactError("the Kelly ramp needs the round's variance, which is not computed here")
+        ramp[t] = low if ev <= 0 else max(low, min(high, bank * ev / variance))
+    return ramp
 
 
 @dataclass(frozen=True)
@@ -156,34 +178,37 @@ class CountRow:
     count: int
     frequency: mpq
     ev: mpq
-    variance: mpq
+    variance: mpq | None
     bet: mpq
 
 
 @dataclass(frozen=True)
 class BettingFigures:
-    """A ramp's figures (see the module's conventions); ``None`` where the win rate is not positive."""
+    """A ramp's figures (see the module's conventions); ``None`` where the win rate is not positive,
+    and those that need the variance where it is not computed (``variance`` ``None``)."""
 
     rows: tuple[CountRow, ...]
     bank: mpq
     win_rate: mpq
-    variance: mpq
+    variance: mpq | None
     average_bet: mpq
 
     @property
-    def sd(self) -> float:
-        return sqrt(self.variance)
+    def sd(self) -> float | None:
+        return None if self.variance is None else sqrt(self.variance)
 
     @property
     def n0(self) -> mpq | None:
-        return self.variance / self.win_rate ** 2 if self.win_rate > 0 else None
+        return self.variance / self.win_rate ** 2 if self.win_rate > 0 and self.variance is not None else None
 
     @property
     def score(self) -> mpq | None:
         return None if self.n0 is None else 10 ** 6 / self.n0
 
     @property
-    def risk_of_ruin(self) -> float:
+    def risk_of_ruin(self) -> float | None:
+        if self.variance is None:
+            return None
         return 1.0 if self.win_rate <= 0 else exp(-2 * float(self.win_rate * self.bank / self.variance))
 
     def to_json(self) -> dict[str, Any]:
@@ -192,22 +217,24 @@ class BettingFigures:
 
         return {
             "by_true_count": [{"true_count": r.count, "frequency": fraction_string(r.frequency),
-                               "ev": fraction_string(r.ev), "variance": fraction_string(r.variance),
+                               "ev": fraction_string(r.ev), "variance": exact(r.variance),
                                "bet": fraction_string(r.bet)} for r in self.rows],
             "bank": fraction_string(self.bank), "win_rate": fraction_string(self.win_rate),
-            "variance": fraction_string(self.variance), "sd": self.sd, "average_bet": fraction_string(self.average_bet),
+            "variance": exact(self.variance), "sd": self.sd, "average_bet": fraction_string(self.average_bet),
             "n0": exact(self.n0), "score": exact(self.score), "risk_of_ruin": self.risk_of_ruin,
         }
 
 
-def ramp_figures(values: Mapping[int, tuple[mpq, mpq]], frequencies: Mapping[int, mpq],
+def ramp_figures(values: Mapping[int, tuple[mpq, mpq | None]], frequencies: Mapping[int, mpq],
                  ramp: Mapping[int, mpq], bank: mpq) -> BettingFigures:
     """Win rate, variance and the rest for ``ramp`` (see the module's conventions), from
     ``values`` (:func:`values_by_count`) and ``frequencies`` (:func:`count_frequencies`)."""
     rows = tuple(CountRow(t, f, *values[t], bet_at(ramp, t)) for t, f in sorted(frequencies.items()))
     win = sum((r.frequency * r.bet * r.ev for r in rows), mpq(0))
-    second = sum((r.frequency * r.bet ** 2 * (r.variance + r.ev ** 2) for r in rows), mpq(0))
     average = sum((r.frequency * r.bet for r in rows), mpq(0))
+    if any(r.variance is None for r in rows):
+        return BettingFigures(rows, bank, win, None, average)
+    second = sum((r.frequency * r.bet ** 2 * (r.variance + r.ev ** 2) for r in rows if r.variance is not None), mpq(0))
     return BettingFigures(rows, bank, win, second - win ** 2, average)
 
 
