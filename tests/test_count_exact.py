@@ -157,6 +157,8 @@ def test_betting_command(tmp_path, capsys):
     (["indices", "--decks", "100"], "index numbers are computed for at most 8 decks"),
     (["indices", "--shoe", "0,0,0,0,0,0,0,0,0,40"], "the true count cannot move"),
     (["betting", "--shoe", "0,0,0,0,0,0,0,0,0,40"], "cannot move the count"),
+    (["betting", "--decks", "1000000", "--span", "1"], "betting figures are computed for at most 8 decks"),
+    (["indices", "-o", "same", "--store", "same"], "-o and --store name the same path"),
 ])
 def test_exact_count_commands_refuse_bad_input(capsys, args, message):
     status, out, err = run(capsys, "count", *args)

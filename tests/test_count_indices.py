@@ -280,3 +280,15 @@ def test_indices_command_json_store_in_the_cache(tmp_path, capsys, monkeypatch):
     assert sixteen["basic"] in ("hit", "stand") and isinstance(sixteen["changes"], list)
     status, out, err = run(capsys, *args, "--convention", "published")
     assert status == 0 and "floored, decks to the nearest 1/2 deck" in out and "from the store" in out
+
+
+def test_a_count_that_cannot_move_is_refused_before_any_work():
+    from bjexact.counting.systems import CountSystem
+
+    for system, rules in ((CountSystem("ones", (1,) * 10), GameRules(decks=1)),
+                          (HI_LO, GameRules(shoe=(0,) * 9 + (40,))),
+                          (CountSystem("none", (0,) * 10), GameRules(decks=1))):
+        with pytest.raises(BjexactError, match="cannot move"):
+            plan_indices(system, rules, [10], 3)
+    with pytest.raises(BjexactError, match="at most 8 decks"):
+        plan_indices(HI_LO, GameRules(decks=1000), [10], 3)

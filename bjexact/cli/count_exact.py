@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BjexactError
-from .common import add_output_options, bounded_int, default_store, number_style, write_output
+from .common import add_output_options, bounded_int, default_store, is_stdout, number_style, write_output
 from .game_options import GAME_RULES_HELP, add_game_rule_options, game_rules_from_args
 
 # the most worker processes a local cluster may start per core (a scheduler's cluster is its own)
@@ -172,6 +172,7 @@ def share(text: str, option: str):
 
 
 def _setup(args: argparse.Namespace):
+    from ..counting.indices import MAX_DECKS
     from ..counting.paths import count_shoes
     from ..counting.simulation import load_system
 
@@ -182,6 +183,9 @@ def _setup(args: argparse.Namespace):
     rules = game_rules_from_args(args, split_hands=2)
     if rules.infinite:
         raise BjexactError("counting needs a finite shoe: --decks N or --shoe")
+    if sum(rules.make_shoe().counts) > 52 * MAX_DECKS:
+        raise BjexactError(f"a shoe of {sum(rules.make_shoe().counts):,} cards: betting figures are computed for "
+                           f"at most {MAX_DECKS} decks")
     shoes = count_shoes(system, rules.make_shoe().counts, args.span, left)
     return system, rules, shoes
 
@@ -202,9 +206,15 @@ def _run_note(stats, args) -> str:
 
 
 def _store(args: argparse.Namespace) -> None:
-    """The results store: the one given, else its place in the user's cache directory."""
+    """The results store: the one given, else its place in the user's cache directory; never the
+    output file."""
+    import os
+
     if args.store is None:
         args.store = str(default_store(args.store_name))
+    output = getattr(args, "output", None)
+    if output and not is_stdout(output) and os.path.realpath(output) == os.path.realpath(args.store):
+        raise BjexactError(f"-o and --store name the same path {str(output)[:60]}: give each its own")
 
 
 def indices_plan(args: argparse.Namespace):

@@ -102,7 +102,7 @@ MAX_DECKS = 8
 # the most integer shoes one index run may solve
 MAX_SHOES = 5000
 # counts of a depth rarer than this are left out (their bins lose that weight)
-MIN_CHANCE = mpq(1, 10**6)
+MIN_CHANCE = mpq(1, 10**5)
 HALF = mpq(1, 2)
 
 
@@ -263,7 +263,7 @@ def plan_indices(system: CountSystem, rules: GameRules, depths: Sequence[int], s
         else:
             means = expected_unseen(system, full, seen)
             step = grid_step * mpq(cards - seen, 52)  # grid_step whole true counts at the deal
-            wanted = {min(kept), max(kept)} | {int(floor(j * step + HALF)) for j in range(-4 * span - 8, 4 * span + 9)}
+            wanted = {int(floor(j * step + HALF)) for j in range(-4 * span - 8, 4 * span + 9)}
             grid = {c: integer_mixture(means[c]) for c in sorted(wanted) if c in kept}
         plans.append(DepthPlan(seen, kept, grid))
     if not plans:
