@@ -292,3 +292,12 @@ def test_a_count_that_cannot_move_is_refused_before_any_work():
             plan_indices(system, rules, [10], 3)
     with pytest.raises(BjexactError, match="at most 8 decks"):
         plan_indices(HI_LO, GameRules(decks=1000), [10], 3)
+
+
+def test_the_published_multi_deck_numbers_are_compared_on_four_decks_or_more():
+    from bjexact.counting.indices import IndexChart
+
+    for decks, system, compared in ((6, HI_LO, True), (4, HI_LO, True), (2, HI_LO, False),
+                                    (6, load_system("zen"), False)):
+        plan = plan_indices(system, GameRules(decks=decks), [52], 2)
+        assert IndexChart(plan, ()).compared_with_published is compared

@@ -8,6 +8,7 @@ from typing import Any
 from ..core.cards import UPCARD_ORDER, rank_symbol
 from ..core.text import NumberStyle, Table
 from ..counting.indices import decision_name
+from ..counting.systems import SYSTEMS
 
 __all__ = ["index_tables", "betting_tables", "cell_text"]
 
@@ -66,7 +67,9 @@ def index_tables(chart: Any, style: NumberStyle, run_note: str) -> list[Table]:
         + ("" if len(plan.depths) == 1 else " (each count at each depth weighted by its exact chance)"),
         ("shoes: the exact expected composition given each count, as mixtures of integer shoes"
          if plan.method == "expectation" else "shoes: every composition of the cards unseen, exact chances"),
-    ] + ([f"met at some counts only (there): {'; '.join(partial)}"] if partial else []) + [run_note]
+    ] + ([f"met at some counts only (there): {'; '.join(partial)}"] if partial else []) + (
+        ["the published Hi-Lo indices are multi-deck numbers: compared on four decks or more"]
+        if chart.system.tags == SYSTEMS["hi-lo"] and not chart.compared_with_published else []) + [run_note]
     tables[-1] = Table(tables[-1].title, tables[-1].columns, tables[-1].rows, notes)
     published: list[list[str]] = []
     for name, (index, low, high), cell, change in chart.published():

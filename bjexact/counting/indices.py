@@ -613,12 +613,18 @@ class IndexChart:
                 return c
         raise KeyError((section, row, upcard))
 
+    @property
+    def compared_with_published(self) -> bool:
+        """Whether the published numbers apply: Hi-Lo's tags, a shoe of four decks or more (they are
+        multi-deck indices; on fewer decks the round's own cards move the count too much)."""
+        return self.system.tags == SYSTEMS["hi-lo"] and sum(self.plan.full) >= 4 * 52
+
     def published(self) -> list[tuple[str, tuple[int, str, str], CellIndex | None, Change | None]]:
         """The Illustrious 18 and the Fab 4 (with surrender) against these: (name, published,
         our cell, our change between the same two moves nearest the published index, or None); none
-        for a count whose tags are not Hi-Lo's (the published numbers are Hi-Lo's)."""
+        where :attr:`compared_with_published` is false."""
         rows: list[tuple[str, tuple[int, str, str], CellIndex | None, Change | None]] = []
-        if self.system.tags != SYSTEMS["hi-lo"]:
+        if not self.compared_with_published:
             return rows
         table = ILLUSTRIOUS_18 | (FAB_4 if self.rules.surrender != "none" else {})
         for key, published in table.items():
