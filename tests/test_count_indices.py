@@ -147,7 +147,7 @@ def test_every_change_of_a_cell_is_reported_with_its_exact_crossing():
 
 # --- brute force: every subset of the cards seen, solved -------------------------------------------
 
-SMALL = (1, 2, 1, 1, 1, 1, 1, 1, 1, 4)  # 14 cards
+SMALL = (1, 1, 1, 1, 1, 1, 1, 1, 1, 4)  # 13 cards, balanced for Hi-Lo
 SMALL_RULES = GameRules(shoe=SMALL, split_hands=1)
 
 
@@ -246,10 +246,12 @@ def test_the_count_at_the_decision_counts_the_rounds_cards():
     deal = plan_indices(HI_LO, SMALL_RULES, [2], 30, method="exhaustive", min_chance=mpq(0),
                         convention=CountConvention(at="deal"))
     twelve_deal = cell_series(deal, results)[("hard", "12", 10)]
-    # 2 + T against T is one count lower at the decision; over the decks unseen then (9 cards)
-    xs = {x for c in twelve.curves for x in c.xs}
-    assert mpq(52 * -1, 9) in xs or mpq(52 * -2, 9) in xs
-    assert {x for c in twelve_deal.curves for x in c.xs} <= {mpq(52 * c, 12) for c in range(-3, 3)}
+    # at the decision the round's three cards are counted, over the 8 cards unseen then; at the deal
+    # the 2 cards seen, over the 11 unseen
+    assert {x for c in twelve.curves for x in c.xs} <= {mpq(52 * r, 8) for r in range(-5, 6)}
+    assert {x for c in twelve_deal.curves for x in c.xs} <= {mpq(52 * r, 11) for r in range(-2, 3)}
+    # the same shoes: at the decision a hand's count moves by its cards' tags (T,2 v T: -1; 9,3 v T: 0)
+    assert len({x for c in twelve.curves for x in c.xs}) > len({x for c in twelve_deal.curves for x in c.xs})
 
 
 def test_a_cell_is_followed_where_it_can_be_dealt_and_never_dropped():
@@ -301,3 +303,13 @@ def test_the_published_multi_deck_numbers_are_compared_on_four_decks_or_more():
                                     (6, load_system("zen"), False)):
         plan = plan_indices(system, GameRules(decks=decks), [52], 2)
         assert IndexChart(plan, ()).compared_with_published is compared
+
+
+def test_an_unbalanced_count_is_read_as_its_balanced_equivalent():
+    # KO tags the 7 +1 besides Hi-Lo's: raw, its running count would drift by +4 a deck seen (+4 true
+    # counts at half of six decks); read as its balanced equivalent its insurance index is Hi-Lo's, near +3
+    crossings = {}
+    for name in ("hi-lo", "ko"):
+        plan = plan_indices(load_system(name), GameRules(decks=6), [156], 10)
+        crossings[name] = cell_changes(insurance_series(plan), plan.convention, 10)[1][0].crossing
+    assert 2 < crossings["ko"] < 4 and abs(crossings["ko"] - crossings["hi-lo"]) < 1

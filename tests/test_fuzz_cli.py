@@ -634,7 +634,7 @@ def exiting_factory(rules): sys.exit(3)
 
 
 @pytest.mark.parametrize("name, extra, words", [
-    ("sleepy", ["--call-timeout", "1", "--timeout", "5"], "--call-timeout 1 s in round 1"),
+    ("sleepy", ["--call-timeout", "1", "--timeout", "15"], "--call-timeout 1 s in round 1"),
     ("exits", [], "sys.exit(0)"),
     ("interrupts", [], "KeyboardInterrupt (not a Ctrl-C)"),
     ("huge", [], "an integer of about 5001 digits"),

@@ -135,7 +135,7 @@ class CountConvention:
             return exact
         return max(1, int(floor(exact / self.deck_step + HALF))) * self.deck_step
 
-    def true_count(self, running: int, unseen: int) -> mpq:
+    def true_count(self, running: mpq | int, unseen: int) -> mpq:
         return running / self.decks(unseen)
 
     def bin(self, true_count: mpq) -> int:
@@ -216,6 +216,12 @@ class IndexPlan:
         return [canonical_rules(base | {"shoe": list(s)}) for s in self.shoes()]
 
 
+def mean_tag(system: CountSystem, full: Sequence[int]) -> mpq:
+    """What a card of the shoe counts on average (0 for a balanced count): an unbalanced count (KO)
+    is read as its balanced equivalent, the running count less this times the cards seen."""
+    return mpq(sum(t * n for t, n in zip(system.tags, full)), sum(full))
+
+
 def _round_shift(system: CountSystem, convention: CountConvention) -> tuple[int, int]:
     """The least and most the round's three cards add to the running count (0, 0 at the deal)."""
     if convention.at == "deal":
@@ -254,7 +260,8 @@ def plan_indices(system: CountSystem, rules: GameRules, depths: Sequence[int], s
         chances = count_chances(system, full, seen)
         decks = convention.decks(unseen)
         lo, hi = (-span - 1) * decks - high, (span + 1) * decks - low
-        kept = {c: p for c, p in chances.items() if lo <= c <= hi and p >= min_chance}
+        drift = mean_tag(system, full) * seen  # an unbalanced count's drift: read as its balanced equivalent
+        kept = {c: p for c, p in chances.items() if lo <= c - drift <= hi and p >= min_chance}
         if not kept:
             continue
         if method == "exhaustive":
@@ -441,6 +448,7 @@ def cell_series(plan: IndexPlan, results: Sequence[Mapping[str, Any]]) -> dict[t
         mixed = {c: _mixed(depth.grid[c], solved) for c in grid}
         unseen = cards - depth.seen - (3 if decision else 0)
         density = plan.convention.decks(unseen)  # chance per unit of true count: one count is 1/decks
+        drift = mean_tag(plan.system, plan.full) * (cards - unseen)  # unbalanced counts: the balanced equivalent
         at_count: dict[int, HandValues] = {}
         for count in depth.chances:
             if not grid[0] <= count <= grid[-1]:
@@ -457,7 +465,7 @@ def cell_series(plan: IndexPlan, results: Sequence[Mapping[str, Any]]) -> dict[t
             for hand in every_hand:  # a hand not dealt at a count is a point of chance 0 there
                 p, values = hands.get(hand, (mpq(0), {}))
                 shift = tags[hand[0] - 1] + tags[hand[1] - 1] + tags[hand[2] - 1] if decision else 0
-                x = plan.convention.true_count(count + shift, unseen)
+                x = plan.convention.true_count(count + shift - drift, unseen)
                 points.setdefault(cell_of(hand), {}).setdefault((depth.seen, hand), []).append(
                     (x, chance * density * p, {m: v / p for m, v in values.items()} if p else {}))
     out = {}
@@ -496,7 +504,8 @@ def insurance_series(plan: IndexPlan) -> CellSeries | None:
                 value = (3 * mean[9] / (unseen - 1) - 1) / 2
                 weight = chance * mean[0] / unseen  # the ace up
             density = weight * plan.convention.decks(unseen)
-            points.append((plan.convention.true_count(running, unseen), density,
+            drift = mean_tag(plan.system, full) * (cards - unseen)
+            points.append((plan.convention.true_count(running - drift, unseen), density,
                            {"no insurance": mpq(0), "insure": value}))
         curves.append(_curve(points))
     return CellSeries(tuple(curves), ("insure", "no insurance"))
