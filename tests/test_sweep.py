@@ -187,6 +187,21 @@ def test_a_damaged_stored_result_is_computed_again(tmp_path):
     assert stats.computed == 1 and store.get(rules) == solve_task(rules)
 
 
+@pytest.mark.parametrize("altered", [{"ev": "banana"}, ["a", "list"], "text", None])
+def test_an_altered_stored_result_counts_as_missing_and_is_solved_again(tmp_path, altered):
+    rules = canonical_rules({"shoe": TINY, "split_hands": 2})
+    store = ResultStore(tmp_path)
+    run_tasks([rules], executor="serial", store=store)
+    path = next(tmp_path.glob("??/*.json"))
+    document = json.loads(path.read_text())
+    document["result"] = altered  # the task it is named for, with another result
+    path.write_text(json.dumps(document))
+    assert store.get(rules) is None
+    stats = RunStats()
+    assert run_tasks([rules], executor="serial", store=store, stats=stats) == [solve_task(rules)]
+    assert stats.computed == 1 and store.get(rules) == solve_task(rules)
+
+
 # --- rule effects --------------------------------------------------------------------------------
 
 

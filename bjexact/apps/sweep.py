@@ -224,11 +224,17 @@ def solve_task(rules: Mapping[str, Any]) -> dict[str, Any]:
 # --- the results store --------------------------------------------------------------------------
 
 
+def result_digest(result: Mapping[str, Any]) -> str:
+    """The SHA-256 of a result's canonical JSON: a stored result that no longer matches was altered."""
+    return hashlib.sha256(json.dumps(result, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
 class ResultStore:
     """Finished results, one JSON file per task named by its content hash (``ab/abcdef....json``).
 
     Files are written whole or not at all; a file that does not hold the task it is named
-    for (or is unreadable) counts as missing and is computed again.
+    for, whose result is not the one written (each carries its result's digest), or that is
+    unreadable counts as missing and is computed again.
     """
 
     def __init__(self, directory: str | Path, kind: str = TASK_KIND):
@@ -246,7 +252,10 @@ class ResultStore:
             return None
         if not isinstance(document, dict) or document.get("key") != key or document.get("rules") != dict(rules):
             return None
-        return document.get("result")
+        result = document.get("result")
+        if not isinstance(result, dict) or document.get("digest") != result_digest(result):
+            return None  # altered since it was written
+        return result
 
     def put(self, rules: Mapping[str, Any], result: Mapping[str, Any], seconds: float | None = None) -> None:
         key = task_key(rules, self.kind)
@@ -255,7 +264,8 @@ class ResultStore:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise BjexactError(f"cannot create the results store {self.directory}: {exc}") from None
-        document = {"key": key, "kind": self.kind, "rules": dict(rules), "result": dict(result), "seconds": seconds}
+        document = {"key": key, "kind": self.kind, "rules": dict(rules), "result": dict(result),
+                    "digest": result_digest(result), "seconds": seconds}
         write_whole(path, json.dumps(document, indent=1) + "\n")
 
     def __len__(self) -> int:
