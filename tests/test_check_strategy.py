@@ -212,3 +212,22 @@ def test_a_depleted_shoe_too_small_to_deal_is_named(capsys, tmp_path, monkeypatc
     err = capsys.readouterr().err
     assert status == 2 and err.count("\n") == 1
     assert "depleted shoe 1 (2,1,0,1,1,0,0,0,0,2): the shoe is too small" in err
+
+
+def test_shoe_decisions_read_card_symbols_and_ranks_as_hand_decision_does():
+    import pytest
+
+    from bjexact.errors import BjexactError
+
+    rules = Rules(shoe=HALF_DECK, naturals="peek")
+    table = ShoeDecisions.solve(rules)
+    for cards, up in (((10, 6), 10), ((1, 6), 7), ((2, 3, 4), 5)):
+        by_symbol = tuple("A23456789T"[c - 1] for c in cards)
+        expected = hand_decision(rules, cards, up, unseen=None)
+        assert table.decide(by_symbol, "A23456789T"[up - 1]) == table.decide(cards, up) == expected.best
+        assert table.values(by_symbol, "K" if up == 10 else str(up)) == table.values(cards, up)
+    assert table.decide((11, 6), 7) == table.decide(("A", "6"), 7)  # 11 for an ace
+    for cards, up, words in ((("A", "X"), "T", "unknown card 'X'"), ((10,), 10, "at least two cards"),
+                             ((10, 10, 5), 10, "already bust")):
+        with pytest.raises(BjexactError, match=words):
+            table.decide(cards, up)

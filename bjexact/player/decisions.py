@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ..core.cards import Counts, FiniteShoe, Shoe, counts_of
+from ..core.cards import Counts, FiniteShoe, Shoe, counts_of, rank_symbol
+from ..core.hand import player_hand
 from ..core.numbers import mpq
 from ..core.rules import Rules
 from ..errors import BjexactError
@@ -40,21 +41,26 @@ class ShoeDecisions:
         positions = solve_positions(rules, start)
         return cls(rules, start.counts, positions, {key: p.best for key, p in positions.items()})
 
-    def position(self, cards: Iterable[int], upcard: int) -> PositionValues:
-        """The stand and hit values of ``cards`` (ranks 1..10) against ``upcard``."""
-        key = (counts_of(cards), upcard)
+    def position(self, cards: Iterable[int | str], upcard: int | str) -> PositionValues:
+        """The stand and hit values of ``cards`` against ``upcard``: ranks 1..10 (11 for an ace) or
+        card symbols such as ``"A"``, ``"K"``, as :func:`~bjexact.player.solver.hand_decision` reads them."""
+        ranks, up = player_hand(cards, upcard)
+        key = (counts_of(ranks), up)
         found = self.positions.get(key)
         if found is None:
-            raise BjexactError(f"the shoe {self.shoe} cannot deal that hand against {upcard} "
-                               "(two or more cards, a hard total of 21 or less)")
+            raise BjexactError(f"the shoe {self.shoe} cannot deal that hand against {rank_symbol(up)}")
         return found
 
-    def decide(self, cards: Iterable[int], upcard: int) -> str:
-        """``"hit"`` or ``"stand"``: the better move (standing on an exact tie)."""
-        found = self.moves.get((counts_of(cards), upcard))
+    def decide(self, cards: Iterable[int | str], upcard: int | str) -> str:
+        """``"hit"`` or ``"stand"``: the better move (standing on an exact tie). Ranks 1..10 are
+        looked up at once; symbols and 11 for an ace are read first (:meth:`position`)."""
+        try:
+            found = self.moves.get((counts_of(cards), upcard))  # type: ignore[arg-type]
+        except (TypeError, IndexError):
+            found = None
         return self.position(cards, upcard).best if found is None else found
 
-    def values(self, cards: Iterable[int], upcard: int) -> dict[str, mpq]:
+    def values(self, cards: Iterable[int | str], upcard: int | str) -> dict[str, mpq]:
         """The exact values of the moves open to the hand (standing, and hitting while a card is left)."""
         found = self.position(cards, upcard)
         out = {"stand": found.stand}
