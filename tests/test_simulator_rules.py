@@ -180,6 +180,9 @@ def test_charlie_six_decks_against_the_published_rule_set():
     (dict(charlie=11), "--charlie must be"),
     (dict(charlie=True), "--charlie must be"),
     (dict(split_hands=9), "--split-hands must be 1 (no splitting) to 8, not 9"),
+    (dict(split_hands=2.0), "--split-hands must be 1 (no splitting) to 8, not 2.0"),  # a float, though equal
+    (dict(decks="inf", split_hands=2.0), "--split-hands must be"),
+    (dict(charlie=5.0), "--charlie must be a number of cards from 4 to 10"),
     (dict(double="none", double_after_hit=True), "--double-after-hit (doubling a hand of three or more cards) needs"),
     (dict(double_after_hit=1), "double_after_hit must be True or False"),
 ])

@@ -410,9 +410,9 @@ class GameRules:
         _choice("--surrender", self.surrender, SURRENDER_RULES)
         _choice("--hole-card", self.hole_card, HOLE_CARD_RULES)
         _choice("--split-strategy", self.split_strategy, SPLIT_STRATEGIES)
-        if self.split_hands not in range(1, MAX_SPLIT_HANDS + 1) or isinstance(self.split_hands, bool):
+        if type(self.split_hands) is not int or self.split_hands not in range(1, MAX_SPLIT_HANDS + 1):
             raise BjexactError(f"--split-hands must be 1 (no splitting) to {MAX_SPLIT_HANDS}, not {self.split_hands!r}")
-        if self.charlie is not None and (isinstance(self.charlie, bool) or self.charlie not in CHARLIE_CARDS):
+        if self.charlie is not None and (type(self.charlie) is not int or self.charlie not in CHARLIE_CARDS):
             raise BjexactError(f"--charlie must be a number of cards from {CHARLIE_CARDS[0]} to {CHARLIE_CARDS[-1]} "
                                f"(5: five-card Charlie), not {self.charlie!r}")
         if self.double_after_hit and self.double == "none":
