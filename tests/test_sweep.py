@@ -327,3 +327,14 @@ def test_sweep_command_on_an_existing_cluster(tmp_path, capsys, client):
     document = json.loads(out)
     assert (document["rule_sets"], document["computed"]) == (4, 4)
     assert len(client.scheduler_info(n_workers=-1)["workers"]) == 2  # the cluster is still up: not ours to close
+
+
+@pytest.mark.parametrize("document, words", [
+    ({"base": 5}, "base must be a table"),
+    ({"grid": ["decks", 1]}, "grid must be a table"),
+    ({"base": {"decks": 1}, "grid": "h17"}, "grid must be a table"),
+])
+def test_a_grid_whose_base_or_grid_is_not_a_table_is_refused_in_one_line(document, words):
+    with pytest.raises(BjexactError) as error:
+        grid_from_mapping(document)
+    assert words in str(error.value) and "\n" not in str(error.value)

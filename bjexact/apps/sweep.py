@@ -148,6 +148,10 @@ def grid_from_mapping(document: Mapping[str, Any], where: str = "grid") -> RuleG
             raise BjexactError(f"{where}: unknown rule {name!r}; rules: {', '.join(RULE_KEYS)}")
         return key
 
+    for table in ("base", "grid"):
+        if not isinstance(document.get(table, {}), Mapping):
+            raise BjexactError(f"{where}: {table} must be a table ([{table}] with one rule a line), "
+                               f"not {type(document[table]).__name__}")
     base = {key_of(k): _normal_value(key_of(k), v, f"{where} [base] {k}")
             for k, v in document.get("base", {}).items()}
     axes: dict[str, list[Any]] = {}
