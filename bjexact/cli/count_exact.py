@@ -266,6 +266,7 @@ def run_betting(args: argparse.Namespace) -> int:
     from ..core.numbers import parse_fraction
     from ..counting.betting import (
         BETTING_KIND,
+        MAX_UNITS,
         betting_task,
         count_frequencies,
         griffin_figures,
@@ -289,6 +290,10 @@ def run_betting(args: argparse.Namespace) -> int:
                        fraction(args.max_bet, "--max-bet"))
     if bank <= 0 or low <= 0 or high < low:
         raise BjexactError("--bank and --min-bet must be positive and --max-bet at least --min-bet")
+    for option, value, text in (("--bank", bank, args.bank), ("--min-bet", low, args.min_bet),
+                                ("--max-bet", high, args.max_bet)):
+        if value > MAX_UNITS:
+            raise BjexactError(f"{option} must be at most {MAX_UNITS:,} units, not {text[:30]}")
     if args.kelly and args.ramp:
         raise BjexactError("--kelly makes the ramp: it takes no --ramp")
     ramp = parse_ramp(args.ramp) if args.ramp else None

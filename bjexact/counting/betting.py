@@ -45,12 +45,14 @@ from ..player.game import solve_game
 from .simulation import effects_of_removal, eor_betting_correlation
 from .systems import CountSystem
 
-__all__ = ["BETTING_KIND", "betting_task", "variance_within_reach", "count_frequencies", "parse_ramp", "bet_at",
-           "kelly_ramp",
+__all__ = ["BETTING_KIND", "MAX_UNITS", "betting_task", "variance_within_reach", "count_frequencies", "parse_ramp",
+           "bet_at", "kelly_ramp",
            "values_by_count", "CountRow", "BettingFigures", "ramp_figures", "GriffinFigures", "griffin_figures",
            "weighted_correlation", "normal_gain"]
 
 BETTING_KIND = "count_betting/1"
+# the largest bet or bank, in units: beyond it the risk of ruin's exponent leaves floating point
+MAX_UNITS = 10**9
 
 
 def variance_within_reach(rules: GameRules) -> bool:
@@ -117,8 +119,9 @@ def parse_ramp(text: str) -> dict[int, mpq]:
         except ValueError:
             raise BjexactError("--ramp takes true count:bet pairs such as -1:1,1:2,2:4, "
                                f"not {part.strip()!r}") from None
-        if b <= 0 or abs(t) > 99 or (ramp and t <= max(ramp)):
-            raise BjexactError(f"--ramp: counts must increase (within +-99) and bets be positive, not {part.strip()!r}")
+        if b <= 0 or b > MAX_UNITS or abs(t) > 99 or (ramp and t <= max(ramp)):
+            raise BjexactError(f"--ramp: counts must increase (within +-99) and bets be positive, at most "
+                               f"{MAX_UNITS:,} units, not {part.strip()!r}")
         ramp[t] = b
     return ramp
 
