@@ -291,11 +291,16 @@ def test_sweep_command_on_a_local_cluster(tmp_path, capsys):
     (["{grid}", "--serial", "--workers", "2"], "--serial runs without Dask"),
     (["{bad}"], "not valid TOML"),
     (["{grid}", "--serial", "--rows", "/no/such/dir/rows.csv"], "the directory /no/such/dir does not exist"),
+    (["{grid}", "--workers", "{too_many}"], "a local cluster here has at most"),  # as count and count indices
+    (["{grid}", "--workers", "1000000"], "--workers 1,000,000: a local cluster here has at most"),
 ])
 def test_sweep_command_errors_are_one_line(tmp_path, capsys, args, message):
     (tmp_path / "g.toml").write_text("[base]\ndecks = 1\n")
     (tmp_path / "bad.toml").write_text("[base\n")
-    args = [a.format(grid=tmp_path / "g.toml", bad=tmp_path / "bad.toml") for a in args]
+    from bjexact.cli.common import max_local_workers
+
+    args = [a.format(grid=tmp_path / "g.toml", bad=tmp_path / "bad.toml", too_many=max_local_workers() + 1)
+            for a in args]
     status, out, err = run(capsys, "sweep", *args)
     assert status == 2 and message in err and err.count("\n") == 1
 

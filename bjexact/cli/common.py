@@ -227,3 +227,24 @@ def default_store(name: str = "count.store") -> Path:
     base = os.environ.get("XDG_CACHE_HOME", "")
     root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
     return root / "bjexact" / name
+
+
+# the most worker processes a local cluster may start per core (a scheduler's cluster is its own)
+LOCAL_WORKERS_PER_CORE = 4
+
+
+def max_local_workers() -> int:
+    """The most worker processes of a local cluster: 4 a core, at least 8."""
+    import os
+
+    return max(8, LOCAL_WORKERS_PER_CORE * (os.cpu_count() or 1))
+
+
+def check_workers(args: argparse.Namespace) -> None:
+    """Refuse a local cluster larger than :func:`max_local_workers` before starting anything."""
+    if args.serial and (args.scheduler or args.workers):
+        raise BjexactError("--serial runs without Dask: it takes neither --scheduler nor --workers")
+    bound = max_local_workers()
+    if args.workers is not None and args.workers > bound and args.scheduler is None:
+        raise BjexactError(f"--workers {args.workers:,}: a local cluster here has at most {bound} worker processes "
+                           f"({LOCAL_WORKERS_PER_CORE} a core); for more, start a Dask cluster and give --scheduler")

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import BjexactError
-from .common import add_output_options, bounded_int, default_store, number_style, write_outputs
+from .common import add_output_options, bounded_int, check_workers, default_store, number_style, write_outputs
 from .game_options import GAME_RULES_HELP, add_game_rule_options, game_rules_from_args
 
 EXAMPLES = """\
@@ -94,7 +94,6 @@ def run(args: argparse.Namespace) -> int:
         round_tasks,
     )
     from ..render.tables import NumberStyle, Table, render
-    from .count_exact import check_workers
 
     check_workers(args)
     if args.scheduler is not None:

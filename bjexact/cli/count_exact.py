@@ -9,18 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BjexactError
-from .common import add_output_options, bounded_int, default_store, is_stdout, number_style, write_output
+from .common import (
+    add_output_options,
+    bounded_int,
+    check_workers,
+    default_store,
+    is_stdout,
+    number_style,
+    write_output,
+)
 from .game_options import GAME_RULES_HELP, add_game_rule_options, game_rules_from_args
-
-# the most worker processes a local cluster may start per core (a scheduler's cluster is its own)
-LOCAL_WORKERS_PER_CORE = 4
-
-
-def max_local_workers() -> int:
-    """The most worker processes of a local cluster: 4 a core, at least 8."""
-    import os
-
-    return max(8, LOCAL_WORKERS_PER_CORE * (os.cpu_count() or 1))
 
 INDICES_EXAMPLES = """\
 examples:
@@ -146,16 +144,6 @@ def _subcommand(subparsers, name: str, run, span: int, examples: str, summary: s
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_output_options(parser, formats=("text", "md", "json"))
     return parser
-
-
-def check_workers(args: argparse.Namespace) -> None:
-    """Refuse a local cluster larger than :func:`max_local_workers` before starting anything."""
-    if args.serial and (args.scheduler or args.workers):
-        raise BjexactError("--serial runs without Dask: it takes neither --scheduler nor --workers")
-    bound = max_local_workers()
-    if args.workers is not None and args.workers > bound and args.scheduler is None:
-        raise BjexactError(f"--workers {args.workers:,}: a local cluster here has at most {bound} worker processes "
-                           f"({LOCAL_WORKERS_PER_CORE} a core); for more, start a Dask cluster and give --scheduler")
 
 
 def share(text: str, option: str):

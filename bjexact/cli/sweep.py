@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import BjexactError
-from .common import add_output_options, bounded_int, check_output_files, number_style, write_outputs
+from .common import add_output_options, bounded_int, check_output_files, check_workers, number_style, write_outputs
 
 EXAMPLES = """\
 grid file (TOML): [base] holds the rules every rule set shares, [grid] one list per rule
@@ -83,8 +83,7 @@ def run(args: argparse.Namespace) -> int:
     from ..core.rules import GameRules
     from ..render.tables import NumberStyle, Table, render
 
-    if args.serial and (args.scheduler is not None or args.workers):
-        raise BjexactError("--serial runs without Dask: it takes neither --scheduler nor --workers")
+    check_workers(args)
     if args.scheduler is not None and args.workers:
         raise BjexactError("--workers sizes the local cluster: an existing cluster (--scheduler) has its own")
     scheduler = scheduler_address(args.scheduler) if args.scheduler is not None else None
