@@ -231,3 +231,15 @@ def test_shoe_decisions_read_card_symbols_and_ranks_as_hand_decision_does():
                              ((10, 10, 5), 10, "already bust")):
         with pytest.raises(BjexactError, match=words):
             table.decide(cards, up)
+
+
+def test_a_shoe_that_deals_no_decision_is_not_a_pass(tmp_path, capsys):
+    report = tmp_path / "report.txt"
+    status = main(["check-strategy", "tests/test_check_strategy.py:always_hit", "--shoe", "0,0,0,0,0,0,0,0,0,2",
+                   "-o", str(report)])
+    err = capsys.readouterr().err
+    assert status == 2 and "deals no decision to check" in err and err.count("\n") == 1
+    assert not report.exists()
+    from bjexact.checks.strategy import StrategyCheck
+
+    assert not StrategyCheck(Rules(decks=1), ((4,) * 9 + (16,),), 0, 0, ()).passed  # nothing tested

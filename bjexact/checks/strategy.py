@@ -92,7 +92,8 @@ class StrategyCheck:
 
     @property
     def passed(self) -> bool:
-        return not self.disagreements
+        """No disagreement in at least one decision: nothing tested is not a pass."""
+        return not self.disagreements and self.decisions > 0
 
     def to_json(self) -> dict[str, Any]:
         return {"passed": self.passed, "rules": self.rules.to_json(), "game": self.game or None, "seed": self.seed,

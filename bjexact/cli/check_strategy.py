@@ -112,6 +112,9 @@ def run(args: argparse.Namespace) -> int:
                                                                     progress=bar)
     except safety.Abort as exc:
         raise BjexactError(str(exc)) from None
+    if not check.decisions:
+        raise BjexactError(f"the shoe {','.join(map(str, rules.finite_shoe().counts))} deals no decision to check "
+                           "(no hand of two or more cards against an up-card): nothing was tested")
     report = json.dumps(check.to_json(), indent=2) + "\n" if args.format == "json" else \
         strategy.format_strategy_check(check)
     write_output(report, args.output)
