@@ -270,3 +270,11 @@ def test_the_adapter_example_of_the_help_is_complete_short_and_passes(tmp_path, 
 def test_the_readme_shows_the_adapter_example_as_it_is():
     root = Path(__file__).parent.parent
     assert (root / "examples" / "round_adapter.py").read_text() in (root / "README.md").read_text()
+
+
+@pytest.mark.parametrize("row", ["5-999999999", "<= 999999999", "soft 13-999999999", "4-22"])
+def test_a_row_of_totals_beyond_21_is_refused_before_it_is_listed(row):
+    text = f"hard  2 3 4 5 6 7 8 9 T A\n{row}  H H H H H H H H H H\n"
+    with pytest.raises(BjexactError) as error:
+        read_chart(text)
+    assert "names totals outside" in str(error.value) and "\n" not in str(error.value)

@@ -161,30 +161,37 @@ def row_keys(label: str, section: str | None) -> tuple[str, list[str]] | None:
     match = _SOFT_ACES.fullmatch(text)
     if match:
         low, high = sorted((int(match.group(1)), int(match.group(2))))
-        return "soft", [str(11 + v) for v in range(low, high + 1)]
+        return "soft", [str(11 + v) for v in _totals(low, high, text, 1, 10)]
     match = _SOFT.fullmatch(text)
     if match:
         low = int(match.group(1))
         high = int(match.group(2)) if match.group(2) else low
-        return "soft", [str(t) for t in range(low, high + 1)]
+        return "soft", [str(t) for t in _totals(low, high, text)]
     target = "soft" if section == "soft" else "hard"
     match = _RANGE.fullmatch(text)
     if match:
         low, high = sorted((int(match.group(1)), int(match.group(2))))
-        return target, [str(t) for t in range(low, high + 1)]
+        return target, [str(t) for t in _totals(low, high, text)]
     match = _UP.fullmatch(text)
     if match:
-        return target, [str(t) for t in range(int(match.group(1)), 22)]
+        return target, [str(t) for t in _totals(int(match.group(1)), 21, text)]
     match = _DOWN.fullmatch(text)
     if match:
         high = int(match.group(1) or match.group(2))
-        return target, [str(t) for t in range(4 if target == "hard" else 12, high + 1)]
+        return target, [str(t) for t in _totals(4 if target == "hard" else 12, high, text)]
     match = _TOTAL.fullmatch(text)
     if match:
         return target, [match.group(1)]
     if section == "soft" and text in ("a,a", "aa"):
         return "pairs", ["A"]
     return None
+
+
+def _totals(low: int, high: int, text: str, least: int = 2, most: int = 21) -> range:
+    """The totals ``low .. high`` of a row label, refused (before any is listed) beyond ``least .. most``."""
+    if low < least or high > most:
+        raise BjexactError(f"the chart row {text!r} names totals outside {least}..{most}")
+    return range(low, high + 1)
 
 
 def _section_of(text: str) -> str | None:
