@@ -57,6 +57,11 @@ def test_system_files(tmp_path):
         load_system(str(tmp_path / "bad.toml"))
     with pytest.raises(BjexactError, match="unknown count system 'wong'"):
         load_system("wong")
+    # a name heads every table: printable text, not escape codes or new lines
+    for name in ('"\\u001b[31mred"', '"two\\nlines"', '""', "5", '"' + "x" * 61 + '"'):
+        (tmp_path / "named.toml").write_text(f"name = {name}\ntags = [-1, 1, 1, 1, 1, 1, 0, 0, 0, -1]\n")
+        with pytest.raises(BjexactError, match="name must be printable text"):
+            load_system(str(tmp_path / "named.toml"))
 
 
 def test_shoes_are_reproducible_and_dealt_to_the_cut_card():

@@ -10,7 +10,10 @@ from ..apps.sweep import read_toml
 from ..core.numbers import mpq
 from ..errors import BjexactError
 
-__all__ = ["SYSTEMS", "CountSystem", "load_system"]
+__all__ = ["SYSTEMS", "CountSystem", "load_system", "MAX_NAME"]
+
+# the longest name a count system file may give (it heads tables)
+MAX_NAME = 60
 
 # tags of A, 2, ..., 9, T
 SYSTEMS: dict[str, tuple[int, ...]] = {
@@ -59,4 +62,7 @@ def load_system(name: str) -> CountSystem:
     tags = document.get("tags")
     if not isinstance(tags, list) or len(tags) != 10 or not all(type(t) is int for t in tags):
         raise BjexactError(f"{path}: tags must be a list of ten whole numbers (A, 2, ..., 9, T)")
-    return CountSystem(str(document.get("name", path.stem)), tuple(tags))
+    name = document.get("name", path.stem)
+    if not isinstance(name, str) or not name.isprintable() or not 0 < len(name) <= MAX_NAME:
+        raise BjexactError(f"{path}: name must be printable text of 1 to {MAX_NAME} characters, not {str(name)[:20]!r}")
+    return CountSystem(name, tuple(tags))
