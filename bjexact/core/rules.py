@@ -160,10 +160,10 @@ def refuse_split_rules_without_splitting(rules: GameRules) -> GameRules:
     """
     if rules.split_hands == 1:
         if rules.hit_split_aces:
-            raise BjexactError("--hit-split-aces (drawing to split aces) needs splitting: --split-hands 2, 3 or 4")
+            raise BjexactError("--hit-split-aces (drawing to split aces) needs splitting: --split-hands 2 or more")
         if rules.split_strategy != "cdz":
             raise BjexactError(f"--split-strategy {rules.split_strategy} (how split hands are played) needs "
-                               "splitting: --split-hands 2, 3 or 4")
+                               "splitting: --split-hands 2 or more")
     return rules
 
 
@@ -421,7 +421,7 @@ class GameRules:
         if self.obo and self.hole_card != "enhc":
             raise BjexactError("--obo (original bets only) applies to --hole-card enhc only")
         if self.rsa and self.split_hands <= 2:
-            raise BjexactError("--rsa (resplit aces) needs --split-hands 3 or 4")
+            raise BjexactError("--rsa (resplit aces) needs --split-hands 3 or more")
         if self.surrender == "late" and self.hole_card == "enhc":
             raise BjexactError(
                 "late surrender comes after the dealer's peek: with --hole-card enhc use --surrender early")
