@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     analysis = analyse(system, full, rounds, results)
     eor_lines, eor_json = [], None
     if args.eor:
-        eor_lines, eor_json = _removal(args, rules_json, full, system)
+        eor_lines, eor_json = _removal(args, rules_json, full, system, number_style(args))
     style = number_style(args)
     signed = NumberStyle(style.decimals, style.percent, style.exact, signed=True)
     total = analysis.rounds
@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
                    "positive mean value under basic strategy): "
                    + ("none" if analysis.key_count is None else f"{analysis.key_count:+d}")] if running else []
     by_count = Table(
-        f"Expected result by {analysis.by} count (%): {system.name}, {rules.describe()}",
+        f"Expected result by {analysis.by} count ({signed.value_units}): {system.name}, {rules.describe()}",
         [f"{analysis.by} count", "rounds", "share (%)", "optimal", "basic"],
         [[f"{b.count:+d}", str(b.rounds), share.plain(mpq(b.rounds, total)), b.ev, b.ev_basic]
          for b in analysis.bins],
@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
          f"{stats.computed} solved on {stats.workers} worker(s), {stats.stored} from the store {args.store}",
          "optimal: the best play for the cards unseen; basic: every decision by the full shoe's basic strategy "
          "chart (total-dependent), valued exactly for the cards unseen"] + count_notes + [
-         f"all rounds: optimal {signed.plain(analysis.ev)}%, basic {signed.plain(analysis.ev_basic)}%",
+         f"all rounds: optimal {signed.value_text(analysis.ev)}, basic {signed.value_text(analysis.ev_basic)}",
          f"betting correlation ({analysis.by} count vs exact value): "
          + ("n/a" if analysis.betting_correlation is None else f"{analysis.betting_correlation:.3f}"),
          "playing efficiency (indices below / perfect play, gain over basic): "
@@ -170,7 +170,7 @@ def _index_text(index) -> str:
     return f"{'>=' if index.direction == '+' else '<='} {index.threshold:+d}"
 
 
-def _removal(args, rules_json, full, system):
+def _removal(args, rules_json, full, system, shown):
     """The effects of removal of the full shoe (exact re-solves, stored like rule sets) and the
     betting correlation of the tags with them."""
     from ..apps.sweep import ResultStore, canonical_rules, run_tasks
@@ -185,9 +185,10 @@ def _removal(args, rules_json, full, system):
                         label="effects of removal")
     eors = effects_of_removal(full, [parse_fraction(r["ev"]) for r in results])
     correlation = eor_betting_correlation(system, eors)
-    style = NumberStyle(4, True, signed=True)
+    style = NumberStyle(shown.decimals, shown.percent, shown.exact, signed=True)
     symbols = "A23456789T"
-    lines = ["effects of removal (%): " + "  ".join(f"{symbols[r - 1]} {style.plain(e)}" for r, e in eors.items()),
+    shown_eors = "  ".join(f"{symbols[r - 1]} {style.plain(e)}" for r, e in eors.items())
+    lines = [f"effects of removal ({style.value_units}): {shown_eors}",
              "betting correlation (tags vs effects of removal, 13 cards): "
              + ("n/a" if correlation is None else f"{correlation:.3f}")]
     document = {"eor": {symbols[r - 1]: fraction_string(e) for r, e in eors.items()},

@@ -98,14 +98,14 @@ def index_tables(chart: Any, style: NumberStyle, run_note: str) -> list[Table]:
 
 def betting_tables(system: Any, rules: Any, figures: Any, griffin: Any, style: NumberStyle, args: Any,
                    run_note: str) -> list[Table]:
-    signed = NumberStyle(style.decimals, True, style.exact, signed=True)
+    signed = NumberStyle(style.decimals, style.percent, style.exact, signed=True)
     share = NumberStyle(2, True, style.exact)
     units = NumberStyle(style.decimals, False, style.exact)
     missing = "n/a: not computed with resplits on a finite shoe"
     body = [[f"{r.count:+d}", share.plain(r.frequency), signed.plain(r.ev),
              "n/a" if r.variance is None else units.plain(r.variance), units.plain(r.bet)] for r in figures.rows]
     by_count = Table(f"By true count: {system.name}, {rules.describe()}, penetration {args.penetration}",
-                     ["true count", "rounds (%)", "EV (%)", "variance", "bet"], body,
+                     ["true count", "rounds (%)", signed.value_header("EV"), "variance", "bet"], body,
                      ["EV and variance: the round's exact values for the shoe at that true count, optimal play; "
                       "rounds: exact share of rounds at the floored true count (ends pooled)", run_note])
     n0 = figures.n0

@@ -120,11 +120,11 @@ def run(args: argparse.Namespace) -> int:
         notes.append(f"{len(refused)} rule sets of the grid skipped, refused by the engine, e.g. "
                      f"{refused[0][1]}")
     table = Table(
-        f"Rule effects on the house edge (%), from the base: {base_rules.describe()}",
+        f"Rule effects on the house edge ({signed.value_units}), from the base: {base_rules.describe()}",
         ["rules", "house edge", "effect"],
         [["base", base_edge, ""]] + [[e.label, e.house_edge, e.effect] for e in rows],
-        notes + ["effect: the change in the house edge, percentage points of the initial bet; "
-                 "positive favours the house"],
+        notes + ["effect: the change in the house edge, " + ("percentage points of the initial bet"
+                 if signed.percent and not signed.exact else signed.value_units) + "; positive favours the house"],
     )
     document = {
         "base": GameRules.to_json(base_rules),
