@@ -343,3 +343,19 @@ def test_a_grid_whose_base_or_grid_is_not_a_table_is_refused_in_one_line(documen
     with pytest.raises(BjexactError) as error:
         grid_from_mapping(document)
     assert words in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_grid_is_counted_before_it_is_expanded_and_shoes_beyond_the_engine_skipped_up_front():
+    from bjexact.apps.sweep import MAX_RULE_SETS
+
+    axes = {"decks": list(range(1, 101)), "bj_pays": [f"{p}/2" for p in range(1, 101)],
+            "surrender": ["none", "late"]}
+    with pytest.raises(BjexactError, match=f"more than the bound of {MAX_RULE_SETS:,}"):
+        grid_from_mapping({"base": {"h17": False}, "grid": axes}).points()
+    valid, refused = grid_from_mapping({"base": {"split_hands": 2}, "grid": {"decks": [1, 6000]}}).points()
+    assert [v["decks"] for v in valid] == [1]
+    assert len(refused) == 1 and "the engine solves at most 262,143" in refused[0][1]
+    grid = grid_from_mapping({"base": {"split_hands": 2}, "grid": {"decks": [1, 6000]}})
+    assert [p["decks"] for p in grid.effect_points(strict=False)] == [1]
+    with pytest.raises(BjexactError, match="the change decks = 6000 from the base rules is refused"):
+        grid.effect_points()

@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import itertools
 import json
+import math
 import os
 import re
 import tempfile
@@ -27,9 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..core.cards import Shoe
+from ..core.cards import FiniteShoe, Shoe
 from ..core.numbers import fraction_string, mpq, parse_fraction, short
 from ..core.rules import INFINITE, GameRules, parse_bj_pays, parse_decks, refuse_split_rules_without_splitting
+from ..dealer.batch import MAX_ENGINE_CARDS
 from ..errors import BjexactError
 from ..files import read_bounded, write_atomically
 from ..player.game import solve_game
@@ -87,6 +89,18 @@ def rules_from_json(rules: Mapping[str, Any]):
     return GameRules.from_json(rules)
 
 
+# the most rule sets one sweep solves: each is an exact solve of up to seconds
+MAX_RULE_SETS = 10_000
+
+
+def refuse_beyond_the_engine(rules: dict[str, Any]) -> dict[str, Any]:
+    """``rules`` (canonical), refused now if its shoe holds more cards than the engine can solve."""
+    shoe = rules_from_json(rules).make_shoe()
+    if isinstance(shoe, FiniteShoe) and sum(shoe.counts) > MAX_ENGINE_CARDS:
+        raise BjexactError(f"a shoe of {sum(shoe.counts):,} cards: the engine solves at most {MAX_ENGINE_CARDS:,}")
+    return rules
+
+
 def canonical_rules(rules: Mapping[str, Any]) -> dict[str, Any]:
     """The complete, validated form of a rule set: ``GameRules.to_json`` of it."""
     return refuse_split_rules_without_splitting(rules_from_json(rules)).to_json()
@@ -108,11 +122,15 @@ class RuleGrid:
     def points(self) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], str]]]:
         """(valid rule sets, [(refused rule set, reason)]) of the whole grid, in a fixed order."""
         keys = list(self.axes)
+        size = math.prod(len(self.axes[k]) for k in keys)
+        if size > MAX_RULE_SETS:
+            raise BjexactError(f"the grid holds {size:,} rule sets, more than the bound of {MAX_RULE_SETS:,} a run "
+                               "(each one exact solve): fewer values, or several grids")
         valid, refused = [], []
         for combo in itertools.product(*(self.axes[k] for k in keys)):
             point = dict(self.base) | dict(zip(keys, combo))
             try:
-                valid.append(canonical_rules(point))
+                valid.append(refuse_beyond_the_engine(canonical_rules(point)))
             except BjexactError as exc:
                 refused.append((point, str(exc)))
         return valid, refused
@@ -125,10 +143,10 @@ class RuleGrid:
         """The base and each single change from it; a change the engine refuses is an error
         (``strict``) or left out."""
         base = self.base_point()
-        points = [canonical_rules(base)]
+        points = [refuse_beyond_the_engine(canonical_rules(base))]
         for key, value in self.changes():
             try:
-                points.append(canonical_rules(base | {key: value}))
+                points.append(refuse_beyond_the_engine(canonical_rules(base | {key: value})))
             except BjexactError as exc:
                 if strict:
                     raise BjexactError(

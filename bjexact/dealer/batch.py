@@ -39,7 +39,8 @@ from .graph import BLACKJACK, BUST, FINAL_TOTALS
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["OUTCOMES", "DealerOracle", "Residues", "moduli_above", "from_residues", "row_of", "weighted"]
+__all__ = ["OUTCOMES", "MAX_ENGINE_CARDS", "DealerOracle", "Residues", "moduli_above", "from_residues", "row_of",
+           "weighted"]
 
 OUTCOMES = FINAL_TOTALS + (BUST, BLACKJACK)
 _SLOT = {o: i for i, o in enumerate(OUTCOMES)}
@@ -48,6 +49,10 @@ _SLOT = {o: i for i, o in enumerate(OUTCOMES)}
 # residues are multiplied in floats; a residue times a card count, summed, is exact too
 _PRIMES = (67108859, 67108837, 67108819, 67108777, 67108763, 67108757, 67108753, 67108747, 67108739, 67108729,
            67108721, 67108709, 67108693, 67108669, 67108667, 67108661, 67108649, 67108633, 67108597, 67108579)
+
+# the most cards a shoe may hold for the engine's arithmetic modulo primes (counts below 2^18)
+MAX_ENGINE_CARDS = (1 << 18) - 1
+TOO_LARGE = f"the shoe is too large for exact arithmetic modulo primes: at most {MAX_ENGINE_CARDS:,} cards"
 
 
 @dataclass(frozen=True)
@@ -238,8 +243,8 @@ class DealerOracle:
         others = sizes - (left[:, pair - 1] - (upcard == pair)) if pair else sizes
         if pair and (others < j).any():
             raise BjexactError("the shoe is too small to deal the split hands")
-        if sizes.max() >= 1 << 18:
-            raise BjexactError("the shoe is too large for exact arithmetic modulo primes")
+        if sizes.max() > MAX_ENGINE_CARDS:
+            raise BjexactError(TOO_LARGE)
         # the denominators, one per distinct (N, Q, j), each below 2^18
         kinds, kind_of = np.unique((sizes << 36) + (others << 18) + j, return_inverse=True)
         dens = [_capped(n - i, k) * (_capped(q, k) if pair else 1)
@@ -388,8 +393,8 @@ def _numerators(walk: _UpcardWalk, left: np.ndarray, sizes: np.ndarray, others: 
     """
     import numpy as np
     most = int(left.sum(axis=1).max())
-    if most >= 1 << 18:
-        raise BjexactError("the shoe is too large for exact arithmetic modulo primes")
+    if most > MAX_ENGINE_CARDS:
+        raise BjexactError(TOO_LARGE)
     pf = p.astype(np.float64)
     inverse = 1.0 / pf
     reduced = 2.0 * float(pf.max())  # a reduced sum is within about p/2 (see _reduce); kept with room
