@@ -135,6 +135,7 @@ def test_report_writes_a_new_folder_by_default(tmp_path, monkeypatch):
     assert main(["report", "--decks", "inf", "--quiet"]) == 0
     assert sorted(p.name for p in (tmp_path / "bjexact-report").iterdir()) == ["figures", "report.md", "report.tex",
                                                                               EFFECTS_FILE]
+    assert (tmp_path / "bjexact-report" / "figures" / ".bjexact-written").exists()
 
 
 SMALL_SHOE = (2, 2, 2, 2, 2, 2, 2, 2, 2, 8)  # 26 cards: resplitting's lines are beyond the work limit
@@ -451,3 +452,28 @@ def test_the_regenerate_line_reproduces_the_report(tmp_path):
     second = tmp_path / "second"
     assert main(["report", "-o", str(second), *flags, "--no-pdf", "--quiet"]) == 0
     assert (second / "report.md").read_text() == text
+
+
+def test_a_new_report_leaves_the_users_files_in_its_figures_folder(tmp_path, monkeypatch):
+    import bjexact.render.report as report
+
+    monkeypatch.setattr(report, "_tex_command", lambda: None)
+    monkeypatch.setattr(report, "have_dot", lambda: False)
+    target = tmp_path / "out"
+    assert main(["report", "-o", str(target), "--decks", "inf", "--quiet", "--no-rule-effects"]) == 0
+    manifest = target / "figures" / ".bjexact-written"
+    first = set(manifest.read_text().split())
+    assert first == {p.name for p in (target / "figures").iterdir()} - {manifest.name} and first
+    (target / "figures" / "mine.txt").write_text("my notes\n")
+    assert main(["report", "-o", str(target), "--decks", "inf", "--h17", "--quiet", "--no-rule-effects"]) == 0
+    second = set(manifest.read_text().split())
+    assert (target / "figures" / "mine.txt").read_text() == "my notes\n"  # the user's file stays
+    # the first report's figures are replaced by the second's, those it no longer draws removed
+    assert {p.name for p in (target / "figures").iterdir()} == second | {"mine.txt", manifest.name}
+    assert first != second and "H17" in (target / "report.md").read_text()
+    # -o a link to a folder: the report is written into the folder the link names
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "elsewhere")
+    assert main(["report", "-o", str(tmp_path / "link"), "--decks", "inf", "--quiet", "--no-rule-effects"]) == 0
+    assert (tmp_path / "elsewhere" / "report.md").exists() and (tmp_path / "link").is_symlink()
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]

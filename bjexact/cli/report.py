@@ -141,6 +141,7 @@ def write_staged(target, write, stale=()) -> list:
     from ..errors import BjexactError
     from ..files import os_error_message
 
+    target = Path(os.path.realpath(target))  # a link to a folder elsewhere: stage beside the folder itself
     created = [p for p in (target, *target.parents) if not p.exists()]
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -175,14 +176,53 @@ def _move_into_place(staging, target, stale) -> None:
     if not target.exists():
         os.rename(staging, target)
         staging.mkdir()  # for the caller's clean-up
+        for name in entries:
+            if (target / name).is_dir():
+                _note_written(target / name, sorted(p.name for p in (target / name).iterdir()))
         return
     replaced = staging / ".replaced"
     replaced.mkdir()
+    merged = {name for name in entries if (staging / name).is_dir() and (target / name).is_dir()
+              and not (target / name).is_symlink()}
     for name in sorted(set(entries) | set(stale)):
+        if name in merged or ((target / name).is_dir() and name not in entries):
+            continue  # a directory of the report's (figures/) is merged into: the user's files in it stay
         if os.path.lexists(target / name):
             os.rename(target / name, replaced / name)
     for name in entries:
-        os.rename(staging / name, target / name)
+        written = None
+        if name in merged:
+            (replaced / name).mkdir()
+            written = sorted(p.name for p in (staging / name).iterdir())
+            for child in sorted(set(written) | _written_before(target / name)):
+                if os.path.lexists(target / name / child):
+                    os.rename(target / name / child, replaced / name / child)
+                if child in written:
+                    os.rename(staging / name / child, target / name / child)
+        else:
+            os.rename(staging / name, target / name)
+            if (target / name).is_dir():
+                written = sorted(p.name for p in (target / name).iterdir())
+        if written is not None:
+            _note_written(target / name, written)
+
+
+# In a directory of the report's (figures/), the files the report wrote: a new report replaces them
+# and leaves every other file there alone.
+WRITTEN = ".bjexact-written"
+
+
+def _note_written(directory, names) -> None:
+    """Note what the report wrote in ``directory``: the next report replaces these files only."""
+    (directory / WRITTEN).write_text("".join(f"{name}\n" for name in names))
+
+
+def _written_before(directory) -> set[str]:
+    try:
+        return {line for line in (directory / WRITTEN).read_text().splitlines() if line and "/" not in line}
+    except OSError:
+        return set()
+
 
 
 def _keep_logs(staging, target, message: str) -> str:
