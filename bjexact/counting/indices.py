@@ -9,9 +9,9 @@ Method (the conventions every number here follows)
     (:func:`~bjexact.counting.compositions.count_chances`). Read *at the decision* (the default,
     as counters read it) the running count adds the player's two cards and the up-card and is
     divided by the decks unseen then (``(N - seen - 3) / 52``); read *at the deal*, the count of
-    the cards seen before the round over ``(N - seen) / 52``. The true count is binned as the
-    player reads it (:class:`CountConvention`: rounded, floored or truncated, the decks exact or
-    estimated to a whole, half or quarter deck).
+    the cards seen before the round over ``(N - seen) / 52``; the decks exact or estimated to a
+    whole, half or quarter deck (:class:`CountConvention`). An unbalanced count (KO) is read as
+    its balanced equivalent: the running count less the shoe's mean tag per card seen.
 
     *The cards unseen at a count.* ``method="expectation"``: the shoe whose composition is the
     exact conditional mean of the cards unseen given ``(seen, c)``
@@ -25,19 +25,23 @@ Method (the conventions every number here follows)
     *Values.* Each integer shoe is solved exactly (:func:`hands_task`): every two-card hand's
     chance with its up-card and each move's value (dealer naturals included). In a mixture a
     hand's chance is the weighted sum of its chances and its values the chance-weighted means.
-    A chart cell (total-dependent: hard and soft totals of two different cards, pairs) at the
-    player's integer true count ``t`` gathers every (depth, count, hand of the cell) whose count
-    at the decision reads ``t``, weighted by the chance of that count at that depth and of the
-    hand: its moves' values are averages over everything a player meeting the cell at ``t``
-    may hold. Surrender is compared with the best other move; insurance (half the stake, ace up)
+    Each (depth, hand) is a curve along the true count (:class:`Curve`): at the true count of
+    each running count, the chance of that count and hand per unit of true count, and the
+    hand's move values; the straight line between neighbouring counts. A chart cell
+    (total-dependent: hard and soft totals of two different cards, pairs) at a true count ``x``
+    is the sum of its curves there (:class:`CellSeries`): its moves' values are the averages
+    over everything a player meeting the cell at ``x`` may hold, every depth, count and hand
+    weighted by its chance. Surrender is compared with the best other move; insurance (half the stake, ace up)
     is worth ``(3 T' / n' - 1) / 2`` with ``T'`` the tens among the ``n'`` cards unseen at the
     decision, averaged exactly over every composition (linear in the tens: no solve needed).
 
-    *Index.* Where the best move differs between two neighbouring counts ``t < t'`` that can
-    both be dealt (:class:`Change`), the *index* is ``t'`` (from the player's count ``t'`` up, play
-    the higher-count move) and the *crossing* is where the straight line through the two exact
-    value differences, placed at the centres of the two counts' bins, is zero. Every change of a
-    cell within the span is reported; a cell is followed at the counts where it can be dealt.
+    *Index.* Where the best move differs between two neighbouring whole true counts ``t < t'`` at
+    which the cell is met (:class:`Change`), the *crossing* is the true count between them where
+    the exact value difference of the two moves is zero (exact at every count of a curve, the
+    straight line between two such counts around the zero), and the *index* is the crossing
+    under the convention's rounding (round, floor or truncate): from the index up, play the
+    higher-count move. Every change of a cell within the span is reported; a cell is followed
+    at the counts where it is met.
 """
 
 from __future__ import annotations
@@ -101,7 +105,7 @@ FAB_4: dict[tuple[str, str, int], tuple[int, str, str]] = {
 MAX_DECKS = 8
 # the most integer shoes one index run may solve
 MAX_SHOES = 5000
-# counts of a depth rarer than this are left out (their bins lose that weight)
+# counts of a depth rarer than this are left out of the averages
 MIN_CHANCE = mpq(1, 10**5)
 HALF = mpq(1, 2)
 
@@ -139,26 +143,18 @@ class CountConvention:
         return running / self.decks(unseen)
 
     def bin(self, true_count: mpq) -> int:
-        """The player's integer true count."""
+        """The whole true count ``true_count`` is read as (an index is its crossing read so)."""
         if self.rounding == "round":
             return int(floor(true_count + HALF))
         if self.rounding == "floor":
             return int(floor(true_count))
         return int(true_count)  # truncated towards 0
 
-    def centre(self, count: int) -> mpq:
-        """The middle of the true counts read as ``count``."""
-        if self.rounding == "round" or (self.rounding == "truncate" and count == 0):
-            return mpq(count)
-        if self.rounding == "floor":
-            return count + HALF
-        return count + (HALF if count > 0 else -HALF)
-
     def describe(self) -> str:
         decks = "exact decks" if self.deck_step is None else f"decks to the nearest {self.deck_step} deck"
         read = "at the decision (the round's cards counted)" if self.at == "decision" else "at the deal"
-        verb = {"round": "rounded", "floor": "floored", "truncate": "truncated"}[self.rounding]
-        return f"true count read {read}, {verb}, {decks}"
+        verb = {"round": "rounded (halves up)", "floor": "floored", "truncate": "truncated"}[self.rounding]
+        return f"true count read {read}, {decks}; an index is the crossing {verb}"
 
     def to_json(self) -> dict[str, Any]:
         return {"at": self.at, "rounding": self.rounding,
