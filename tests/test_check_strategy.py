@@ -243,3 +243,30 @@ def test_a_shoe_that_deals_no_decision_is_not_a_pass(tmp_path, capsys):
     from bjexact.checks.strategy import StrategyCheck
 
     assert not StrategyCheck(Rules(decks=1), ((4,) * 9 + (16,),), 0, 0, ()).passed  # nothing tested
+
+
+def test_an_engines_answer_is_read_by_the_built_in_types_methods():
+    import pytest
+
+    from bjexact.checks.strategy import engine_move
+    from bjexact.errors import BjexactError
+
+    class Hostile(str):
+        def strip(self, *args):
+            raise RuntimeError("no strip")
+
+        def lower(self):
+            raise RuntimeError("no lower")
+
+        def __repr__(self):
+            raise RuntimeError("no repr")
+
+    class HostileInt(int):
+        def __repr__(self):
+            raise RuntimeError("no repr")
+
+    assert engine_move(Hostile(" Hit "), "e") == "hit"
+    for answer, shown in ((Hostile("fold"), "'fold'"), (HostileInt(3), "3"), (None, "None"), ([1], "a list")):
+        with pytest.raises(BjexactError) as error:
+            engine_move(answer, "e")
+        assert f"the engine e answered {shown}, not a move" in str(error.value)

@@ -50,9 +50,11 @@ _GAME_MOVES = {**_MOVES, "double": "double", "d": "double", "split": "split", "p
 
 def engine_move(answer: Any, where: str, moves: dict[str, str] = _MOVES) -> str:
     """The canonical move of an engine's answer, or an error naming it."""
-    if isinstance(answer, str) and answer.strip().lower() in moves:
-        return moves[answer.strip().lower()]
-    shown = repr(answer) if isinstance(answer, (str, int, float, type(None))) else f"a {type(answer).__name__}"
+    # the built-in types' own methods: a subclass's strip, lower or repr may raise or lie
+    if isinstance(answer, str) and str.lower(str.strip(answer)) in moves:
+        return moves[str.lower(str.strip(answer))]
+    base = next((kind for kind in (bool, str, int, float) if isinstance(answer, kind)), None)
+    shown = "None" if answer is None else base.__repr__(answer) if base else f"a {type(answer).__name__}"
     known = "hit or stand" if moves is _MOVES else "hit, stand, double, split or surrender"
     raise BjexactError(f"the engine {where} answered {shown[:40]}, not a move ({known})")
 
