@@ -27,7 +27,7 @@ examples:
   bjexact count indices --system hi-lo --decks 6 --left 1/2          # one depth: half the shoe left
   bjexact count indices --system hi-lo --decks 1 --count-at deal --tc-rounding floor
   bjexact count indices --system zen --decks 2 --h17 --span 8 --format json
-  bjexact count indices --shoe 2,2,2,2,2,2,2,2,2,8 --method exhaustive --serial --span 6
+  bjexact count indices --shoe 2,2,2,2,2,2,2,2,2,8 --method exhaustive --left 23/26 --serial   # 211 shoes
 
 Method. The count is read as counters read it: at the decision, the cards seen before the
 round, the player's two cards and the up-card counted, divided by the decks unseen then

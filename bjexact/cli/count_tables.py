@@ -67,7 +67,9 @@ def index_tables(chart: Any, style: NumberStyle, run_note: str) -> list[Table]:
         + ("" if len(plan.depths) == 1 else " (each count at each depth weighted by its exact chance)"),
         ("shoes: the exact expected composition given each count, as mixtures of integer shoes"
          if plan.method == "expectation" else "shoes: every composition of the cards unseen, exact chances"),
-    ] + ([f"met at some counts only (there): {'; '.join(partial)}"] if partial else []) + (
+    ] + ([f"met at some counts only (there): {'; '.join(partial)}"] if 0 < len(partial) <= 8 else
+         [f"{len(partial)} cells are met at some counts of the span only (--format json: each cell's counts)"]
+         if partial else []) + (
         ["the published Hi-Lo indices are multi-deck numbers: compared on four decks or more"]
         if chart.system.tags == SYSTEMS["hi-lo"] and not chart.compared_with_published else []) + [run_note]
     tables[-1] = Table(tables[-1].title, tables[-1].columns, tables[-1].rows, notes)
