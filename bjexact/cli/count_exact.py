@@ -171,9 +171,9 @@ def _setup(args: argparse.Namespace):
     rules = game_rules_from_args(args, split_hands=2)
     if rules.infinite:
         raise BjexactError("counting needs a finite shoe: --decks N or --shoe")
-    if sum(rules.make_shoe().counts) > 52 * MAX_DECKS:
-        raise BjexactError(f"a shoe of {sum(rules.make_shoe().counts):,} cards: betting figures are computed for "
-                           f"at most {MAX_DECKS} decks")
+    cards = sum(rules.make_shoe().counts)
+    if cards > 52 * MAX_DECKS:
+        raise BjexactError(f"a shoe of {cards:,} cards: betting figures are computed for at most {MAX_DECKS} decks")
     shoes = count_shoes(system, rules.make_shoe().counts, args.span, left)
     return system, rules, shoes
 
@@ -218,9 +218,10 @@ def indices_plan(args: argparse.Namespace):
         raise BjexactError("counting needs a finite shoe: --decks N or --shoe")
     cards = sum(rules.make_shoe().counts)
     preset = CONVENTIONS[args.convention]
-    step = {None: preset.deck_step, "exact": None}.get(args.deck_estimate, None)
-    if args.deck_estimate not in (None, "exact"):
-        step = mpq(args.deck_estimate)
+    if args.deck_estimate is None:
+        step = preset.deck_step
+    else:
+        step = None if args.deck_estimate == "exact" else mpq(args.deck_estimate)
     convention = CountConvention(args.count_at, args.tc_rounding or preset.rounding, step)
     if args.left is not None:
         left = share(args.left, "--left")

@@ -42,6 +42,7 @@ from ..core.numbers import fraction_string, mpq, parse_fraction
 from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..player.game import solve_game
+from .compositions import tag_groups
 from .simulation import effects_of_removal, eor_betting_correlation
 from .systems import CountSystem
 
@@ -72,13 +73,6 @@ def betting_task(rules: Mapping[str, Any]) -> dict[str, Any]:
     return {"ev": fraction_string(solution.ev), "variance": None if variance is None else fraction_string(variance)}
 
 
-def _tag_groups(system: CountSystem, full: Sequence[int]) -> dict[int, int]:
-    groups: dict[int, int] = {}
-    for n, t in zip(full, system.tags):
-        groups[t] = groups.get(t, 0) + n
-    return groups
-
-
 def _binomials(n: int) -> list[int]:
     row = [1]
     for k in range(n):
@@ -91,7 +85,8 @@ def count_frequencies(system: CountSystem, full: Sequence[int], penetration: mpq
     total = sum(full)
     cut = max(1, min(total - 1, int(floor(penetration * total))))
     ways: dict[tuple[int, int], int] = {(0, 0): 1}  # (cards seen, running count) -> ways
-    for tag, cards in _tag_groups(system, full).items():
+    for group in tag_groups(system, full):
+        tag, cards = group.tag, group.cards
         choose = _binomials(cards)
         grown: dict[tuple[int, int], int] = {}
         for (n, rc), w in ways.items():

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from math import comb, floor
+from math import ceil, comb, floor
 
 from ..core.numbers import mpq
 from ..errors import BjexactError
 from .systems import CountSystem
 
-__all__ = ["TagGroup", "tag_groups", "count_chances", "expected_unseen", "ShoeMixture", "integer_mixture",
+__all__ = ["TagGroup", "tag_groups", "count_outlook", "count_chances", "expected_unseen", "ShoeMixture",
+           "integer_mixture",
            "exact_mixture", "mixture_size"]
 
 
@@ -57,7 +58,11 @@ def _ways(groups: Sequence[TagGroup], seen: int) -> dict[int, list[int]]:
         merged: dict[tuple[int, int], list[int]] = {}
         for (cards, count), moments in states.items():
             most = min(len(binomials) - 1, seen - cards)
-            for m in ((seen - cards,) if last and seen - cards <= most else () if last else range(most + 1)):
+            if last:  # only the cards that make up ``seen``
+                taken: Sequence[int] = (seen - cards,) if seen - cards <= most else ()
+            else:
+                taken = range(most + 1)
+            for m in taken:
                 key = (cards + m, count + group.tag * m)
                 b = binomials[m]
                 row = merged.get(key)
@@ -71,34 +76,35 @@ def _ways(groups: Sequence[TagGroup], seen: int) -> dict[int, list[int]]:
     return {count: row for (cards, count), row in states.items() if cards == seen and row[0]}
 
 
-def count_chances(system: CountSystem, full: Sequence[int], seen: int) -> dict[int, mpq]:
-    """Running count of ``seen`` random cards of ``full`` -> its chance (exact; they sum to 1)."""
-    _check_seen(full, seen)
+def count_outlook(system: CountSystem, full: Sequence[int],
+                  seen: int) -> dict[int, tuple[mpq, tuple[mpq, ...]]]:
+    """Running count of ``seen`` random cards of ``full`` -> (its chance, the expected cards unseen of
+    each rank A..T given that count), in one pass: the chances are exact and sum to 1; the expected
+    cards are ``full[r]`` less the expected cards of rank ``r`` seen (exact conditional means; for
+    each count they sum to ``N - seen``)."""
+    if not 0 <= seen <= sum(full):
+        raise BjexactError(f"{seen} cards seen of a shoe of {sum(full)}: at most the shoe's cards")
     groups = tag_groups(system, full)
     total = comb(sum(full), seen)
-    return {count: mpq(row[0], total) for count, row in sorted(_ways(groups, seen).items())}
-
-
-def expected_unseen(system: CountSystem, full: Sequence[int], seen: int) -> dict[int, tuple[mpq, ...]]:
-    """Running count of ``seen`` random cards -> the expected cards unseen of each rank (A..T) given
-    that count: ``full[r]`` less the expected cards of rank ``r`` seen (exact conditional means; for
-    each count they sum to ``N - seen``)."""
-    _check_seen(full, seen)
-    groups = tag_groups(system, full)
-    out: dict[int, tuple[mpq, ...]] = {}
+    out: dict[int, tuple[mpq, tuple[mpq, ...]]] = {}
     for count, row in sorted(_ways(groups, seen).items()):
         unseen = [mpq(n) for n in full]
         for g, group in enumerate(groups):
             seen_in_group = mpq(row[g + 1], row[0])
             for r in group.ranks:
                 unseen[r - 1] -= seen_in_group * full[r - 1] / group.cards
-        out[count] = tuple(unseen)
+        out[count] = (mpq(row[0], total), tuple(unseen))
     return out
 
 
-def _check_seen(full: Sequence[int], seen: int) -> None:
-    if not 0 <= seen <= sum(full):
-        raise BjexactError(f"{seen} cards seen of a shoe of {sum(full)}: at most the shoe's cards")
+def count_chances(system: CountSystem, full: Sequence[int], seen: int) -> dict[int, mpq]:
+    """Running count of ``seen`` random cards of ``full`` -> its chance (:func:`count_outlook`)."""
+    return {count: chance for count, (chance, _) in count_outlook(system, full, seen).items()}
+
+
+def expected_unseen(system: CountSystem, full: Sequence[int], seen: int) -> dict[int, tuple[mpq, ...]]:
+    """Running count of ``seen`` random cards -> the expected cards unseen given it (:func:`count_outlook`)."""
+    return {count: mean for count, (_, mean) in count_outlook(system, full, seen).items()}
 
 
 # --- mixtures of integer shoes --------------------------------------------------------------------
@@ -149,16 +155,12 @@ def integer_mixture(composition: Sequence[mpq]) -> ShoeMixture:
         start = mpq(0)
         for r, end in enumerate(ends):
             # the piece [start, end) holds a point middle + j
-            if end > start and floor(end - middle) >= _ceil(start - middle):
+            if end > start and floor(end - middle) >= ceil(start - middle):
                 shoe[r] += 1
             start = end
         weights.append(length)
         shoes.append(tuple(shoe))
     return _merged(weights, shoes)
-
-
-def _ceil(x: mpq) -> int:
-    return -int(floor(-x))
 
 
 def _merged(weights: Sequence[mpq], shoes: Sequence[tuple[int, ...]]) -> ShoeMixture:
@@ -169,7 +171,7 @@ def _merged(weights: Sequence[mpq], shoes: Sequence[tuple[int, ...]]) -> ShoeMix
     return ShoeMixture(tuple(found.values()), tuple(found))
 
 
-def _compositions(groups: Sequence[TagGroup], full: Sequence[int], seen: int,
+def _compositions(tags: Sequence[int], full: Sequence[int], seen: int,
                   count: int) -> Iterator[tuple[int, tuple[int, ...]]]:
     """(ways, cards seen of each rank) for every composition of ``seen`` cards with running ``count``."""
 
@@ -179,10 +181,9 @@ def _compositions(groups: Sequence[TagGroup], full: Sequence[int], seen: int,
             if left == 0 and counted == count:
                 yield ways, taken
             return
-        rank = index + 1
-        tag = next(g.tag for g in groups if rank in g.ranks) if full[index] else 0
         for m in range(min(full[index], left) + 1):
-            yield from ranks_of(index + 1, left - m, counted + tag * m, taken + [m], ways * comb(full[index], m))
+            yield from ranks_of(index + 1, left - m, counted + tags[index] * m, taken + [m],
+                                ways * comb(full[index], m))
 
     for ways, taken in ranks_of(0, seen, 0, [], 1):
         yield ways, tuple(taken)
@@ -200,9 +201,8 @@ def mixture_size(full: Sequence[int], seen: int) -> int:
 def exact_mixture(system: CountSystem, full: Sequence[int], seen: int, count: int) -> ShoeMixture:
     """The cards unseen when ``seen`` random cards of ``full`` have the running ``count``: every
     composition with its exact conditional chance (the exhaustive average)."""
-    groups = tag_groups(system, full)
     found = [(ways, tuple(n - d for n, d in zip(full, taken)))
-             for ways, taken in _compositions(groups, full, seen, count)]
+             for ways, taken in _compositions(system.tags, full, seen, count)]
     if not found:
         raise BjexactError(f"{seen} cards of this shoe cannot have the running count {count:+d}")
     total = sum(w for w, _ in found)

@@ -59,11 +59,11 @@ from ..core.numbers import fraction_string, mpq, parse_fraction
 from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..player.game import solve_game
-from .compositions import ShoeMixture, count_chances, exact_mixture, expected_unseen, integer_mixture
+from .compositions import ShoeMixture, count_outlook, exact_mixture, integer_mixture
 from .systems import SYSTEMS, CountSystem
 
 __all__ = ["INDEX_KIND", "CountConvention", "CONVENTIONS", "depth_nodes", "DepthPlan", "IndexPlan", "plan_indices",
-           "hands_task", "insurance_value", "cell_series", "cell_of", "insurance_series",
+           "hands_task", "cell_series", "cell_of", "insurance_series",
            "CellSeries", "Curve", "Change", "CellIndex", "IndexChart", "index_chart", "cell_changes",
            "ILLUSTRIOUS_18", "FAB_4", "MOVE_CODES", "MAX_DECKS", "MAX_SHOES", "decision_name"]
 
@@ -212,12 +212,6 @@ class IndexPlan:
         return [canonical_rules(base | {"shoe": list(s)}) for s in self.shoes()]
 
 
-def mean_tag(system: CountSystem, full: Sequence[int]) -> mpq:
-    """What a card of the shoe counts on average (0 for a balanced count): an unbalanced count (KO)
-    is read as its balanced equivalent, the running count less this times the cards seen."""
-    return mpq(sum(t * n for t, n in zip(system.tags, full)), sum(full))
-
-
 def _round_shift(system: CountSystem, convention: CountConvention) -> tuple[int, int]:
     """The least and most the round's three cards add to the running count (0, 0 at the deal)."""
     if convention.at == "deal":
@@ -243,8 +237,6 @@ def plan_indices(system: CountSystem, rules: GameRules, depths: Sequence[int], s
         raise BjexactError(f"a shoe of {cards:,} cards: index numbers are computed for at most {MAX_DECKS} decks")
     if method not in ("expectation", "exhaustive"):
         raise BjexactError(f"the method is expectation or exhaustive, not {method!r}")
-    if not any(t and n for t, n in zip(system.tags, full)):
-        raise BjexactError(f"{system.name} tags no card of this shoe: its count cannot move")
     if len({t for t, n in zip(system.tags, full) if n}) < 2:
         raise BjexactError(f"every card of this shoe has the same {system.name} tag: the true count cannot move")
     low, high = _round_shift(system, convention)
@@ -253,28 +245,28 @@ def plan_indices(system: CountSystem, rules: GameRules, depths: Sequence[int], s
         unseen = cards - seen - (3 if convention.at == "decision" else 0)
         if cards - seen < 10:
             raise BjexactError(f"{cards - seen} cards left after {seen} seen: too few to deal a round from")
-        chances = count_chances(system, full, seen)
+        outlook = count_outlook(system, full, seen)
         decks = convention.decks(unseen)
         lo, hi = (-span - 1) * decks - high, (span + 1) * decks - low
-        drift = mean_tag(system, full) * seen  # an unbalanced count's drift: read as its balanced equivalent
-        kept = {c: p for c, p in chances.items() if lo <= c - drift <= hi and p >= min_chance}
+        drift = system.mean_tag(full) * seen  # an unbalanced count's drift: read as its balanced equivalent
+        kept = {c: p for c, (p, _) in outlook.items() if lo <= c - drift <= hi and p >= min_chance}
         if not kept:
             continue
         if method == "exhaustive":
             grid_counts = sorted(kept)
             grid = {c: exact_mixture(system, full, seen, c) for c in grid_counts}
         else:
-            means = expected_unseen(system, full, seen)
             step = grid_step * mpq(cards - seen, 52)  # grid_step whole true counts at the deal
             wanted = {int(floor(j * step + HALF)) for j in range(-4 * span - 8, 4 * span + 9)}
-            grid = {c: integer_mixture(means[c]) for c in sorted(wanted) if c in kept}
+            grid = {c: integer_mixture(outlook[c][1]) for c in sorted(wanted) if c in kept}
         plans.append(DepthPlan(seen, kept, grid))
     if not plans:
         raise BjexactError("no count of this shoe falls within the span at these depths")
     plan = IndexPlan(system, rules, full, convention, method, span, tuple(plans),
                      tuple(depths if insurance_depths is None else insurance_depths))
-    if len(plan.shoes()) > MAX_SHOES:
-        raise BjexactError(f"{len(plan.shoes()):,} shoes to solve, more than the bound of {MAX_SHOES:,}: "
+    shoes = len(plan.shoes())
+    if shoes > MAX_SHOES:
+        raise BjexactError(f"{shoes:,} shoes to solve, more than the bound of {MAX_SHOES:,}: "
                            "fewer depths, a smaller span or the expectation method")
     return plan
 
@@ -293,15 +285,6 @@ def hands_task(rules: Mapping[str, Any]) -> dict[str, Any]:
         hands[f"{a} {b} {up}"] = {"chance": fraction_string(chance),
                                   "values": {m: fraction_string(moves.unconditional(m)) for m in moves.w}}
     return {"ev": fraction_string(solution.ev), "hands": hands}
-
-
-def insurance_value(shoe: Sequence[int]) -> mpq:
-    """Insuring half the stake with an ace up, per unit stake: ``(3 P(ten) - 1) / 2``, P(ten) that
-    of the hole card among the cards left after the ace (the player's cards averaged over)."""
-    n = sum(shoe)
-    if not shoe[0] or n < 2:
-        raise BjexactError("insurance needs an ace in the shoe and a card besides")
-    return (3 * mpq(shoe[9], n - 1) - 1) / 2
 
 
 # --- from the solves to the cells' values along the true count ------------------------------------
@@ -444,7 +427,7 @@ def cell_series(plan: IndexPlan, results: Sequence[Mapping[str, Any]]) -> dict[t
         mixed = {c: _mixed(depth.grid[c], solved) for c in grid}
         unseen = cards - depth.seen - (3 if decision else 0)
         density = plan.convention.decks(unseen)  # chance per unit of true count: one count is 1/decks
-        drift = mean_tag(plan.system, plan.full) * (cards - unseen)  # unbalanced counts: the balanced equivalent
+        drift = plan.system.mean_tag(plan.full) * (cards - unseen)  # unbalanced counts: the balanced equivalent
         at_count: dict[int, HandValues] = {}
         for count in depth.chances:
             if not grid[0] <= count <= grid[-1]:
@@ -481,17 +464,15 @@ def insurance_series(plan: IndexPlan) -> CellSeries | None:
         return None
     decision = plan.convention.at == "decision"
     without_ace = tuple(n - (r == 0) for r, n in enumerate(full))
+    mean_tag = plan.system.mean_tag(full)
     curves = []
     for depth_seen in plan.insurance_depths:
         seen = depth_seen + 2 if decision else depth_seen
         source = without_ace if decision else full
         if seen > sum(source) - 2:
             continue
-        chances = count_chances(plan.system, source, seen)
-        means = expected_unseen(plan.system, source, seen)
         points = []
-        for count, chance in chances.items():
-            mean = means[count]
+        for count, (chance, mean) in count_outlook(plan.system, source, seen).items():
             if decision:
                 running, unseen = count + tags[0], cards - depth_seen - 3  # the hole card among them
                 value, weight = (3 * mean[9] / unseen - 1) / 2, chance
@@ -500,7 +481,7 @@ def insurance_series(plan: IndexPlan) -> CellSeries | None:
                 value = (3 * mean[9] / (unseen - 1) - 1) / 2
                 weight = chance * mean[0] / unseen  # the ace up
             density = weight * plan.convention.decks(unseen)
-            drift = mean_tag(plan.system, full) * (cards - unseen)
+            drift = mean_tag * (cards - unseen)
             points.append((plan.convention.true_count(running - drift, unseen), density,
                            {"no insurance": mpq(0), "insure": value}))
         curves.append(_curve(points))

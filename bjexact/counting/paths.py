@@ -93,9 +93,8 @@ def count_true_count(system: CountSystem, full: Sequence[int], shoe: Sequence[in
     """The true count of the cards ``shoe`` left: the running count of the cards dealt, less what
     that many cards count on average (0 for a balanced count), per deck left (52 cards); exact.
     For a balanced count this is the running count per deck unseen."""
-    mean = mpq(sum(t * n for t, n in zip(system.tags, full)), sum(full))
     dealt = [f - n for f, n in zip(full, shoe)]
-    return (system.running(dealt) - mean * sum(dealt)) * 52 / sum(shoe)
+    return (system.running(dealt) - system.mean_tag(full) * sum(dealt)) * 52 / sum(shoe)
 
 
 HALF = mpq(1, 2)

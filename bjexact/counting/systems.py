@@ -49,6 +49,12 @@ class CountSystem:
         """The running count of the cards seen (counts of A..T)."""
         return sum(t * n for t, n in zip(self.tags, seen))
 
+    def mean_tag(self, full: Sequence[int]) -> mpq:
+        """What a card of the shoe ``full`` counts on average (0 for a balanced count on whole decks):
+        an unbalanced count (KO) is read as its balanced equivalent, the running count less this
+        times the cards seen."""
+        return mpq(self.running(full), sum(full))
+
 
 def load_system(name: str) -> CountSystem:
     """A built-in system (hi-lo, ko, hi-opt-1, hi-opt-2, omega-2, zen) or a TOML file:
