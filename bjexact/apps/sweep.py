@@ -93,17 +93,14 @@ def rules_from_json(rules: Mapping[str, Any]):
 MAX_RULE_SETS = 10_000
 
 
-def refuse_beyond_the_engine(rules: dict[str, Any]) -> dict[str, Any]:
-    """``rules`` (canonical), refused now if its shoe holds more cards than the engine can solve."""
-    shoe = rules_from_json(rules).make_shoe()
+def canonical_rules(rules: Mapping[str, Any]) -> dict[str, Any]:
+    """The complete, validated form of a rule set, a task to solve: ``GameRules.to_json`` of it;
+    refused at once if its shoe holds more cards than the engine can solve."""
+    game = refuse_split_rules_without_splitting(rules_from_json(rules))
+    shoe = game.make_shoe()
     if isinstance(shoe, FiniteShoe) and sum(shoe.counts) > MAX_ENGINE_CARDS:
         raise BjexactError(f"a shoe of {sum(shoe.counts):,} cards: the engine solves at most {MAX_ENGINE_CARDS:,}")
-    return rules
-
-
-def canonical_rules(rules: Mapping[str, Any]) -> dict[str, Any]:
-    """The complete, validated form of a rule set: ``GameRules.to_json`` of it."""
-    return refuse_split_rules_without_splitting(rules_from_json(rules)).to_json()
+    return game.to_json()
 
 
 @dataclass(frozen=True)
@@ -130,7 +127,7 @@ class RuleGrid:
         for combo in itertools.product(*(self.axes[k] for k in keys)):
             point = dict(self.base) | dict(zip(keys, combo))
             try:
-                valid.append(refuse_beyond_the_engine(canonical_rules(point)))
+                valid.append(canonical_rules(point))
             except BjexactError as exc:
                 refused.append((point, str(exc)))
         return valid, refused
@@ -143,10 +140,10 @@ class RuleGrid:
         """The base and each single change from it; a change the engine refuses is an error
         (``strict``) or left out."""
         base = self.base_point()
-        points = [refuse_beyond_the_engine(canonical_rules(base))]
+        points = [canonical_rules(base)]
         for key, value in self.changes():
             try:
-                points.append(refuse_beyond_the_engine(canonical_rules(base | {key: value})))
+                points.append(canonical_rules(base | {key: value}))
             except BjexactError as exc:
                 if strict:
                     raise BjexactError(
