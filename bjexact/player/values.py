@@ -627,6 +627,12 @@ class EngineSolver(FractionSolver):
             found = self._cont[key] = (mpq(stand, denominator), None if hit is None else mpq(hit, denominator))
         return found
 
+    def continues_hitting(self, hand: Counts, upcard: int) -> bool:
+        engine = self._engine(upcard)
+        if engine is None:
+            return super().continues_hitting(hand, upcard)
+        return hits(*engine.optimal(hand))  # one denominator: the integers compare as the values
+
     def double(self, hand: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> mpq | None:
         engine = self._engine(upcard)
         if engine is None or gone != NOTHING_GONE:
