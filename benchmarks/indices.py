@@ -4,7 +4,8 @@ Run:  python benchmarks/indices.py [--decks N] [--surrender late] [--depths N] [
 
 Solves ``bjexact count indices --system hi-lo --decks N`` (default 6 decks, S17, DAS, split once,
 peek; count read at the decision, exact decks, the crossing rounded; 75 % penetration, 4 depths,
-true counts -10 .. +10) in this process (no Dask: the processor time is the run's own), with an
+true counts -10 .. +10, a shoe mixture every two true counts; two-card hands and the hands of
+three or more cards of hard 12 to 17) in this process (no Dask: the processor time is the run's own), with an
 empty results store. Reported: the integer shoes solved, the processor time of the solves and
 of the whole run, the peak resident memory, and for Hi-Lo the Illustrious 18 (and, with
 ``--surrender late``, the Fab 4) that equal the published numbers. ``--quick``: one depth (half

@@ -110,7 +110,9 @@ def test_a_convention_reads_true_counts_as_the_player_does():
     assert exact.true_count(6, 156) == 2 and published.true_count(6, 156) == 2
     assert published.decks(130) == mpq(5, 2) and published.decks(10) == mpq(1, 2)  # 2.5 decks; at least a step
     assert [exact.bin(mpq(x, 10)) for x in (-15, -5, 4, 5, 15)] == [-1, 0, 0, 1, 2]
-    assert [published.bin(mpq(x, 10)) for x in (-15, -5, 4, 5, 15)] == [-2, -1, 0, 0, 1]
+    floor = CountConvention(rounding="floor")
+    assert [floor.bin(mpq(x, 10)) for x in (-15, -5, 4, 5, 15)] == [-2, -1, 0, 0, 1]
+    assert published.rounding == "round"  # what reproduces the published tables (18 of 22 against 12 floored)
     truncate = CountConvention(rounding="truncate")
     assert [truncate.bin(mpq(x, 10)) for x in (-15, -5, 4, 5, 15)] == [-1, 0, 0, 0, 1]
     with pytest.raises(BjexactError):
@@ -134,11 +136,17 @@ def test_every_change_of_a_cell_is_reported_with_its_exact_crossing():
     assert basic == "hit" and counts == tuple(range(-3, 11))
     assert [(c.low, c.high, c.bracket, c.crossing, c.index) for c in changes] == [
         ("hit", "stand", (3, 4), mpq(7, 2), 4), ("stand", "double", (7, 8), mpq(15, 2), 8)]
-    # the crossing falls between the counts; the published convention floors it
+    # the crossing falls between the counts; floored, the index is 2
     series = _series([[(x, 1, (0, mpq(2 * x - 5, 4))) for x in xs]])
-    (change,) = cell_changes(series, CONVENTIONS["published"], 10)[1]
+    (change,) = cell_changes(series, CountConvention(rounding="floor"), 10)[1]
     assert change.crossing == mpq(5, 2) and change.index == 2 and change.bracket == (2, 3)
     assert cell_changes(series, CONVENTIONS["exact"], 10)[1][0].index == 3
+    # differences far below floating point's reach (values 1 + 1e-30 ...) are decided exactly
+    tiny = mpq(1, 10**30)
+    series = _series([[(x, 1, (1, 1 + tiny * (2 * x - 7), 1 + tiny * (4 * x - 22))) for x in xs]],
+                     moves=("hit", "stand", "double"))
+    assert [(c.low, c.high, c.crossing) for c in cell_changes(series, CONVENTIONS["exact"], 10)[1]] == [
+        ("hit", "stand", mpq(7, 2)), ("stand", "double", mpq(15, 2))]
     # two depths: where only one is met, its values alone
     series = _series([[(0, 1, (0, -1)), (2, 1, (0, -1))], [(1, 3, (0, 1)), (4, 3, (0, 1))]])
     assert series.values_at(mpq(1)) == {"hit": 0, "stand": mpq(1, 2)}  # (1 x -1 + 3 x 1) / 4
@@ -154,14 +162,14 @@ SMALL_RULES = GameRules(shoe=SMALL, split_hands=1)
 @cache
 def _solved(shoe):
     rules = {k: v for k, v in SMALL_RULES.to_json().items() if k != "decks"} | {"shoe": list(shoe)}
-    return hands_task(rules)
+    return hands_task(rules | {"count_tags": list(HI_LO.tags)})
 
 
 def test_the_exhaustive_method_is_the_average_over_every_subset_seen():
     seen = 2
     plan = plan_indices(HI_LO, SMALL_RULES, [seen], 30, method="exhaustive", min_chance=mpq(0))
     results = [_solved(s) for s in plan.shoes()]
-    series = cell_series(plan, results)
+    series = cell_series(plan, results, later=False)  # two-card hands (three or more: below)
     # brute force: (hand, count at the decision) -> [chance, chance x (stand - hit)]
     brute: dict[tuple, list] = {}
     subsets = list(_subsets(SMALL, seen))
@@ -181,9 +189,9 @@ def test_the_exhaustive_method_is_the_average_over_every_subset_seen():
     for (total, up, running), (chance, gain) in brute.items():
         x = mpq(52 * running, unseen_cards)
         found = series[("hard", str(total), up)]
-        weight, sums = found.sums_at(x)
+        weights, sums = found.sums_at(x)
         # every curve is met at its own counts only: at x the weights are the hands' exact chances
-        assert weight * mpq(52, unseen_cards) == chance  # per unit true count: one count is 52 / unseen
+        assert weights["stand"] * mpq(52, unseen_cards) == chance  # per unit true count: one count is 52 / unseen
         assert (sums["stand"] - sums["hit"]) * mpq(52, unseen_cards) == gain
         checked += 1
     assert checked > 40
@@ -242,10 +250,14 @@ def test_indices_move_continuously_with_the_depth():
 def test_the_count_at_the_decision_counts_the_rounds_cards():
     plan = plan_indices(HI_LO, SMALL_RULES, [2], 30, method="exhaustive", min_chance=mpq(0))
     results = [_solved(s) for s in plan.shoes()]
-    twelve = cell_series(plan, results)[("hard", "12", 10)]
+    twelve = cell_series(plan, results, later=False)[("hard", "12", 10)]
     deal = plan_indices(HI_LO, SMALL_RULES, [2], 30, method="exhaustive", min_chance=mpq(0),
                         convention=CountConvention(at="deal"))
-    twelve_deal = cell_series(deal, results)[("hard", "12", 10)]
+    twelve_deal = cell_series(deal, results, later=False)[("hard", "12", 10)]
+    # a hand of k cards (3 or more, held after hitting) is counted with every card, over 13 - 2 - k - 1
+    with_later = cell_series(plan, results)[("hard", "12", 10)]
+    later = {x for c in with_later.curves for x in c.xs} - {x for c in twelve.curves for x in c.xs}
+    assert later and later <= {mpq(52 * r, 10 - k) for k in (3, 4, 5) for r in range(-8, 9)}
     # at the decision the round's three cards are counted, over the 8 cards unseen then; at the deal
     # the 2 cards seen, over the 11 unseen
     assert {x for c in twelve.curves for x in c.xs} <= {mpq(52 * r, 8) for r in range(-5, 6)}
@@ -263,7 +275,8 @@ def test_a_cell_is_followed_where_it_can_be_dealt_and_never_dropped():
     dealt = plan.depths[0].grid[0].shoes[0] if 0 in plan.depths[0].grid else None
     assert dealt is not None
     full = {tuple(int(x) for x in k.split()) for k in hands_task(
-        {k: v for k, v in rules.to_json().items() if k != "decks"} | {"shoe": list(dealt)})["hands"]}
+        {k: v for k, v in rules.to_json().items() if k != "decks"} | {"shoe": list(dealt), "count_tags": [0] * 10}
+    )["hands"]}
     assert {cell_of(h) for h in full} <= keys
     assert all(set(c.counts) <= set(range(-6, 7)) for c in chart.cells)
 
@@ -281,7 +294,7 @@ def test_indices_command_json_store_in_the_cache(tmp_path, capsys, monkeypatch):
     sixteen = next(c for c in document["cells"] if (c["section"], c["row"], c["upcard"]) == ("hard", "16", "T"))
     assert sixteen["basic"] in ("hit", "stand") and isinstance(sixteen["changes"], list)
     status, out, err = run(capsys, *args, "--convention", "published")
-    assert status == 0 and "decks to the nearest 1/2 deck; an index is the crossing floored" in out
+    assert status == 0 and "decks to the nearest 1/2 deck; an index is the crossing rounded (halves up)" in out
     assert "from the store" in out
 
 
@@ -314,3 +327,29 @@ def test_an_unbalanced_count_is_read_as_its_balanced_equivalent():
         plan = plan_indices(load_system(name), GameRules(decks=6), [156], 10)
         crossings[name] = cell_changes(insurance_series(plan), plan.convention, 10)[1][0].crossing
     assert 2 < crossings["ko"] < 4 and abs(crossings["ko"] - crossings["hi-lo"]) < 1
+
+
+def test_the_hands_held_after_hitting_join_their_cells_grouped_by_cards_and_tags():
+    from bjexact.player.game import solve_with
+    from bjexact.player.reach import later_hands
+    from bjexact.player.states import counts_value
+    from bjexact.player.values import EngineSolver
+
+    result = _solved(SMALL)
+    solver = EngineSolver(SMALL_RULES)
+    solution = solve_with(solver, with_distribution=False, progress=False)
+    groups: dict[str, list] = {}
+    for hand, up, chance, moves in later_hands(solver, solution):
+        value = counts_value(hand)
+        if value.soft or not 12 <= value.total <= 17:
+            continue
+        key = f"{value.total} {up} {sum(hand)} {_running(hand)}"
+        row = groups.setdefault(key, [mpq(0), mpq(0), mpq(0)])
+        row[0] += chance
+        row[1] += chance * moves.unconditional("stand")
+        row[2] += chance * moves.unconditional("hit")
+    assert len(groups) > 20 and set(groups) == set(result["later"])
+    for key, (chance, stand, hit) in groups.items():
+        entry = result["later"][key]
+        assert mpq(entry["chance"]) == chance
+        assert mpq(entry["values"]["stand"]) == stand / chance and mpq(entry["values"]["hit"]) == hit / chance

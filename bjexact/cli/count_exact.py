@@ -38,13 +38,14 @@ count the cards unseen are, with --method expectation (the default), the exact c
 mean composition given the count (exchangeable ranks within a tag, exact generating-function
 sums), which is fractional: it is solved as the mixture of at most ten integer shoes (each rank
 its floor or ceiling) with that mean, exact for anything linear in the composition; one such
-shoe mixture per whole true count, the counts between on the straight line. --method
+shoe mixture every two whole true counts, the counts between on the straight line. --method
 exhaustive averages every composition with its exact chance instead (small shoes only). Each
-chart cell's moves are then averaged over every depth, count and two-card hand of the cell met
-at each true count; the crossing is the true count where the exact value difference of two
+chart cell's moves are then averaged over every depth, count and hand of the cell met at each
+true count: two-card hands, and for hard 12 to 17 the hands of three or more cards held after
+hitting (every card counted); the crossing is the true count where the exact value difference of two
 moves is zero; the index is the crossing rounded (--tc-rounding round|floor|truncate, the decks
-exact or estimated with --deck-estimate 1|1/2|1/4; --convention published: floored, decks to
-the half deck). Read an index n as: from true count n up play the higher-count move (S>=+3);
+exact or estimated with --deck-estimate 1|1/2|1/4; --convention published: rounded, decks to
+the half deck, as the published tables read). Read an index n as: from true count n up play the higher-count move (S>=+3);
 H<-1: below -1 the lower-count move. A cell lists every change within the span (--span, in
 true counts) and is followed at every count where it is dealt. Surrender (with --surrender) has
 its own indices against the best other move; insurance is averaged exactly over every
@@ -95,7 +96,7 @@ def register(subparsers) -> None:
     indices.add_argument("--count-at", choices=("decision", "deal"), default="decision",
                          help="read the count at the decision (default) or before the deal")
     indices.add_argument("--convention", choices=("exact", "published"), default="exact",
-                         help="exact: exact decks, crossings rounded; published: floored, decks to the half deck")
+                         help="exact: exact decks, crossings rounded; published: rounded, decks to the half deck")
     indices.add_argument("--tc-rounding", choices=("round", "floor", "truncate"), default=None,
                          help="how the index is read from the crossing (default: the convention's)")
     indices.add_argument("--deck-estimate", choices=("exact", "1", "1/2", "1/4"), default=None,

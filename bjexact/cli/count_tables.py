@@ -77,13 +77,27 @@ def index_tables(chart: Any, style: NumberStyle, run_note: str) -> list[Table]:
     for name, (index, low, high), cell, change in chart.published():
         if change is None:
             found = "not offered" if cell is None else f"no {MOVE_CODES[low]}/{MOVE_CODES[high]} change"
-            published.append([name, f"{MOVE_CODES[high]} >= {index:+d}", found, "", "", ""])
+            published.append([name, f"{MOVE_CODES[high]} >= {index:+d}", found, "", "", "", ""])
             continue
         published.append([name, f"{MOVE_CODES[high]} >= {index:+d}", f"{MOVE_CODES[change.high]} >= {change.index:+d}",
                           f"{float(change.crossing):+.2f}", f"{change.bracket[0]:+d} .. {change.bracket[1]:+d}",
-                          f"{change.index - index:+d}"])
+                          f"{change.index - index:+d}", _why(chart, cell, change, index)])
     if not published:
         return tables
+    agree = sum(1 for row in published if row[5] == "+0")
+    tables.append(Table(
+        "The Illustrious 18" + (" and the Fab 4" if chart.rules.surrender != "none" else "")
+        + " against the published Hi-Lo indices (multi-deck, S17)",
+        ["decision", "published", "exact", "crossing", "counts", "difference", "why"], published,
+        [f"{agree} of {len(published)} equal; exact: the index from the crossing under this convention "
+         f"({plan.convention.describe()}); crossing: the true count where the exact value difference is zero; "
+         "counts: the neighbouring true counts between which the best move changes; difference: exact - "
+         "published. Hard totals 12 to 17 count every hand the player holds there, of two cards or more "
+         "(after hitting, under the shoe's optimal play); doubles, splits and surrender are two-card decisions. "
+         "Published tables come from simulations with their own count reading and rounding (and resplits to "
+         "four hands); why: where a row differs, the rule that differs, or how far the crossing lies from the "
+         "crossings the published index stands for under this convention's rounding."]))
+    return tables
     agree = sum(1 for row in published if row[5] == "+0")
     tables.append(Table(
         "The Illustrious 18" + (" and the Fab 4" if chart.rules.surrender != "none" else "")
@@ -96,6 +110,18 @@ def index_tables(chart: Any, style: NumberStyle, run_note: str) -> list[Table]:
          "a total-dependent index there also covers hands of three or more cards, which this chart (two-card "
          "hands) does not."]))
     return tables
+
+
+def _why(chart: Any, cell: Any, change: Any, published: int) -> str:
+    """Why an index differs from the published one: the split rule for a pair, else how far the
+    crossing lies from the crossings ``published`` stands for under the chart's rounding."""
+    if change.index == published:
+        return ""
+    if cell.section == "pairs" and chart.rules.split_hands < 4:
+        return f"split to {chart.rules.split_hands} hands (published: 4)"
+    low, high = chart.plan.convention.crossings_of(published)
+    gap = low - change.crossing if change.crossing < low else change.crossing - high
+    return f"crossing {float(gap):.2f} outside {float(low):+.1f} .. {float(high):+.1f}"
 
 
 def betting_tables(system: Any, rules: Any, figures: Any, griffin: Any, style: NumberStyle, args: Any,

@@ -18,22 +18,27 @@ Method (the conventions every number here follows)
     (:func:`~bjexact.counting.compositions.expected_unseen`), fractional in general, stands as the
     mixture of at most ten integer shoes with that mean
     (:func:`~bjexact.counting.compositions.integer_mixture`); the counts between solved ones (one
-    per whole true count) take the straight line between their neighbours' values.
+    every :data:`GRID_STEP` whole true counts) take the straight line between their neighbours' values.
     ``method="exhaustive"``: every composition of the cards seen with its exact chance given
     ``(seen, c)``, every count solved: the exact average, for small shoes.
 
     *Values.* Each integer shoe is solved exactly (:func:`hands_task`): every two-card hand's
-    chance with its up-card and each move's value (dealer naturals included). In a mixture a
-    hand's chance is the weighted sum of its chances and its values the chance-weighted means.
-    Each (depth, hand) is a curve along the true count (:class:`Curve`): at the true count of
-    each running count, the chance of that count and hand per unit of true count, and the
-    hand's move values; the straight line between neighbouring counts. A chart cell
-    (total-dependent: hard and soft totals of two different cards, pairs) at a true count ``x``
-    is the sum of its curves there (:class:`CellSeries`): its moves' values are the averages
-    over everything a player meeting the cell at ``x`` may hold, every depth, count and hand
-    weighted by its chance. Surrender is compared with the best other move; insurance (half the stake, ace up)
-    is worth ``(3 T' / n' - 1) / 2`` with ``T'`` the tens among the ``n'`` cards unseen at the
-    decision, averaged exactly over every composition (linear in the tens: no solve needed).
+    chance with its up-card and each move's value (dealer naturals included); and every hand of
+    three or more cards of a hard total 12 to 17 that the shoe's optimal play comes to hold after
+    hitting (:func:`~bjexact.player.reach.later_hands`), with the chance of holding it and its
+    stand and hit, grouped by total, up-card, number of cards and tags. In a mixture a holding's
+    chance is the weighted sum of its chances and its values the chance-weighted means. Each
+    (depth, holding) is a curve along the true count (:class:`Curve`): at the true count of each
+    running count (every card held counted, at the decision), the chance of that count and
+    holding per unit of true count, and its move values; the straight line between neighbouring
+    counts. A chart cell (hard and soft totals, pairs) at a true count ``x`` is the sum of its
+    curves there (:class:`CellSeries`): each move's value is the average over everything a
+    player meeting the cell at ``x`` may hold and make that move with (a hand of three cards
+    stands or hits; doubles, splits and surrender are two-card decisions), every depth, count
+    and holding weighted by its chance. Surrender is compared with the best other move of the
+    two-card hands; insurance (half the stake, ace up) is worth ``(3 T' / n' - 1) / 2`` with
+    ``T'`` the tens among the ``n'`` cards unseen at the decision, averaged exactly over every
+    composition (linear in the tens: no solve needed).
 
     *Index.* Where the best move differs between two neighbouring whole true counts ``t < t'`` at
     which the cell is met (:class:`Change`), the *crossing* is the true count between them where
@@ -49,6 +54,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from math import floor
 from typing import Any
 
@@ -58,7 +64,10 @@ from ..core.hand import hand_value
 from ..core.numbers import fraction_string, mpq, parse_fraction
 from ..core.rules import GameRules
 from ..errors import BjexactError
-from ..player.game import solve_game
+from ..player.game import solve_with
+from ..player.reach import later_hands
+from ..player.states import counts_value
+from ..player.values import EngineSolver, FractionSolver, engine_covers
 from .compositions import ShoeMixture, count_outlook, exact_mixture, integer_mixture
 from .systems import SYSTEMS, CountSystem
 
@@ -67,7 +76,7 @@ __all__ = ["INDEX_KIND", "CountConvention", "CONVENTIONS", "depth_nodes", "Depth
            "CellSeries", "Curve", "Change", "CellIndex", "IndexChart", "index_chart", "cell_changes",
            "ILLUSTRIOUS_18", "FAB_4", "MOVE_CODES", "MAX_DECKS", "MAX_SHOES", "decision_name"]
 
-INDEX_KIND = "count_hands/1"
+INDEX_KIND = "count_hands/2"
 MOVE_CODES = {"stand": "S", "hit": "H", "double": "D", "split": "P", "surrender": "R", "insure": "I",
               "no insurance": "N", "play": "-"}
 
@@ -103,6 +112,16 @@ FAB_4: dict[tuple[str, str, int], tuple[int, str, str]] = {
 
 # the largest shoe counted here (the count's chances are sums over every split of the cards seen)
 MAX_DECKS = 8
+# the hard totals whose hands of three or more cards join their cells (the totals a player stands
+# or hits on by the count; below 12 a hand always hits)
+LATER_TOTALS = range(12, 18)
+# floating point decides a move or a sign only where it is clear by this much (sums of at most
+# thousands of products of values below 10: float errors below 1e-11); closer calls are exact
+FLOAT_MARGIN = 1e-9
+# solve one count every this many whole true counts at a depth (expectation method), the counts
+# between on the straight line: 6 decks every 2 moved no crossing of the Illustrious 18 and Fab 4
+# by more than 0.05 against every 1, for half the solves (measured)
+GRID_STEP = 2
 # the most integer shoes one index run may solve
 MAX_SHOES = 5000
 # counts of a depth rarer than this are left out of the averages
@@ -150,6 +169,15 @@ class CountConvention:
             return int(floor(true_count))
         return int(true_count)  # truncated towards 0
 
+    def crossings_of(self, index: int) -> tuple[mpq, mpq]:
+        """The crossings this rounding reads as ``index``: from the first (included) to the second
+        (excluded at "round" and "floor"; truncation reads -1 < x < 1 as 0)."""
+        if self.rounding == "round":
+            return index - HALF, index + HALF
+        if self.rounding == "floor" or index > 0:
+            return mpq(index), mpq(index + 1)
+        return (mpq(index - 1), mpq(index + 1)) if index == 0 else (mpq(index - 1), mpq(index))
+
     def describe(self) -> str:
         decks = "exact decks" if self.deck_step is None else f"decks to the nearest {self.deck_step} deck"
         read = "at the decision (the round's cards counted)" if self.at == "decision" else "at the deal"
@@ -161,8 +189,9 @@ class CountConvention:
                 "deck_step": None if self.deck_step is None else fraction_string(self.deck_step)}
 
 
-# presets: exact true counts rounded; and floored with the decks to the half deck
-CONVENTIONS = {"exact": CountConvention(), "published": CountConvention("decision", "floor", HALF)}
+# presets: exact decks; and the decks to the half deck as a counter estimates them (both rounded:
+# the rounding that reproduces the published tables, 18 of 22 against 12 floored, measured)
+CONVENTIONS = {"exact": CountConvention(), "published": CountConvention("decision", "round", HALF)}
 
 
 # --- where the count is read, and the shoes solved there ----------------------------------------
@@ -207,9 +236,11 @@ class IndexPlan:
         return list(found)
 
     def tasks(self) -> list[dict[str, Any]]:
-        """One task per shoe: the canonical rules with the composition (what the store keys on)."""
+        """One task per shoe (what the store keys on): the canonical rules with the composition, and
+        the count's tags (:func:`hands_task`)."""
         base = {k: v for k, v in self.rules.to_json().items() if k != "decks"}
-        return [canonical_rules(base | {"shoe": list(s)}) for s in self.shoes()]
+        tags = list(self.system.tags)
+        return [canonical_rules(base | {"shoe": list(s)}) | {"count_tags": tags} for s in self.shoes()]
 
 
 def _round_shift(system: CountSystem, convention: CountConvention) -> tuple[int, int]:
@@ -222,7 +253,7 @@ def _round_shift(system: CountSystem, convention: CountConvention) -> tuple[int,
 def plan_indices(system: CountSystem, rules: GameRules, depths: Sequence[int], span: int,
                  method: str = "expectation", convention: CountConvention = CountConvention(),
                  min_chance: mpq = MIN_CHANCE, insurance_depths: Sequence[int] | None = None,
-                 grid_step: int = 1) -> IndexPlan:
+                 grid_step: int = GRID_STEP) -> IndexPlan:
     """The shoes to solve for ``system``'s indices under ``rules`` (a finite shoe), the count read at
     the depths ``depths`` (cards seen before the round) for true counts ``-span .. span``; counts of
     chance below ``min_chance`` at their depth are left out. Insurance needs no solve: it is
@@ -274,31 +305,63 @@ def plan_indices(system: CountSystem, rules: GameRules, depths: Sequence[int], s
 # --- the task: one exact solve per shoe ---------------------------------------------------------
 
 
-def hands_task(rules: Mapping[str, Any]) -> dict[str, Any]:
-    """The exact values of every two-card hand for one composition: ``{"ev", "hands"}``, ``hands``:
-    ``"a b u"`` (ranks, ``a <= b``) -> ``{"chance": P(up-card u and hand a, b), "values": move ->
-    value}`` (unconditional: dealer naturals included), all "p/q". Pure: a function of ``rules``."""
-    solution = solve_game(rules_from_json(rules), with_distribution=False, progress=False)
+def hands_task(task: Mapping[str, Any]) -> dict[str, Any]:
+    """The exact values of the hands of one composition: ``{"ev", "hands", "later"}``. ``task``: the
+    canonical rules with the shoe, and ``count_tags`` (a count's tags, A..T), which group the hands
+    of three or more cards. ``hands``: ``"a b u"`` (ranks ``a <= b``, up-card ``u``) -> ``{"chance":
+    P(up-card u and hand a, b), "values": move -> value}`` for every two-card hand (unconditional:
+    dealer naturals included), all "p/q". ``later``: ``"total u cards tags"`` -> the same for the
+    hands of three or more cards of a hard total in :data:`LATER_TOTALS` that the shoe's optimal play
+    holds (:func:`~bjexact.player.reach.later_hands`), grouped by total, up-card, number of cards
+    and the sum of their tags: the chance of holding one, and the chance-weighted mean of its stand
+    and hit. Pure: a function of ``task``."""
+    rules = rules_from_json({k: v for k, v in task.items() if k != "count_tags"})
+    tags = tuple(task["count_tags"])
+    solver = EngineSolver(rules) if engine_covers(rules) else FractionSolver(rules)
+    solution = solve_with(solver, with_distribution=False, progress=False)
     hands = {}
     for (a, b, up), moves in solution.hands.items():
         chance = solution.upcard_chance[up] * solution.deal_chance[(a, b, up)]
-        hands[f"{a} {b} {up}"] = {"chance": fraction_string(chance),
-                                  "values": {m: fraction_string(moves.unconditional(m)) for m in moves.w}}
-    return {"ev": fraction_string(solution.ev), "hands": hands}
+        hands[f"{a} {b} {up}"] = _entry(chance, {m: moves.unconditional(m) for m in moves.w})
+    groups: dict[str, tuple[mpq, dict[str, mpq]]] = {}
+    for counts, up, chance, moves in later_hands(solver, solution,
+                                                 lambda v: not v.soft and v.total in LATER_TOTALS):
+        key = f"{counts_value(counts).total} {up} {sum(counts)} {sum(t * n for t, n in zip(tags, counts))}"
+        total, sums = groups.get(key, (mpq(0), {}))
+        for m in moves.w:
+            sums[m] = sums.get(m, mpq(0)) + chance * moves.unconditional(m)
+        groups[key] = (total + chance, sums)
+    later = {key: _entry(total, {m: v / total for m, v in sums.items()}) for key, (total, sums) in groups.items()}
+    return {"ev": fraction_string(solution.ev), "hands": hands, "later": later}
+
+
+def _entry(chance: mpq, values: Mapping[str, mpq]) -> dict[str, Any]:
+    return {"chance": fraction_string(chance), "values": {m: fraction_string(v) for m, v in values.items()}}
 
 
 # --- from the solves to the cells' values along the true count ------------------------------------
 
-Hand = tuple[int, int, int]
-HandValues = dict[Hand, tuple[mpq, dict[str, mpq]]]  # hand -> (chance, move -> chance x value)
+# what a player holds, as far as a chart cell and the count at the decision are concerned: the
+# cell, the number of the player's cards, the tags of them and the up-card, and the two cards of a
+# two-card hand (``()`` for a group of hands of three or more cards)
+Holding = tuple[tuple[str, str, int], int, int, tuple[int, ...]]
+HandValues = dict[Holding, tuple[mpq, dict[str, mpq]]]  # holding -> (chance, move -> chance x value)
 
 
-def _parsed(result: Mapping[str, Any]) -> HandValues:
+def _parsed(result: Mapping[str, Any], tags: Sequence[int]) -> HandValues:
+    """A task's result by holding."""
     out: HandValues = {}
+
+    def add(holding: Holding, entry: Mapping[str, Any]) -> None:
+        chance = parse_fraction(entry["chance"])
+        out[holding] = (chance, {m: chance * parse_fraction(v) for m, v in entry["values"].items()})
+
     for key, entry in result["hands"].items():
         a, b, up = (int(x) for x in key.split(" "))
-        chance = parse_fraction(entry["chance"])
-        out[(a, b, up)] = (chance, {m: chance * parse_fraction(v) for m, v in entry["values"].items()})
+        add((cell_of((a, b, up)), 2, tags[a - 1] + tags[b - 1] + tags[up - 1], (a, b)), entry)
+    for key, entry in result["later"].items():
+        total, up, held, tag_sum = (int(x) for x in key.split(" "))
+        add((("hard", str(total), up), held, tag_sum + tags[up - 1], ()), entry)
     return out
 
 
@@ -326,7 +389,7 @@ def _between(low: HandValues, high: HandValues, share: mpq) -> HandValues:
     return out
 
 
-def cell_of(hand: Hand) -> tuple[str, str, int]:
+def cell_of(hand: tuple[int, int, int]) -> tuple[str, str, int]:
     """The chart cell of a two-card hand ``(a, b, up-card)``: (section, row, up-card)."""
     a, b, up = hand
     if a == b:
@@ -359,44 +422,94 @@ class Curve:
         w = self.weights[i] + share * (self.weights[i + 1] - self.weights[i])
         return w, {m: w * (v[i] + share * (v[i + 1] - v[i])) for m, v in self.values.items()}
 
+    @cached_property
+    def _floats(self) -> tuple[list[float], list[float], dict[str, list[float]]]:
+        return ([float(x) for x in self.xs], [float(w) for w in self.weights],
+                {m: [float(x) for x in v] for m, v in self.values.items()})
+
+    def float_at(self, x: float) -> tuple[float, dict[str, float]] | None:
+        """:meth:`at` in floating point (a guide: :class:`CellSeries` settles close calls exactly)."""
+        xs, weights, values = self._floats
+        if not xs or x < xs[0] or x > xs[-1]:
+            return None
+        i = bisect_right(xs, x) - 1
+        if xs[i] == x:
+            w = weights[i]
+            return w, {m: w * v[i] for m, v in values.items()}
+        share = (x - xs[i]) / (xs[i + 1] - xs[i])
+        w = weights[i] + share * (weights[i + 1] - weights[i])
+        return w, {m: w * (v[i] + share * (v[i + 1] - v[i])) for m, v in values.items()}
+
 
 @dataclass(frozen=True)
 class CellSeries:
     """A decision along the true count: the sum of its depths' (and hands') curves; a move's value
-    at a count is the chance-weighted mean of the curves' values there."""
+    at a count is the chance-weighted mean of its value over the curves that offer it there (a
+    hand of three cards may stand or hit, not double or surrender)."""
 
     curves: tuple[Curve, ...]
     moves: tuple[str, ...]
 
-    def sums_at(self, x: mpq) -> tuple[mpq, dict[str, mpq]]:
-        weight, sums = mpq(0), dict.fromkeys(self.moves, mpq(0))
+    def sums_at(self, x: mpq) -> tuple[dict[str, mpq], dict[str, mpq]]:
+        """Each move's chance per unit count at ``x`` (of the hands that may make it) and its sum of
+        chance times value."""
+        weights, sums = dict.fromkeys(self.moves, mpq(0)), dict.fromkeys(self.moves, mpq(0))
         for curve in self.curves:
             found = curve.at(x)
             if found is None:
                 continue
-            weight += found[0]
             for m, s in found[1].items():
+                weights[m] += found[0]
                 sums[m] += s
-        return weight, sums
+        return weights, sums
 
     def values_at(self, x: mpq) -> dict[str, mpq] | None:
-        """Each move's value averaged over what is met at true count ``x``; ``None``: never met there."""
-        weight, sums = self.sums_at(x)
-        return {m: s / weight for m, s in sums.items()} if weight else None
+        """Each move's value averaged over what is met at true count ``x`` (and may make it); ``None``:
+        never met there."""
+        weights, sums = self.sums_at(x)
+        if not any(weights.values()):
+            return None
+        return {m: s / weights[m] for m, s in sums.items() if weights[m]}
+
+    def float_values_at(self, x: float) -> dict[str, float] | None:
+        """:meth:`values_at` in floating point: met at the same counts (the weights are positive),
+        the values within :data:`FLOAT_MARGIN` (a guide for deciding, never a result)."""
+        weights, sums = dict.fromkeys(self.moves, 0.0), dict.fromkeys(self.moves, 0.0)
+        for curve in self.curves:
+            found = curve.float_at(x)
+            if found is None:
+                continue
+            for m, s in found[1].items():
+                weights[m] += found[0]
+                sums[m] += s
+        if not any(weights.values()):
+            return None
+        return {m: s / weights[m] for m, s in sums.items() if weights[m]}
 
     def zero(self, low: str, high: str, start: mpq, end: mpq) -> mpq:
         """Where ``high``'s value less ``low``'s first goes from ``<= 0`` to ``> 0`` between ``start`` and
         ``end``: the difference is exact at ``start``, ``end`` and every count of a curve between them,
-        and the zero is that of the straight line between the two such counts around it."""
+        and the zero is that of the straight line between the two such counts around it. The signs
+        are read in floating point where they are clear by :data:`FLOAT_MARGIN`, exactly elsewhere;
+        the two counts around the zero are valued exactly."""
+        def exact(x: mpq) -> mpq:
+            values = self.values_at(x)
+            assert values is not None
+            return values[high] - values[low]
+
         points = sorted({start, end} | {x for c in self.curves for x in c.xs if start < x < end})
-        previous = None
+        previous: tuple[mpq, bool] | None = None
         for x in points:
-            sums = self.sums_at(x)[1]
-            d = sums[high] - sums[low]
-            if previous is not None and previous[1] <= 0 < d:
-                x0, d0 = previous
+            values = self.float_values_at(float(x))
+            if values is None or low not in values or high not in values:
+                continue
+            guess = values[high] - values[low]
+            above = exact(x) > 0 if abs(guess) <= FLOAT_MARGIN else guess > 0
+            if previous is not None and not previous[1] and above:
+                x0 = previous[0]
+                d0, d = exact(x0), exact(x)
                 return x0 + (x - x0) * (-d0) / (d - d0)
-            previous = (x, d)
+            previous = (x, above)
         return end
 
 
@@ -407,27 +520,55 @@ def _curve(points: Sequence[tuple[mpq, mpq, Mapping[str, mpq]]]) -> Curve:
     met = [i for i, p in enumerate(points) if p[1]]
     if not met:
         return Curve((), (), {})
-    values = [points[min(met, key=lambda j: (abs(j - i), j))][2] for i in range(len(points))]
+    values = [points[_nearest(met, i)][2] for i in range(len(points))]
     moves = sorted({m for v in values for m in v})
     return Curve(tuple(p[0] for p in points), tuple(p[1] for p in points),
                  {m: tuple(v.get(m, mpq(0)) for v in values) for m in moves})
 
 
-def cell_series(plan: IndexPlan, results: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str, int], CellSeries]:
+def _nearest(met: Sequence[int], i: int) -> int:
+    """The element of the ascending ``met`` nearest ``i`` (the lower on a tie)."""
+    k = bisect_right(met, i)
+    if k == 0:
+        return met[0]
+    if k == len(met) or i - met[k - 1] <= met[k] - i:
+        return met[k - 1]
+    return met[k]
+
+
+def cell_series(plan: IndexPlan, results: Sequence[Mapping[str, Any]],
+                later: bool = True) -> dict[tuple[str, str, int], CellSeries]:
     """Every chart cell along the true count, from the solves of ``plan.shoes()``: one curve per
-    depth and hand, its points the running counts of the depth (the true count of each read at
-    the decision or the deal), weighted by the count's chance there and the hand's."""
-    solved = {shoe: _parsed(r) for shoe, r in zip(plan.shoes(), results)}
+    depth and holding, its points the running counts of the depth (the true count of each read at
+    the decision, with every card held, or at the deal), weighted by the count's chance there and
+    the holding's. ``later``: the hands of three or more cards join their cells."""
+    return _series(_cell_curves(plan, results), later)
+
+
+def _series(curves: Mapping[tuple[str, str, int], Sequence[tuple[Holding, Curve]]],
+            later: bool) -> dict[tuple[str, str, int], CellSeries]:
+    out = {}
+    for cell, found in curves.items():
+        made = tuple(c for holding, c in found if later or holding[1] == 2)
+        if made:
+            out[cell] = CellSeries(made, tuple(sorted({m for c in made for m in c.values})))
+    return out
+
+
+def _cell_curves(plan: IndexPlan, results: Sequence[Mapping[str, Any]]
+                 ) -> dict[tuple[str, str, int], list[tuple[Holding, Curve]]]:
     tags = plan.system.tags
+    by_shoe = dict(zip(plan.shoes(), results))
     cards = sum(plan.full)
     decision = plan.convention.at == "decision"
-    points: dict[tuple[str, str, int], dict[tuple[int, Hand], list[tuple[mpq, mpq, dict[str, mpq]]]]] = {}
+    drift_per_card = plan.system.mean_tag(plan.full)  # unbalanced counts: the balanced equivalent
+    points: dict[tuple[str, str, int], dict[tuple[int, Holding], list[tuple[mpq, mpq, dict[str, mpq]]]]] = {}
     for depth in plan.depths:
         grid = sorted(depth.grid)
+        # one depth's shoes parsed at a time (a shoe is of one depth's size): memory for one depth
+        solved = {shoe: _parsed(by_shoe[shoe], tags) for c in grid for shoe in depth.grid[c].shoes}
         mixed = {c: _mixed(depth.grid[c], solved) for c in grid}
-        unseen = cards - depth.seen - (3 if decision else 0)
-        density = plan.convention.decks(unseen)  # chance per unit of true count: one count is 1/decks
-        drift = plan.system.mean_tag(plan.full) * (cards - unseen)  # unbalanced counts: the balanced equivalent
+        del solved
         at_count: dict[int, HandValues] = {}
         for count in depth.chances:
             if not grid[0] <= count <= grid[-1]:
@@ -441,17 +582,16 @@ def cell_series(plan: IndexPlan, results: Sequence[Mapping[str, Any]]) -> dict[t
         every_hand = set().union(*at_count.values()) if at_count else set()
         for count, hands in at_count.items():
             chance = depth.chances[count]
-            for hand in every_hand:  # a hand not dealt at a count is a point of chance 0 there
-                p, values = hands.get(hand, (mpq(0), {}))
-                shift = tags[hand[0] - 1] + tags[hand[1] - 1] + tags[hand[2] - 1] if decision else 0
-                x = plan.convention.true_count(count + shift - drift, unseen)
-                points.setdefault(cell_of(hand), {}).setdefault((depth.seen, hand), []).append(
+            for holding in every_hand:  # a hand not dealt at a count is a point of chance 0 there
+                p, values = hands.get(holding, (mpq(0), {}))
+                cell, held, shift, _ = holding
+                unseen = cards - depth.seen - (held + 1 if decision else 0)
+                density = plan.convention.decks(unseen)  # chance per unit of true count: one count is 1/decks
+                x = plan.convention.true_count(count + (shift if decision else 0) - drift_per_card * (cards - unseen),
+                                               unseen)
+                points.setdefault(cell, {}).setdefault((depth.seen, holding), []).append(
                     (x, chance * density * p, {m: v / p for m, v in values.items()} if p else {}))
-    out = {}
-    for cell, curves in points.items():
-        made = tuple(_curve(p) for p in curves.values())
-        out[cell] = CellSeries(made, tuple(sorted({m for c in made for m in c.values})))
-    return out
+    return {cell: [(holding, _curve(p)) for (_, holding), p in curves.items()] for cell, curves in points.items()}
 
 
 def insurance_series(plan: IndexPlan) -> CellSeries | None:
@@ -559,23 +699,40 @@ def cell_changes(series: CellSeries, convention: CountConvention, span: int,
             return {m: v for m, v in values.items() if m != "surrender"}
         return {"play": max(v for m, v in values.items() if m != versus), versus: values[versus]}
 
-    found = {t: v for t in range(-span, span + 1) if (v := series.values_at(mpq(t))) is not None}
-    if not found:
+    guide = {t: v for t in range(-span, span + 1) if (v := series.float_values_at(float(t))) is not None}
+    if not guide:
         return None
-    counts = tuple(found)
-    chosen = {t: decisions(v) for t, v in found.items()}
+    counts = tuple(guide)
+    exact: dict[int, dict[str, mpq]] = {}
+
+    def exact_at(t: int) -> dict[str, mpq]:
+        if t not in exact:
+            found = series.values_at(mpq(t))
+            assert found is not None  # met in floating point: met exactly
+            exact[t] = found
+        return exact[t]
+
+    def best(t: int) -> str:
+        """The best decision at ``t``: read in floating point where clear, exactly where close."""
+        guessed = sorted(decisions(guide[t]).values(), reverse=True)
+        if len(guessed) > 1 and guessed[0] - guessed[1] <= FLOAT_MARGIN:
+            return _argmax(decisions(exact_at(t)))
+        return _argmax(decisions(guide[t]))
+
+    chosen = {t: best(t) for t in counts}
     nearest = min(counts, key=lambda t: (abs(t), t))
     changes = []
     for lo, hi in zip(counts, counts[1:]):
-        low, high = _argmax(chosen[lo]), _argmax(chosen[hi])
+        low, high = chosen[lo], chosen[hi]
         if low == high:
             continue
-        named = {m: (_argmax({k: v for k, v in found[hi].items() if k != versus}) if m == "play" else m)
+        named = {m: (_argmax({k: v for k, v in exact_at(hi).items() if k != versus}) if m == "play" else m)
                  for m in (low, high)}  # "play": the best other move where the deviation begins
         crossing = series.zero(named[low], named[high], mpq(lo), mpq(hi))
-        differences = (chosen[lo][high] - chosen[lo][low], chosen[hi][high] - chosen[hi][low])
+        at_lo, at_hi = decisions(exact_at(lo)), decisions(exact_at(hi))
+        differences = (at_lo[high] - at_lo[low], at_hi[high] - at_hi[low])
         changes.append(Change(low, high, (lo, hi), differences, crossing, convention.bin(crossing)))
-    return _argmax(chosen[nearest]), tuple(changes), counts
+    return chosen[nearest], tuple(changes), counts
 
 
 @dataclass(frozen=True)
@@ -661,7 +818,9 @@ def index_chart(plan: IndexPlan, results: Sequence[Mapping[str, Any]]) -> IndexC
     """Every cell's index numbers from the exact results of :func:`hands_task` for ``plan.shoes()``,
     with surrender (when the rules offer it) and insurance."""
     cells: list[CellIndex] = []
-    series = cell_series(plan, results)
+    curves = _cell_curves(plan, results)
+    series = _series(curves, later=True)
+    two_cards = _series(curves, later=False) if plan.rules.surrender != "none" else {}
     order = {"hard": 0, "soft": 1, "pairs": 2}
     for key in sorted(series, key=lambda k: (order[k[0]], _row_order(k[1]), UPCARD_ORDER.index(k[2]))):
         section, row, up = key
@@ -670,7 +829,7 @@ def index_chart(plan: IndexPlan, results: Sequence[Mapping[str, Any]]) -> IndexC
             continue
         cells.append(CellIndex(section, row, up, *found))
         if plan.rules.surrender != "none" and section == "hard" and "surrender" in series[key].moves:
-            versus = cell_changes(series[key], plan.convention, plan.span, versus="surrender")
+            versus = cell_changes(two_cards[key], plan.convention, plan.span, versus="surrender")
             if versus is not None:
                 cells.append(CellIndex("surrender", row, up, *versus))
     insurance = insurance_series(plan)
