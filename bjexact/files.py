@@ -15,7 +15,7 @@ from pathlib import Path
 from .errors import BjexactError
 
 __all__ = ["write_atomically", "write_files", "staged_files", "check_writable", "check_distinct", "write_stdout",
-           "os_error_message", "read_bounded"]
+           "os_error_message", "read_bounded", "text_bytes"]
 
 
 def os_error_message(exc: OSError) -> str:
@@ -189,6 +189,17 @@ def _first_file(directory: Path) -> Path:
         if parent.exists() and not parent.is_dir():
             return parent
     return directory
+
+
+def text_bytes(text: str) -> bytes:
+    """``text`` as the bytes of a file bjexact writes: UTF-8, and a name the user gave in bytes that
+    are not UTF-8 (a file name under ``LC_ALL=C``, read by Python as lone surrogates) written back
+    as those very bytes.
+
+    >>> text_bytes("chart: ch\udce4rt.txt, 16 v T \u2264 0")
+    b'chart: ch\xe4rt.txt, 16 v T \xe2\x89\xa4 0'
+    """
+    return text.encode("utf-8", "surrogateescape")
 
 
 def write_stdout(text: str) -> None:

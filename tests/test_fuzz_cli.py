@@ -1149,6 +1149,22 @@ def test_play_in_an_ascii_locale():
     assert b"--- Hand 1 - balance 100" in done.stdout and done.stdout.isascii()
 
 
+def test_file_names_that_are_not_utf8_are_written_back_as_given(tmp_path):
+    """LC_ALL=C, names in bytes that are not UTF-8: the chart read, the output written under the name
+    asked for, and the chart's name inside it the very bytes given (not an internal error)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "PYTHONIOENCODING"))}
+    env |= {"LC_ALL": "C", "LANG": "C"}
+    folder = os.fsencode(tmp_path)
+    chart, output = folder + b"/ch\xe4rt.txt", folder + b"/e\xe4.txt"
+    for argv in ([b"chart", b"--decks", b"inf", b"-o", chart],
+                 [b"edge", b"--decks", b"inf", b"--chart", chart, b"-o", output, b"--quiet"]):
+        done = subprocess.run([os.fsencode(sys.executable), b"-m", b"bjexact", *argv], capture_output=True, env=env,
+                              timeout=CASE_SECONDS)
+        assert done.returncode == 0 and done.stderr == b"", done.stderr
+    with open(output, "rb") as written:
+        assert b"every hand played by the chart " + chart + b"." in written.read()
+
+
 @pytest.mark.parametrize("argv", [
     ["sweep", "/dev/zero", "--serial"],
     ["count", "--system", "/dev/zero", "--decks", "1", "--serial"],

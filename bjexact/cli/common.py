@@ -10,7 +10,7 @@ from typing import Any
 from ..core.cards import MAX_RANK_COUNT
 from ..core.numbers import short
 from ..errors import BjexactError
-from ..files import check_distinct, check_writable, staged_files, write_files, write_stdout
+from ..files import check_distinct, check_writable, staged_files, text_bytes, write_files, write_stdout
 
 RULES_HELP = """\
 rules (defaults: 2 decks, dealer stands on soft 17, naturals as21):
@@ -178,7 +178,7 @@ def write_outputs(text: str, output: str | None, files: Sequence[tuple[Path, byt
     """
     if not is_stdout(output):
         assert output is not None
-        write_files([*files, (output_path(output), text.encode())])
+        write_files([*files, (output_path(output), text_bytes(text))])
         return
     broken: BrokenPipeError | None = None
     with staged_files(files):

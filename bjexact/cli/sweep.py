@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import BjexactError
+from ..files import text_bytes
 from .common import add_output_options, bounded_int, check_output_files, check_workers, number_style, write_outputs
 
 EXAMPLES = """\
@@ -156,4 +157,4 @@ def _rows_file(path: Path, rows: list[dict]) -> tuple[Path, bytes]:
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["key"], lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
-    return path, buffer.getvalue().encode()
+    return path, text_bytes(buffer.getvalue())

@@ -11,6 +11,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import BjexactError
+from ..files import text_bytes
 from .common import (
     RULES_HELP,
     add_rule_options,
@@ -134,7 +135,7 @@ def run_dealer(args: argparse.Namespace) -> int:
     if args.plot is not None:
         files.append((output_path(args.plot), outcome_plot(table, fmt)))
     if full is not None and full_name is not None:
-        files.append((output_path(full_name), full.encode()))
+        files.append((output_path(full_name), text_bytes(full)))
     write_outputs(text, args.output, files)
     return 0
 

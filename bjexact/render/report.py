@@ -35,7 +35,7 @@ from ..core.rules import GameRules, Rules
 from ..dealer.distributions import dealer_table
 from ..dealer.matrices import dealer_matrices
 from ..errors import BjexactError
-from ..files import write_atomically
+from ..files import text_bytes, write_atomically
 from ..player.game import GameSolution, solve_game
 from ..player.outcomes import RESULTS
 from ..player.policy import ChartPolicy, evaluate_chart
@@ -757,10 +757,10 @@ def write_report(report: Report, directory: Path, *, compile_pdf: bool = True, q
              "(apt-get install graphviz, brew install graphviz), then run the report again", quiet)
     if report.effects is not None:
         data = json.dumps(report.effects.to_json(), indent=2) + "\n"
-        write_atomically(directory / EFFECTS_FILE, data.encode())
+        write_atomically(directory / EFFECTS_FILE, text_bytes(data))
         written.append(directory / EFFECTS_FILE)
     for name, text in (("report.md", report_markdown(report)), ("report.tex", report_latex(report))):
-        write_atomically(directory / name, text.encode())
+        write_atomically(directory / name, text_bytes(text))
         written.append(directory / name)
     if compile_pdf:
         pdf = compile_latex(directory / "report.tex", quiet=quiet)
@@ -867,5 +867,5 @@ def write_reference(directory: Path, *, compile_pdf: bool = True, quiet: bool = 
         written += write_report(report, directory / slug, compile_pdf=compile_pdf, quiet=quiet)
         reports.append((slug, report))
     index = directory / "index.md"
-    write_atomically(index, index_markdown(reports).encode())
+    write_atomically(index, text_bytes(index_markdown(reports)))
     return [*written, index]
