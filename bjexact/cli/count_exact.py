@@ -32,27 +32,27 @@ examples:
 Method. The count is read as counters read it: at the decision, the cards seen before the
 round, the player's two cards and the up-card counted, divided by the decks unseen then
 (--count-at deal: before the round). Rounds are dealt at every depth up to the cut card
-(--penetration); the index averages --depths depths (the midpoints of equal parts of the
-cards dealt), each count at each depth weighted by its exact chance. At a depth and a running
-count the cards unseen are, with --method expectation (the default), the exact conditional
-mean composition given the count (exchangeable ranks within a tag, exact generating-function
-sums), which is fractional: it is solved as the mixture of at most ten integer shoes (each rank
-its floor or ceiling) with that mean, exact for anything linear in the composition; one such
-shoe mixture every two whole true counts, the counts between on the straight line. --method
+(--penetration); the index averages --depths depths (the midpoints of equal parts of the cards
+dealt), each count at each depth weighted by its exact chance. At a depth and a running count
+the cards unseen are, with --method expectation (the default), the exact conditional mean
+composition given the count (exchangeable ranks within a tag, exact generating-function sums),
+which is fractional: it is solved as the mixture of at most ten integer shoes (each rank its
+floor or ceiling) with that mean, exact for anything linear in the composition; one such shoe
+mixture every two whole true counts, the counts between on the straight line. --method
 exhaustive averages every composition with its exact chance instead (small shoes only). Each
 chart cell's moves are then averaged over every depth, count and hand of the cell met at each
 true count: two-card hands, and for hard 12 to 17 the hands of three or more cards held after
-hitting (every card counted); the crossing is the true count where the exact value difference of two
-moves is zero; the index is the crossing rounded (--tc-rounding round|floor|truncate, the decks
-exact or estimated with --deck-estimate 1|1/2|1/4; --convention published: rounded, decks to
-the half deck, as the published tables read). Read an index n as: from true count n up play the higher-count move (S>=+3);
-H<-1: below -1 the lower-count move. A cell lists every change within the span (--span, in
-true counts) and is followed at every count where it is dealt. Surrender (with --surrender) has
-its own indices against the best other move; insurance is averaged exactly over every
-composition at every depth (no solve). The Illustrious 18 and, with surrender, the Fab 4 are
-marked * and, for Hi-Lo, listed against the published numbers. Each integer shoe is solved
-once (split once by default: --split-hands 4 for resplits costs about five times as much) and
-stored under its composition in --store, so a run resumes.
+hitting (every card counted); the crossing is the true count where the exact value difference
+of two moves is zero; the index is the crossing rounded (--tc-rounding round|floor|truncate,
+the decks exact or estimated with --deck-estimate 1|1/2|1/4; --convention published: rounded,
+decks to the half deck, as the published tables read). Read an index n as: from true count n
+up play the higher-count move (S>=+3); H<-1: below -1 the lower-count move. A cell lists every
+change within the span (--span, in true counts) and is followed at every count where it is
+dealt. Surrender (with --surrender) has its own indices against the best other move; insurance
+is averaged exactly over every composition at every depth (no solve). The Illustrious 18 and,
+with surrender, the Fab 4 are marked * and, for Hi-Lo, listed against the published numbers.
+Each integer shoe is solved once (split once by default: --split-hands 4 for resplits costs
+about five times as much) and stored under its composition in --store, so a run resumes.
 """
 
 BETTING_EXAMPLES = """\
