@@ -130,3 +130,12 @@ def test_quick_start_commands_parse_and_the_fast_one_runs(capsys):
         assert args.run is not None
     hand = next(argv for argv in quick_start_commands() if argv[0] == "hand")
     assert main(hand) == 0 and "split" in capsys.readouterr().out
+
+
+def test_the_readme_states_the_limits_of_the_constants():
+    from bjexact.core.cards import MAX_DECKS
+    from bjexact.dealer.batch import MAX_ENGINE_CARDS
+
+    text = " ".join(README.read_text().split())
+    assert (f"at most {MAX_DECKS:,} decks for the dealer's and the hit/stand tables, {MAX_ENGINE_CARDS:,} cards "
+            f"({MAX_ENGINE_CARDS // 52:,} decks) for the whole round's engine") in text

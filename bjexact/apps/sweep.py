@@ -99,7 +99,8 @@ def canonical_rules(rules: Mapping[str, Any]) -> dict[str, Any]:
     game = refuse_split_rules_without_splitting(rules_from_json(rules))
     shoe = game.make_shoe()
     if isinstance(shoe, FiniteShoe) and sum(shoe.counts) > MAX_ENGINE_CARDS:
-        raise BjexactError(f"a shoe of {sum(shoe.counts):,} cards: the engine solves at most {MAX_ENGINE_CARDS:,}")
+        raise BjexactError(f"a shoe of {sum(shoe.counts):,} cards: the engine solves at most {MAX_ENGINE_CARDS:,} "
+                           f"({MAX_ENGINE_CARDS // 52:,} decks)")
     return game.to_json()
 
 

@@ -52,7 +52,8 @@ _PRIMES = (67108859, 67108837, 67108819, 67108777, 67108763, 67108757, 67108753,
 
 # the most cards a shoe may hold for the engine's arithmetic modulo primes (counts below 2^18)
 MAX_ENGINE_CARDS = (1 << 18) - 1
-TOO_LARGE = f"the shoe is too large for exact arithmetic modulo primes: at most {MAX_ENGINE_CARDS:,} cards"
+TOO_LARGE = (f"the shoe is too large for exact arithmetic modulo primes: at most {MAX_ENGINE_CARDS:,} cards "
+             f"({MAX_ENGINE_CARDS // 52:,} decks)")
 
 
 @dataclass(frozen=True)
