@@ -7,9 +7,9 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
 try:
-    from .cli import main
+    from .cli import console_main
 except KeyboardInterrupt:  # Ctrl-C while the modules load
     sys.stderr.write("bjexact: interrupted\n")
     sys.exit(130)
 
-sys.exit(main())
+console_main()

@@ -617,6 +617,62 @@ def test_hostile_simulators(tmp_path, name, extra, words):
     assert status == 2 and words in err, err
 
 
+OUT_OF_TIME = '''
+import threading, time
+def factory(rules):
+    time.sleep(1000)
+def swallows(cards, upcard, unseen):
+    try:
+        time.sleep(1000)
+    except BaseException:
+        pass
+    return "stand"
+def swallows_forever(cards, upcard, unseen):
+    while True:
+        try:
+            time.sleep(1000)
+        except BaseException:
+            pass
+def threads(cards, upcard, unseen):
+    if not any(t.name == "left running" for t in threading.enumerate()):
+        threading.Thread(target=time.sleep, args=(1000,), name="left running").start()
+    return "stand" if sum(cards) >= 17 else "hit"
+'''
+
+
+@pytest.mark.parametrize("name, extra, words", [
+    ("sleep_on_import", ["--timeout", "1"], "sleep_on_import.py:decide took longer than --timeout 1 s"),
+    ("factory", ["--timeout", "1", "--game"], "calling its factory took longer than --timeout 1 s"),
+    ("swallows", ["--call-timeout", "0.5"], "no answer within --call-timeout 0.5 s"),
+    ("swallows_forever", ["--call-timeout", "0.5"], "(and ran on after being stopped)"),
+])
+def test_user_code_is_held_to_its_time_limits(tmp_path, name, extra, words):
+    """A module that sleeps while imported, a factory that sleeps, an engine that swallows the
+    time limit (and returns, or runs on): one line, exit 2, in about the time asked."""
+    (tmp_path / "slow.py").write_text(OUT_OF_TIME)
+    (tmp_path / "sleep_on_import.py").write_text("import time\ntime.sleep(1000)\n")
+    module = tmp_path / f"{'sleep_on_import' if name == 'sleep_on_import' else 'slow'}.py"
+    if name == "factory":  # check-sim --game's factory
+        argv = ["check-sim", "--game", f"{module}:factory", "--factory", "--decks", "inf", "--rounds", "100",
+                *[x for x in extra if x != "--game"]]
+    else:
+        argv = ["check-strategy", f"{module}:{'decide' if name == 'sleep_on_import' else name}", "--shoes", "1",
+                *extra]
+    started = time.monotonic()
+    status, out, err = run_process(*argv)
+    assert time.monotonic() - started < 15
+    assert_clean(status, out, err)
+    assert status == 2 and words in err, err
+
+
+def test_threads_the_users_code_leaves_running_do_not_hold_the_exit(tmp_path):
+    (tmp_path / "slow.py").write_text(OUT_OF_TIME)
+    started = time.monotonic()
+    status, out, err = run_process("check-strategy", f"{tmp_path / 'slow.py'}:threads", "--shoes", "1")
+    assert time.monotonic() - started < 30
+    assert status in (0, 1) and err == "" and "decisions" in out, (status, out, err)
+
+
 ROUND_SIMULATORS = '''
 import sys, time
 class Unfloatable:

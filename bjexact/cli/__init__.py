@@ -45,6 +45,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def console_main() -> None:
+    """The ``bjexact`` program: :func:`main`, then the exit, without waiting for threads that code
+    the user gave (``check-sim``, ``check-strategy``) started and left running: the report is out."""
+    import os
+    import threading
+
+    status = main()
+    lingering = [t for t in threading.enumerate()
+                 if t is not threading.main_thread() and t.is_alive() and not t.daemon]
+    if lingering:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(status)
+    sys.exit(status)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; every failure is one line on standard error (exit 2, 130 for Ctrl-C)."""
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from .common import RULES_HELP, add_rule_options, bounded_int, rules_from_args, write_output
 from .game_checks import GAME_CHECKS_HELP, add_game_check_options, run_check_sim_game
@@ -66,8 +67,12 @@ freedom is left): the verdict is then NOT TESTED, never a pass, and names the ro
 a test needs. --gym counts episodes (--episodes), not --rounds.
 
 Time limits: each call of the simulator must answer within --call-timeout seconds
-(default 10) and the whole run end within --timeout seconds (default 1800); --rounds
-is at most 1,000,000,000. A progress bar is drawn on a terminal.
+(default 10) and the whole run end within --timeout seconds (default 1800), importing
+the module and calling the factory included; --rounds is at most 1,000,000,000. Code that
+swallows the stop and runs on is ended at the next alarm (half a second later); threads it
+leaves running do not hold the exit. What cannot be stopped: code stuck inside one C call
+that ignores signals, or code that ends the process itself (os._exit). A progress bar is
+drawn on a terminal.
 
 Exit status: 0 pass, 1 fail or too few rounds to test, 2 bad input (a simulator that
 cannot be imported, raises an exception, or answers something that is not an outcome).
@@ -148,7 +153,7 @@ def load_callable(spec: str):
             if os.getcwd() not in sys.path:
                 sys.path.insert(0, os.getcwd())
             module = importlib.import_module(module_name)
-    except BjexactError:
+    except (BjexactError, safety.Abort):
         raise
     except KeyboardInterrupt:
         if safety.user_interrupted():
@@ -178,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
     from . import safety
 
     if args.game:
-        return run_check_sim_game(args, load_callable, from_factory, check_run_options)
+        return run_check_sim_game(args, load_user_code, check_run_options)
     if args.strategy is not None or args.chart is not None:
         raise BjexactError("--strategy and --chart choose the play of whole rounds: they go with --game")
     if args.gym:
@@ -191,13 +196,11 @@ def run(args: argparse.Namespace) -> int:
     rounds = simcheck.DEFAULT_ROUNDS if args.rounds is None else args.rounds
     alpha = simcheck.DEFAULT_ALPHA if args.alpha is None else args.alpha
     _check_test_options(args, rules, alpha)
-    simulator = load_callable(args.simulator)
-    if args.factory:
-        simulator = from_factory(simulator, args.simulator, rules)
+    simulator, started = load_user_code(args.simulator, args.timeout, (rules,) if args.factory else None)
     try:
         with Progress(rounds, "check-sim") as bar, safety.GuardedSimulator(
                 simulator, call_timeout=args.call_timeout, timeout=args.timeout, rounds=rounds,
-                progress=bar) as guarded:
+                progress=bar, started=started) as guarded:
             check = simcheck.check_dealer_simulator(guarded, rules, rounds=rounds, seed=args.seed, alpha=alpha)
     except safety.Abort as exc:
         raise BjexactError(str(exc)) from None
@@ -207,6 +210,27 @@ def run(args: argparse.Namespace) -> int:
         report = simcheck.format_simulator_check(check, shift=args.bias or None)
     write_output(report, args.output)
     return 0 if check.passed else 1
+
+
+def load_user_code(spec: str, timeout: float, factory_args: tuple | None = None) -> tuple[Any, float]:
+    """:func:`load_callable` of ``spec`` and, with ``factory_args``, :func:`from_factory` of it, within
+    ``timeout`` seconds (the user's module may sleep while imported, its factory while called); the
+    callable and the clock (``time.monotonic``) when this began, from which --timeout counts."""
+    import time
+
+    from ..errors import BjexactError
+    from . import safety
+
+    started = time.monotonic()
+    doing = f"importing {spec}" + (" and calling its factory" if factory_args is not None else "")
+    try:
+        with safety.time_limit(timeout, f"{doing} took longer than --timeout {timeout:g} s"):
+            target = load_callable(spec)
+            if factory_args is not None:
+                target = from_factory(target, spec, *factory_args)
+    except safety.Abort as exc:
+        raise BjexactError(str(exc)) from None
+    return target, started
 
 
 def from_factory(factory, spec: str, rules, *extra):

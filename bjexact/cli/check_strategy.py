@@ -36,6 +36,13 @@ Charlie, and a hand of N cards has won and is not put to the engine); each deple
 is solved under the same rules. Decisions after a split are not put to the engine (the
 contract does not say a hand came from a split).
 
+Time limits: each call of the engine must answer within --call-timeout seconds (default
+10) and the whole run end within --timeout seconds (default 3600), importing the module
+included. An engine that swallows the stop and runs on is ended at the next alarm (half a
+second later); threads it leaves running do not hold the exit. What cannot be stopped: an
+engine stuck inside one C call that ignores signals, or one that ends the process itself
+(os._exit).
+
 Exit status: 0 every decision is a best move, 1 some are not, 2 bad input (an engine
 that cannot be imported, raises, exits, or answers something that is not a move).
 """
@@ -81,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import BjexactError
     from ..progress import Progress
     from . import safety
-    from .check_sim import load_callable
+    from .check_sim import load_user_code
 
     rules = rules_from_args(args)
     if rules.make_shoe().is_infinite:
@@ -103,10 +110,10 @@ def run(args: argparse.Namespace) -> int:
         if args.naturals != "as21":
             raise BjexactError("with --game the naturals follow --hole-card: drop --naturals")
         game = game_rules_from_args(args)
-    engine = load_callable(args.engine)
+    engine, started = load_user_code(args.engine, args.timeout)
     try:
         with Progress(args.shoes + 1, "check-strategy") as bar, safety.GuardedEngine(
-                engine, call_timeout=args.call_timeout, timeout=args.timeout) as guarded:
+                engine, call_timeout=args.call_timeout, timeout=args.timeout, started=started) as guarded:
             check = strategy.check_hit_stand_engine(guarded, rules, shoes=args.shoes, seed=args.seed, progress=bar) \
                 if game is None else strategy.check_game_engine(guarded, game, shoes=args.shoes, seed=args.seed,
                                                                     progress=bar)

@@ -127,9 +127,9 @@ def _is_edge(text: str) -> bool:
     return True
 
 
-def run_check_sim_game(args: argparse.Namespace, load_callable, from_factory, check_run_options) -> int:
+def run_check_sim_game(args: argparse.Namespace, load_user_code, check_run_options) -> int:
     """``check-sim --game MODULE:NAME``: a whole-round simulator against the exact distribution
-    (``load_callable``, ``from_factory``, ``check_run_options``: check-sim's, shared with the dealer check)."""
+    (``load_user_code``, ``check_run_options``: check-sim's, shared with the dealer check)."""
     from ..checks import rounds as round_check
 
     if args.gym:
@@ -152,13 +152,12 @@ def run_check_sim_game(args: argparse.Namespace, load_callable, from_factory, ch
     rounds = args.rounds
     if rounds is None:  # solved here, before the simulator is imported
         rounds = round_check.planned_game_rounds(rules, chart, shift, alpha)
-    simulator = load_callable(args.simulator)
-    if args.factory:
-        simulator = from_factory(simulator, args.simulator, rules, *(() if chart is None else (chart,)))
+    factory_args = (rules, *(() if chart is None else (chart,))) if args.factory else None
+    simulator, started = load_user_code(args.simulator, args.timeout, factory_args)
     try:
         with Progress(rounds, "check-sim") as bar, safety.GuardedRoundSimulator(
                 simulator, call_timeout=args.call_timeout, timeout=args.timeout, progress=bar,
-                stop=OutOfTime) as guarded:
+                stop=OutOfTime, started=started) as guarded:
             check = round_check.check_round_simulator(guarded, rules, rounds=rounds, seed=args.seed, alpha=alpha,
                                                       strategy=chart, strategy_name=f"the chart {args.chart}",
                                                       shift=shift)

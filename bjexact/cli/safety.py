@@ -217,6 +217,46 @@ def call_user_code(function, *args, what: str, refused: str | None = None):
         raise Abort(f"{what} raised {type(exc).__name__}: {one_line(exc)}") from None
 
 
+# after a time limit's first alarm, the next ones this often: user code that swallowed the first
+# (``except BaseException``) and runs on is ended by the second
+_ALARM_REPEAT = 0.5
+
+
+def _end_process(message: str) -> None:
+    """The user's code swallowed a time limit and ran on: say so in one line and end at once (exit 2;
+    nothing is being written: outputs are written after the user's code, and atomically)."""
+    fail(f"{message} (and ran on after being stopped)")
+    os._exit(2)
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float, message: str) -> Iterator[None]:
+    """Run the block (the user's module imported, a factory called) within ``seconds``: past them
+    ``Abort(message)`` is raised in it (SIGALRM, main thread); should the user's code swallow that
+    and run on, the next alarm ends the process with the message, and should it swallow it and
+    return, the block still ends with it."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    fired: list[bool] = []
+
+    def on_alarm(signum, frame) -> None:
+        if fired:
+            _end_process(message)
+        fired.append(True)
+        raise Abort(message)
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3), _ALARM_REPEAT)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    if fired:
+        raise Abort(message)
+
+
 class GuardedCalls:
     """A user's simulator with time limits, a progress bar and its failures made one line.
 
@@ -235,7 +275,7 @@ class GuardedCalls:
     too_slow = "is too slow for the rounds asked; lower --rounds"
 
     def __init__(self, simulator, *, call_timeout: float, timeout: float, progress=None,
-                 stop: type[BaseException] | None = None):
+                 stop: type[BaseException] | None = None, started: float | None = None):
         import time
 
         self.simulator = simulator
@@ -244,13 +284,14 @@ class GuardedCalls:
         self.__module__ = "__main__"
         self.call_timeout = call_timeout
         self.timeout = timeout
-        self.deadline = time.monotonic() + timeout
+        self.deadline = (time.monotonic() if started is None else started) + timeout  # started: the command's clock
         self.progress = progress
         self.stop = stop
         self.calls = 0
         self._where = ""
         self._clock = time.monotonic
         self._alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+        self._fired: BaseException | None = None  # the stop raised by this call's alarm
 
     def __enter__(self):
         if self._alarm:
@@ -263,13 +304,21 @@ class GuardedCalls:
             signal.signal(signal.SIGALRM, self._previous)
 
     def _on_alarm(self, signum, frame) -> None:
+        if self._fired is not None and signum is not None:  # the first alarm of this call was swallowed
+            _end_process(str(self._fired))
+        stopped: BaseException
         if self._clock() >= self.deadline:
             if self.stop is not None:
-                raise self.stop(f"--timeout {self.timeout:g} s reached")
-            raise Abort(f"{self.command} took longer than --timeout {self.timeout:g} s in all "
-                        f"(the {self.kind} {self.name} {self.too_slow})")
-        raise Abort(f"the {self.kind} {self.name} gave no answer within --call-timeout {self.call_timeout:g} s"
-                    f"{self._where}")
+                stopped = self.stop(f"--timeout {self.timeout:g} s reached")
+            else:
+                stopped = Abort(f"{self.command} took longer than --timeout {self.timeout:g} s in all "
+                                f"(the {self.kind} {self.name} {self.too_slow})")
+        else:
+            stopped = Abort(f"the {self.kind} {self.name} gave no answer within --call-timeout "
+                            f"{self.call_timeout:g} s{self._where}")
+        if signum is not None:
+            self._fired = stopped
+        raise stopped
 
     def call(self, *args, where: str = ""):
         """The simulator's raw answer to ``args`` (``where``: ' for up-card 7', for messages)."""
@@ -281,13 +330,16 @@ class GuardedCalls:
         what = f"the {self.kind} {self.name}{where}"
         refused = f"the {self.kind} {self.name} refused these rules (its first call{where} raised)" \
             if self.calls == 1 else None
+        self._fired = None
         if self._alarm:
-            signal.setitimer(signal.ITIMER_REAL, max(min(self.call_timeout, remaining), 1e-3))
+            signal.setitimer(signal.ITIMER_REAL, max(min(self.call_timeout, remaining), 1e-3), _ALARM_REPEAT)
         try:
             answer = call_user_code(self.simulator, *args, what=what, refused=refused)
         finally:
             if self._alarm:
                 signal.setitimer(signal.ITIMER_REAL, 0)
+        if self._fired is not None:  # the user's code swallowed the time limit and answered late
+            raise self._fired
         if self.progress is not None:
             self.progress.advance()
         return answer
@@ -297,8 +349,9 @@ class GuardedSimulator(GuardedCalls):
     """A user's ``dealer_outcome(upcard, rng)`` guarded (:class:`GuardedCalls`); answers that are not
     an outcome (or whose ``repr`` fails) stop the run with one line naming the up-card."""
 
-    def __init__(self, simulator, *, call_timeout: float, timeout: float, rounds: int = 0, progress=None):
-        super().__init__(simulator, call_timeout=call_timeout, timeout=timeout, progress=progress)
+    def __init__(self, simulator, *, call_timeout: float, timeout: float, rounds: int = 0, progress=None,
+                 started: float | None = None):
+        super().__init__(simulator, call_timeout=call_timeout, timeout=timeout, progress=progress, started=started)
 
     def __call__(self, upcard: int, rng):
         from ..core.cards import rank_symbol
