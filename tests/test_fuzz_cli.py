@@ -756,6 +756,11 @@ BASES = {  # fast settings that the fuzzed options are added to
     "count": ["--shoe", HALF_DECK, "--split-hands", "1", "--shoes", "1", "--serial", "--store", "{tmp}/store"],
     "verify --kind chart": [str(DATA / "chart_inf_s17_das_ls.txt"), "--decks", "inf", "--surrender", "late"],
     "verify --kind edge": ["{tmp}/edge.txt", "--decks", "inf", "--split-hands", "1"],
+    "count indices": ["--shoe", "2,2,2,2,2,2,2,2,2,8", "--split-hands", "1", "--span", "1", "--left", "1/2",
+                      "--serial", "--quiet", "--store", "{tmp}/store"],
+    "count betting": ["--shoe", "2,2,2,2,2,2,2,2,2,8", "--split-hands", "1", "--span", "2", "--serial", "--quiet",
+                      "--store", "{tmp}/store"],
+    "check-strategy": ["{tmp}/engine.py:decide", "--shoe", HALF_DECK],
 }
 SLOW_OR_ELSEWHERE = {"--decks", "--shoe", "--output", "-o", "--reference", "--game", "--rounds", "--episodes",
                      "--timeout", "--call-timeout", "--full", "--plot", "--file", "--help", "-h", "--symbolic",
@@ -770,7 +775,10 @@ def _options(command: str):
     from bjexact.cli import build_parser
     from bjexact.cli.safety import subparser
 
-    parser = subparser(build_parser(), command.split()[0])
+    name, *rest = command.split()
+    parser = subparser(build_parser(), name)
+    if rest and not rest[0].startswith("-"):  # a command of a command: count indices, count betting
+        parser = subparser(parser, rest[0])
     for action in parser._actions:
         names = [o for o in action.option_strings if o not in SLOW_OR_ELSEWHERE]
         if not action.option_strings or len(names) < len(action.option_strings):
@@ -801,17 +809,19 @@ def _command_files(tmp: Path) -> None:
     """The files the newer commands' fuzzed command lines read: a grid, a printed edge."""
     (tmp / "grid.toml").write_text(FAST_GRID)
     (tmp / "edge.txt").write_text("-1.09%\n")
+    (tmp / "engine.py").write_text("def decide(cards, upcard, unseen):\n"
+                                   "    return 'hit' if sum(cards) < 17 else 'stand'\n")
 
 
 SLOW_EXAMPLES = ("boundaries", "check-sim", "edge", "hand", "chart", "player", "sweep", "verify --kind chart",
-                 "verify --kind edge")
+                 "verify --kind edge", "count indices", "count betting", "check-strategy")
 
 
 @pytest.mark.parametrize("command", sorted(BASES))
 def test_every_option(tmp_path, command):
     _command_files(tmp_path)
     name, *kind = command.split()
-    examples = EXAMPLES or (5 if name == "count" else 10 if command in SLOW_EXAMPLES else 40)
+    examples = EXAMPLES or (5 if command == "count" else 10 if command in SLOW_EXAMPLES else 40)
     @settings(max_examples=examples, deadline=None, derandomize=EXAMPLES is None)
     @given(argv=command_lines(command))
     def check(argv):
@@ -819,6 +829,18 @@ def test_every_option(tmp_path, command):
         assert_clean(status, out, err)
 
     check()
+
+
+@pytest.mark.parametrize("text", ["base = 5\n", "grid = [1]\n", "[base]\n[base]\n", "[base\n", "\x00",
+                                  "[base]\nx = \n", '[base]\ndecks = "inf"\n[grid]\nsplit_hands = [2.0]\n',
+                                  '[base]\ndecks = "inf"\ncharlie = 5.0\n', "[base]\n[grid]\ngrid = 1\n"])
+def test_grid_files_of_any_shape(tmp_path, text):
+    """A grid file whose tables are missing, repeated, of the wrong type, or not TOML: one line."""
+    (tmp_path / "grid.toml").write_text(text)
+    status, out, err = run("sweep", str(tmp_path / "grid.toml"), "--serial", "--quiet", "--store",
+                           str(tmp_path / "store"))
+    assert_clean(status, out, err)
+    assert status == 2, out
 
 
 @pytest.mark.parametrize("kind", ["repeated-row", "long-line"])
@@ -1280,7 +1302,7 @@ GRID_VALUES = st.one_of(
 )
 GRID_KEYS = st.sampled_from(["decks", "shoe", "h17", "bj_pays", "double", "double_soft", "das", "rsa",
                              "hit_split_aces", "surrender", "hole_card", "obo", "split_strategy", "frobnicate",
-                             "bj-pays"])
+                             "bj-pays", "split_hands", "charlie", "double_after_hit"])
 
 
 def _toml(value) -> str:
