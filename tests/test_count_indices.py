@@ -283,13 +283,13 @@ def test_a_cell_is_followed_where_it_can_be_dealt_and_never_dropped():
 
 def test_indices_command_json_store_in_the_cache(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    args = ["count", "indices", "--shoe", "2,2,2,2,2,2,2,2,2,8", "--split-hands", "1", "--span", "3",
-            "--left", "3/4", "--quiet", "--serial"]
+    args = ["count", "indices", "--shoe", "2,2,2,2,2,2,2,2,2,8", "--split-hands", "1", "--span", "1",
+            "--left", "1/2", "--quiet", "--serial"]
     status, out, err = run(capsys, *args, "--format", "json")
     assert status == 0, err
     document = json.loads(out)
     assert document["convention"] == {"at": "decision", "rounding": "round", "deck_step": None}
-    assert document["method"] == "expectation" and document["depths"][0]["seen"] == 7
+    assert document["method"] == "expectation" and document["depths"][0]["seen"] == 13
     assert (tmp_path / "bjexact" / "count-indices.store").is_dir()
     sixteen = next(c for c in document["cells"] if (c["section"], c["row"], c["upcard"]) == ("hard", "16", "T"))
     assert sixteen["basic"] in ("hit", "stand") and isinstance(sixteen["changes"], list)
