@@ -192,7 +192,7 @@ def _first_file(directory: Path) -> Path:
 
 
 def text_bytes(text: str) -> bytes:
-    """``text`` as the bytes of a file bjexact writes: UTF-8, and a name the user gave in bytes that
+    r"""``text`` as the bytes of a file bjexact writes: UTF-8, and a name the user gave in bytes that
     are not UTF-8 (a file name under ``LC_ALL=C``, read by Python as lone surrogates) written back
     as those very bytes.
 
