@@ -1151,6 +1151,25 @@ def test_ctrl_c_to_the_process_group_stops_the_workers_quietly(tmp_path, command
     assert _group_gone(process.pid, 20), "worker processes outlived the command"
 
 
+@pytest.mark.parametrize("delay", [0.8, 1.2, 1.6, 2.0])
+def test_ctrl_c_while_the_local_cluster_starts_is_one_line(tmp_path, delay):
+    """Ctrl-C to the process group while the local cluster's workers are starting: one line, all gone."""
+    (tmp_path / "grid.toml").write_text(FAST_GRID)
+    process = subprocess.Popen([sys.executable, "-m", "bjexact", "sweep", str(tmp_path / "grid.toml"), "--workers",
+                                "2", "--quiet", "--store", str(tmp_path / "store")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        time.sleep(delay)
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            if not _group_gone(process.pid, 20):
+                os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode in (0, 130) and err in ("", "bjexact: interrupted\n"), err
+    assert _group_gone(process.pid, 20), "worker processes outlived the command"
+
+
 @pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="waits for bjexact through /proc")
 @pytest.mark.parametrize("argv", [
     ["edge", "--decks", "6"],

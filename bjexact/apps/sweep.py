@@ -481,16 +481,24 @@ class _dask_client:
         return client
 
     def __exit__(self, *exc: object) -> None:
-        if exc and exc[0] is not None:  # stopping the workers of a failed or interrupted run is no news
-            import logging
-
-            for name in ("distributed", "asyncio"):  # its one line says what happened, nothing more
-                logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+        failed = bool(exc and exc[0] is not None)
+        if failed:  # stopping the workers of a failed or interrupted run is no news
+            _quiet_dask_logs()
         try:
             for thing in reversed(self.own):
                 thing.close()
         finally:
             self.launcher.close()
+            if failed:  # closing the cluster restores the levels it silenced: silence them again, to the exit
+                _quiet_dask_logs()
+
+
+def _quiet_dask_logs() -> None:
+    """Nothing from Dask's loggers in this process from now on: the command's one line says what happened."""
+    import logging
+
+    for name in ("distributed", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 def _close_half_started_clusters() -> None:
@@ -514,9 +522,9 @@ def workers_ignoring_sigint() -> Iterator[None]:
     ignore Ctrl-C (SIGINT) from their first instruction.
 
     A terminal sends Ctrl-C to every process of its group, the workers too: each would print a
-    traceback. Spawned through a two-line launcher (``trap '' INT``, then ``exec`` Python; an
-    ignored signal stays ignored through ``exec``), the workers leave Ctrl-C to this process,
-    which stops them quietly; this process keeps its own Ctrl-C all along. Where no launcher
+    traceback. Spawned through a small launcher (``trap '' INT``, Dask's logs at errors only,
+    then ``exec`` Python; an ignored signal stays ignored through ``exec``), the workers leave
+    Ctrl-C to this process, which stops them quietly; this process keeps its own Ctrl-C all along. Where no launcher
     can run (not POSIX, a temporary directory mounted noexec), workers start as before.
     """
     import multiprocessing.spawn as spawn
@@ -529,7 +537,9 @@ def workers_ignoring_sigint() -> Iterator[None]:
         return
     with tempfile.TemporaryDirectory(prefix="bjexact-workers-") as folder:
         launcher = Path(folder) / "python"
-        launcher.write_text(f"#!/bin/sh\ntrap '' INT\nexec {shlex.quote(os.fsdecode(previous))} \"$@\"\n")
+        # the workers' own logs at errors only from their first line (Dask silences them once started)
+        launcher.write_text(f"#!/bin/sh\ntrap '' INT\nexport DASK_LOGGING__DISTRIBUTED=error\n"
+                            f"exec {shlex.quote(os.fsdecode(previous))} \"$@\"\n")
         launcher.chmod(0o700)
         try:
             subprocess.run([str(launcher), "-c", "pass"], check=True, timeout=60, capture_output=True)
