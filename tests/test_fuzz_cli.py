@@ -967,6 +967,7 @@ def test_a_latex_error_keeps_only_its_log(tmp_path, monkeypatch):
         raise BjexactError(f"LaTeX failed on report.tex: Undefined control sequence. (log: {directory / 'report.log'})")
 
     monkeypatch.setattr(bjexact.render.report, "write_report", failing)
+    monkeypatch.setattr(bjexact.render.report, "build_report", lambda *args, **options: object())  # not needed here
     status, out, err = run("report", "-o", str(tmp_path / "out"), "--decks", "inf", "-q")
     assert_clean(status, out, err)
     assert status == 2 and f"(log: {tmp_path / 'out' / 'report.log'})" in err, err
