@@ -1125,6 +1125,20 @@ def _group_gone(group: int, seconds: float) -> bool:
     return False
 
 
+def _interrupt_group(process, wait) -> str:
+    """After ``wait()``, Ctrl-C to ``process``'s group as a terminal sends it; its standard error. The
+    group is killed should it outlive the test."""
+    try:
+        wait()
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            if not _group_gone(process.pid, 20):
+                os.killpg(process.pid, signal.SIGKILL)
+    return err
+
+
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the workers through /proc")
 @pytest.mark.parametrize("command", ["sweep", "count"])
 def test_ctrl_c_to_the_process_group_stops_the_workers_quietly(tmp_path, command):
@@ -1136,18 +1150,14 @@ def test_ctrl_c_to_the_process_group_stops_the_workers_quietly(tmp_path, command
                       str(tmp_path / "store")]}[command]
     process = subprocess.Popen([sys.executable, "-m", "bjexact", *argv, "--workers", "2", "--quiet"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
+    def workers_started():
         deadline = time.monotonic() + 60
         while len(_children(process.pid)) < 2 and process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.2)
         time.sleep(1)  # the workers start: import bjexact, begin solving
         assert process.poll() is None, process.communicate()
-        os.killpg(process.pid, signal.SIGINT)
-        out, err = process.communicate(timeout=60)
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            if not _group_gone(process.pid, 20):
-                os.killpg(process.pid, signal.SIGKILL)
+
+    err = _interrupt_group(process, workers_started)
     assert process.returncode == 130 and err == "bjexact: interrupted\n", err
     assert _group_gone(process.pid, 20), "worker processes outlived the command"
 
@@ -1159,14 +1169,7 @@ def test_ctrl_c_while_the_local_cluster_starts_is_one_line(tmp_path, delay):
     process = subprocess.Popen([sys.executable, "-m", "bjexact", "sweep", str(tmp_path / "grid.toml"), "--workers",
                                 "2", "--quiet", "--store", str(tmp_path / "store")],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        time.sleep(delay)
-        os.killpg(process.pid, signal.SIGINT)
-        out, err = process.communicate(timeout=60)
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            if not _group_gone(process.pid, 20):
-                os.killpg(process.pid, signal.SIGKILL)
+    err = _interrupt_group(process, lambda: time.sleep(delay))
     assert process.returncode in (0, 130) and err in ("", "bjexact: interrupted\n"), err
     assert _group_gone(process.pid, 20), "worker processes outlived the command"
 

@@ -52,7 +52,7 @@ Method (the conventions every number here follows)
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from math import floor
@@ -411,16 +411,7 @@ class Curve:
 
     def at(self, x: mpq) -> tuple[mpq, dict[str, mpq]] | None:
         """The chance per unit count at ``x`` and each move's chance times value."""
-        xs = self.xs
-        if not xs or x < xs[0] or x > xs[-1]:
-            return None
-        i = bisect_right(xs, x) - 1
-        if xs[i] == x:
-            w = self.weights[i]
-            return w, {m: w * v[i] for m, v in self.values.items()}
-        share = (x - xs[i]) / (xs[i + 1] - xs[i])
-        w = self.weights[i] + share * (self.weights[i + 1] - self.weights[i])
-        return w, {m: w * (v[i] + share * (v[i + 1] - v[i])) for m, v in self.values.items()}
+        return _on_line(self.xs, self.weights, self.values, x)
 
     @cached_property
     def _floats(self) -> tuple[list[float], list[float], dict[str, list[float]]]:
@@ -429,16 +420,41 @@ class Curve:
 
     def float_at(self, x: float) -> tuple[float, dict[str, float]] | None:
         """:meth:`at` in floating point (a guide: :class:`CellSeries` settles close calls exactly)."""
-        xs, weights, values = self._floats
-        if not xs or x < xs[0] or x > xs[-1]:
-            return None
-        i = bisect_right(xs, x) - 1
-        if xs[i] == x:
-            w = weights[i]
-            return w, {m: w * v[i] for m, v in values.items()}
-        share = (x - xs[i]) / (xs[i + 1] - xs[i])
-        w = weights[i] + share * (weights[i + 1] - weights[i])
-        return w, {m: w * (v[i] + share * (v[i + 1] - v[i])) for m, v in values.items()}
+        return _on_line(*self._floats, x)
+
+
+def _on_line(xs: Sequence[Any], weights: Sequence[Any], values: Mapping[str, Sequence[Any]],
+             x: Any) -> tuple[Any, dict[str, Any]] | None:
+    """A curve's chance per unit count at ``x`` and each move's chance times value, exact or in
+    floating point as its numbers are: the straight lines between its points, nothing outside."""
+    if not xs or x < xs[0] or x > xs[-1]:
+        return None
+    i = bisect_right(xs, x) - 1
+    if xs[i] == x:
+        w = weights[i]
+        return w, {m: w * v[i] for m, v in values.items()}
+    share = (x - xs[i]) / (xs[i + 1] - xs[i])
+    w = weights[i] + share * (weights[i + 1] - weights[i])
+    return w, {m: w * (v[i] + share * (v[i + 1] - v[i])) for m, v in values.items()}
+
+
+def _sums(found: Iterable[tuple[Any, dict[str, Any]] | None], moves: Sequence[str],
+          zero: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Each move's summed chance (of the curves that offer it) and chance times value."""
+    weights, sums = dict.fromkeys(moves, zero), dict.fromkeys(moves, zero)
+    for point in found:
+        if point is None:
+            continue
+        for m, s in point[1].items():
+            weights[m] += point[0]
+            sums[m] += s
+    return weights, sums
+
+
+def _means(weights: Mapping[str, Any], sums: Mapping[str, Any]) -> dict[str, Any] | None:
+    if not any(weights.values()):
+        return None
+    return {m: s / weights[m] for m, s in sums.items() if weights[m]}
 
 
 @dataclass(frozen=True)
@@ -453,38 +469,17 @@ class CellSeries:
     def sums_at(self, x: mpq) -> tuple[dict[str, mpq], dict[str, mpq]]:
         """Each move's chance per unit count at ``x`` (of the hands that may make it) and its sum of
         chance times value."""
-        weights, sums = dict.fromkeys(self.moves, mpq(0)), dict.fromkeys(self.moves, mpq(0))
-        for curve in self.curves:
-            found = curve.at(x)
-            if found is None:
-                continue
-            for m, s in found[1].items():
-                weights[m] += found[0]
-                sums[m] += s
-        return weights, sums
+        return _sums((curve.at(x) for curve in self.curves), self.moves, mpq(0))
 
     def values_at(self, x: mpq) -> dict[str, mpq] | None:
         """Each move's value averaged over what is met at true count ``x`` (and may make it); ``None``:
         never met there."""
-        weights, sums = self.sums_at(x)
-        if not any(weights.values()):
-            return None
-        return {m: s / weights[m] for m, s in sums.items() if weights[m]}
+        return _means(*self.sums_at(x))
 
     def float_values_at(self, x: float) -> dict[str, float] | None:
         """:meth:`values_at` in floating point: met at the same counts (the weights are positive),
         the values within :data:`FLOAT_MARGIN` (a guide for deciding, never a result)."""
-        weights, sums = dict.fromkeys(self.moves, 0.0), dict.fromkeys(self.moves, 0.0)
-        for curve in self.curves:
-            found = curve.float_at(x)
-            if found is None:
-                continue
-            for m, s in found[1].items():
-                weights[m] += found[0]
-                sums[m] += s
-        if not any(weights.values()):
-            return None
-        return {m: s / weights[m] for m, s in sums.items() if weights[m]}
+        return _means(*_sums((curve.float_at(x) for curve in self.curves), self.moves, 0.0))
 
     def zero(self, low: str, high: str, start: mpq, end: mpq) -> mpq:
         """Where ``high``'s value less ``low``'s first goes from ``<= 0`` to ``> 0`` between ``start`` and
