@@ -26,8 +26,6 @@ from .values import FractionSolver, MoveValues, add_card
 
 __all__ = ["later_hands"]
 
-_ZERO = mpq(0)
-
 
 Held = tuple[Counts, int, mpq, MoveValues]  # the cards, the up-card, the chance of holding them, their moves
 
@@ -59,6 +57,7 @@ def later_hands(solver: FractionSolver, solution: GameSolution,
             if up == upcard and moves.best == "hit":
                 hand = counts_of((a, b))
                 weight = solution.deal_chance[(a, b, up)] * denominator
+                assert weight.denominator == 1  # the deal's chances are over this denominator
                 frontier[hand] = frontier.get(hand, 0) + int(weight)
         while frontier:
             reached: dict[Counts, int] = {}
