@@ -243,7 +243,7 @@ def run_indices(args: argparse.Namespace) -> int:
     _store(args)
     plan = indices_plan(args)
     results, stats = _solve(args, plan.tasks(), hands_task, INDEX_KIND, "solving shoes")
-    chart = index_chart(plan, results)
+    chart = index_chart(plan, results, progress=False if args.quiet else None)
     from ..render.tables import render
     from .count_tables import index_tables
 

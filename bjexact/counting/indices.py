@@ -52,7 +52,7 @@ Method (the conventions every number here follows)
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from math import floor
@@ -68,6 +68,7 @@ from ..player.game import solve_with
 from ..player.reach import later_hands
 from ..player.states import counts_value
 from ..player.values import EngineSolver, FractionSolver, engine_covers
+from ..progress import Progress
 from .compositions import ShoeMixture, count_outlook, exact_mixture, integer_mixture
 from .systems import SYSTEMS, CountSystem
 
@@ -550,7 +551,7 @@ def _series(curves: Mapping[tuple[str, str, int], Sequence[tuple[Holding, Curve]
     return out
 
 
-def _cell_curves(plan: IndexPlan, results: Sequence[Mapping[str, Any]]
+def _cell_curves(plan: IndexPlan, results: Sequence[Mapping[str, Any]], advance: Callable[[], None] = lambda: None
                  ) -> dict[tuple[str, str, int], list[tuple[Holding, Curve]]]:
     tags = plan.system.tags
     by_shoe = dict(zip(plan.shoes(), results))
@@ -564,6 +565,7 @@ def _cell_curves(plan: IndexPlan, results: Sequence[Mapping[str, Any]]
         solved = {shoe: _parsed(by_shoe[shoe], tags) for c in grid for shoe in depth.grid[c].shoes}
         mixed = {c: _mixed(depth.grid[c], solved) for c in grid}
         del solved
+        advance()
         at_count: dict[int, HandValues] = {}
         for count in depth.chances:
             if not grid[0] <= count <= grid[-1]:
@@ -809,29 +811,40 @@ def decision_name(key: tuple[str, str, int]) -> str:
     return f"{hand} v {rank_symbol(up)}"
 
 
-def index_chart(plan: IndexPlan, results: Sequence[Mapping[str, Any]]) -> IndexChart:
+def index_chart(plan: IndexPlan, results: Sequence[Mapping[str, Any]], progress: bool | None = False) -> IndexChart:
     """Every cell's index numbers from the exact results of :func:`hands_task` for ``plan.shoes()``,
-    with surrender (when the rules offer it) and insurance."""
+    with surrender (when the rules offer it) and insurance. ``progress``: bars on standard error
+    (``None``: when it is a terminal) over the depths averaged and the cells decided."""
     cells: list[CellIndex] = []
-    curves = _cell_curves(plan, results)
+    with Progress(len(plan.depths), "averaging depths", enabled=progress) as bar:
+        curves = _cell_curves(plan, results, bar.advance)
     series = _series(curves, later=True)
     two_cards = _series(curves, later=False) if plan.rules.surrender != "none" else {}
     order = {"hard": 0, "soft": 1, "pairs": 2}
-    for key in sorted(series, key=lambda k: (order[k[0]], _row_order(k[1]), UPCARD_ORDER.index(k[2]))):
-        section, row, up = key
-        found = cell_changes(series[key], plan.convention, plan.span)
-        if found is None:
-            continue
-        cells.append(CellIndex(section, row, up, *found))
-        if plan.rules.surrender != "none" and section == "hard" and "surrender" in series[key].moves:
-            versus = cell_changes(two_cards[key], plan.convention, plan.span, versus="surrender")
-            if versus is not None:
-                cells.append(CellIndex("surrender", row, up, *versus))
+    with Progress(len(series), "deciding cells", enabled=progress) as bar:
+        for key in sorted(series, key=lambda k: (order[k[0]], _row_order(k[1]), UPCARD_ORDER.index(k[2]))):
+            cells.extend(_cell_indices(plan, key, series[key], two_cards.get(key)))
+            bar.advance()
     insurance = insurance_series(plan)
     found = None if insurance is None else cell_changes(insurance, plan.convention, plan.span)
     if found is not None:
         cells.append(CellIndex("insurance", "A", 1, *found))
     return IndexChart(plan, tuple(cells))
+
+
+def _cell_indices(plan: IndexPlan, key: tuple[str, str, int], series: CellSeries,
+                  two_cards: CellSeries | None) -> list[CellIndex]:
+    """A cell's index numbers, and its surrender's against the best other move of its two-card hands."""
+    section, row, up = key
+    found = cell_changes(series, plan.convention, plan.span)
+    if found is None:
+        return []
+    out = [CellIndex(section, row, up, *found)]
+    if two_cards is not None and section == "hard" and "surrender" in series.moves:
+        versus = cell_changes(two_cards, plan.convention, plan.span, versus="surrender")
+        if versus is not None:
+            out.append(CellIndex("surrender", row, up, *versus))
+    return out
 
 
 def _row_order(row: str) -> int:
