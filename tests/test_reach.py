@@ -10,7 +10,7 @@ from bjexact.core.rules import GameRules
 from bjexact.player.game import solve_with
 from bjexact.player.reach import later_hands
 from bjexact.player.states import counts_value
-from bjexact.player.values import EngineSolver, FractionSolver, add_card, engine_covers
+from bjexact.player.values import EngineSolver, add_card, solver_for
 
 SHOE = (2, 1, 1, 2, 1, 1, 1, 1, 1, 4)  # 15 cards
 
@@ -57,7 +57,7 @@ def _played_out(solver, solution):
     GameRules(shoe=SHOE, split_hands=1, double_after_hit=True),  # a hand that doubles is not held on
 ], ids=["s17", "h17-surrender", "double-after-hit"])
 def test_the_hands_held_are_every_deal_played_out(rules):
-    solver = EngineSolver(rules) if engine_covers(rules) else FractionSolver(rules)
+    solver = solver_for(rules)
     solution = solve_with(solver, with_distribution=False, progress=False)
     found = {(hand, up): chance for hand, up, chance, _ in later_hands(solver, solution)}
     assert found == _played_out(solver, solution)

@@ -67,7 +67,7 @@ from ..errors import BjexactError
 from ..player.game import solve_with
 from ..player.reach import later_hands
 from ..player.states import counts_value
-from ..player.values import EngineSolver, FractionSolver, engine_covers
+from ..player.values import solver_for
 from ..progress import Progress
 from .compositions import ShoeMixture, count_outlook, exact_mixture, integer_mixture
 from .systems import SYSTEMS, CountSystem
@@ -318,7 +318,7 @@ def hands_task(task: Mapping[str, Any]) -> dict[str, Any]:
     and hit. Pure: a function of ``task``."""
     rules = rules_from_json({k: v for k, v in task.items() if k != "count_tags"})
     tags = tuple(task["count_tags"])
-    solver = EngineSolver(rules) if engine_covers(rules) else FractionSolver(rules)
+    solver = solver_for(rules)
     solution = solve_with(solver, with_distribution=False, progress=False)
     hands = {}
     for (a, b, up), moves in solution.hands.items():

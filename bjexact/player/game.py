@@ -36,7 +36,7 @@ from ..progress import Progress
 from .distribution import Dist, NetResults, mix
 from .seen import NOTHING_GONE, SeenCards
 from .solution import ChartCell, GameSolution, Strategy, chart_code
-from .values import MOVES, EngineSolver, FractionSolver, MoveValues, engine_covers
+from .values import MOVES, FractionSolver, MoveValues, engine_covers, solver_for
 
 __all__ = ["GameRules", "MOVES", "SPLIT_WORK_LIMIT", "Strategy", "GameSolution", "MoveValues", "ChartCell",
            "solve_game", "solve_with", "engine_covers", "hand_moves", "later_moves", "insurance_value", "even_money",
@@ -78,7 +78,7 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     >>> solution.chart()["hard"]["16"][10].code, solution.chart()["pairs"]["8"][10].code
     ('H', 'P')
     """
-    solver = EngineSolver(rules) if engine and engine_covers(rules) else FractionSolver(rules)
+    solver = solver_for(rules, engine)
     return solve_with(solver, with_distribution=with_distribution, split_lines=split_lines, partial=partial,
                       progress=progress)
 

@@ -21,7 +21,7 @@ from ..core.hand import hand_value
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..core.text import decimal_string
-from .values import EngineSolver, FractionSolver, MoveValues, engine_covers
+from .values import EngineSolver, FractionSolver, MoveValues, solver_for
 
 __all__ = ["CHART_SECTIONS", "ChartCell", "chart_code", "GameSolution", "Strategy"]
 
@@ -228,7 +228,7 @@ class GameSolution(Displayable):
 def _das_codes(solution: GameSolution, pairs: Mapping[str, Mapping[int, ChartCell]]) -> dict[tuple[int, int], str]:
     """Ph / Pd for the pair cells whose split is best only with doubling after splitting."""
     rules = replace(solution.rules, das=False, double_split_aces=False)  # no doubling after any split
-    without = EngineSolver(rules) if engine_covers(rules) else FractionSolver(rules)
+    without = solver_for(rules)
     splits: dict[int, list[int]] = {}  # up-card -> the pairs split there
     for row, cells in pairs.items():
         for upcard, cell in cells.items():

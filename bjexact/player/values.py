@@ -66,7 +66,8 @@ from .engine import UpcardEngine, stand_weights
 from .seen import NOTHING_GONE, Gone, SeenCards
 from .states import counts_value, hands_up_to_21
 
-__all__ = ["MOVES", "MoveValues", "FractionSolver", "EngineSolver", "engine_covers", "add_card", "best_move"]
+__all__ = ["MOVES", "MoveValues", "FractionSolver", "EngineSolver", "engine_covers", "solver_for", "add_card",
+           "best_move"]
 
 _ZERO = mpq(0)
 _ONE = mpq(1)
@@ -661,6 +662,12 @@ class EngineSolver(FractionSolver):
             return _ZERO
         value, denominator = engine.split_hand_value(*request, pair)
         return mpq(value, denominator)
+
+
+def solver_for(rules: GameRules, engine: bool = True) -> FractionSolver:
+    """The solver of ``rules``: through the engine where it covers them (:func:`engine_covers`) and
+    ``engine`` asks for it, else in fraction arithmetic (the same values)."""
+    return EngineSolver(rules) if engine and engine_covers(rules) else FractionSolver(rules)
 
 
 def _pairs_gone(pair: int, count: int) -> Gone:
