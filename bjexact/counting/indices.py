@@ -577,15 +577,19 @@ def _cell_curves(plan: IndexPlan, results: Sequence[Mapping[str, Any]], advance:
                 below = max(c for c in grid if c < count)
                 at_count[count] = _between(mixed[below], mixed[above], mpq(count - below, above - below))
         every_hand = set().union(*at_count.values()) if at_count else set()
+        # by the number of cards held: the cards unseen at the reading, the decks they make (the chance
+        # per unit of true count: one count is 1/decks) and an unbalanced count's drift
+        readings = {}
+        for held in {holding[1] for holding in every_hand}:
+            unseen = cards - depth.seen - (held + 1 if decision else 0)
+            readings[held] = (unseen, plan.convention.decks(unseen), drift_per_card * (cards - unseen))
         for count, hands in at_count.items():
             chance = depth.chances[count]
             for holding in every_hand:  # a hand not dealt at a count is a point of chance 0 there
                 p, values = hands.get(holding, (mpq(0), {}))
                 cell, held, shift, _ = holding
-                unseen = cards - depth.seen - (held + 1 if decision else 0)
-                density = plan.convention.decks(unseen)  # chance per unit of true count: one count is 1/decks
-                x = plan.convention.true_count(count + (shift if decision else 0) - drift_per_card * (cards - unseen),
-                                               unseen)
+                unseen, density, drift = readings[held]
+                x = plan.convention.true_count(count + (shift if decision else 0) - drift, unseen)
                 points.setdefault(cell, {}).setdefault((depth.seen, holding), []).append(
                     (x, chance * density * p, {m: v / p for m, v in values.items()} if p else {}))
     return {cell: [(holding, _curve(p)) for (_, holding), p in curves.items()] for cell, curves in points.items()}
