@@ -524,8 +524,9 @@ def workers_ignoring_sigint() -> Iterator[None]:
     A terminal sends Ctrl-C to every process of its group, the workers too: each would print a
     traceback. Spawned through a small launcher (``trap '' INT``, Dask's logs at errors only,
     then ``exec`` Python; an ignored signal stays ignored through ``exec``), the workers leave
-    Ctrl-C to this process, which stops them quietly; this process keeps its own Ctrl-C all along. Where no launcher
-    can run (not POSIX, a temporary directory mounted noexec), workers start as before.
+    Ctrl-C to this process, which stops them quietly; this process keeps its own Ctrl-C all along.
+    Where no launcher can run (not POSIX, a temporary directory mounted noexec), workers start as
+    before.
     """
     import multiprocessing.spawn as spawn
     import shlex
