@@ -133,8 +133,8 @@ def test_report_writes_a_new_folder_by_default(tmp_path, monkeypatch):
     monkeypatch.setattr(report, "_tex_command", lambda: None)
     monkeypatch.setattr(report, "have_dot", lambda: False)
     assert main(["report", "--decks", "inf", "--quiet"]) == 0
-    assert sorted(p.name for p in (tmp_path / "bjexact-report").iterdir()) == ["figures", "report.md", "report.tex",
-                                                                              EFFECTS_FILE]
+    assert sorted(p.name for p in (tmp_path / "bjexact-report").iterdir()) == ["figures", "report.html", "report.md",
+                                                                              "report.tex", EFFECTS_FILE]
     assert (tmp_path / "bjexact-report" / "figures" / ".bjexact-written").exists()
 
 
@@ -268,7 +268,84 @@ def test_without_tex_the_tex_is_written(monkeypatch, tmp_path, capsys):
     assert main(["report", "-o", str(tmp_path), "--decks", "inf"]) == 0
     assert (tmp_path / "report.tex").exists() and (tmp_path / "report.md").exists()
     assert not (tmp_path / "report.pdf").exists()
-    assert "latexmk -pdf report.tex" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "latexmk -pdf report.tex" in err
+    # the message names the report's folder, not the staging folder it was written in before the move
+    assert f"{tmp_path / 'report.tex'} is written" in err and f"in {tmp_path}\n" in err and ".tmp" not in err
+
+
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)|(?:src|href)=\"([^\"]+)\"")
+
+
+def _links(text: str) -> list[str]:
+    """The targets of the Markdown links and images and the HTML src/href attributes of ``text``."""
+    return [a or b for a, b in LINK.findall(text)]
+
+
+@pytest.mark.parametrize("dot", [True, False], ids=["with dot", "without dot"])
+def test_no_file_of_the_report_links_to_a_missing_file(tmp_path, monkeypatch, inf_report, dot):
+    import bjexact.render.report as report
+
+    if dot and not HAVE_DOT:
+        pytest.skip("needs Graphviz")
+    monkeypatch.setattr(report, "have_dot", lambda: dot)
+    write_report(inf_report, tmp_path, compile_pdf=False, quiet=True)
+    markdown, page = (tmp_path / "report.md").read_text(), (tmp_path / "report.html").read_text()
+    targets = _links(markdown) + _links(page)
+    assert any(t.endswith("ev-heatmap.svg") for t in targets)  # the walk sees the links there are
+    for target in targets:
+        assert target.startswith("#") or (tmp_path / target).is_file(), f"{target} is linked but missing"
+    assert not _links(page), "report.html is one file: it links to no other"
+    diagrams = [figure.name for figure in inf_report.figures]
+    assert all((tmp_path / FIGURES / f"{name}.dot").is_file() for name in diagrams)
+    for text in markdown, page:
+        if dot:
+            assert "were not drawn" not in text
+        else:  # says which diagrams are missing, and the command that draws them
+            assert "were not drawn" in text and "bjexact report -o DIR --decks inf" in text
+            assert all(f"{FIGURES}/{name}.dot" in text for name in diagrams)
+    svgs = page.count("<svg")
+    assert svgs == 3 + (len(diagrams) if dot else 0)  # colour chart, heat map, distribution (+ the diagrams)
+
+
+def test_the_html_report_shows_exact_fractions_on_hover(inf_report):
+    from html.parser import HTMLParser
+
+    from bjexact.render.report import report_html
+
+    page = report_html(inf_report, drawn=False)
+    edge = fraction_string(-inf_report.game.ev)
+    assert f'title="{edge}"' in page  # the house edge, exactly
+    cells = re.findall(r'<td title="(-?\d+(?:/\d+)?)" data-exact="\1">([^<]+)</td>', page)
+    assert len(cells) > 100
+    for exact, shown in cells[:200]:  # each cell's decimal rounds its exact value (percent or plain)
+        value = mpq(exact)
+        assert shown == exact or shown in (decimal_string(value * 100, len(shown.split(".")[-1])),
+                         decimal_string(value, len(shown.split(".")[-1]))) or "%" in shown, (exact, shown)
+    assert 'class="chart"' in page or "data-section=" in page  # the colour chart's cells
+    assert "<script" not in page and "http://" not in page.replace("http://www.w3.org", "")
+
+    class Balanced(HTMLParser):
+        VOID = {"meta", "br", "img", "hr", "input", "link"}
+
+        def __init__(self):
+            super().__init__()
+            self.open: list[str] = []
+
+        def handle_starttag(self, tag, attrs):
+            if tag not in self.VOID:
+                self.open.append(tag)
+
+        def handle_startendtag(self, tag, attrs):
+            pass
+
+        def handle_endtag(self, tag):
+            assert self.open and self.open[-1] == tag, (tag, self.open[-5:])
+            self.open.pop()
+
+    checker = Balanced()
+    checker.feed(page)
+    assert checker.open == []
 
 
 def test_bad_options(tmp_path, capsys):

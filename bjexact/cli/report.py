@@ -11,7 +11,7 @@ DEFAULT_DIRECTORY = "bjexact-report"
 
 EXAMPLES = """\
 examples:
-  bjexact report                                  # bjexact-report/report.pdf (.md, .tex, figures/): 2 decks
+  bjexact report                                  # bjexact-report/report.html (.pdf, .md, .tex, figures/): 2 decks
   bjexact report -o out/ --decks 6 --h17 --das --surrender late   # finite shoes take a minute or two
   bjexact report -o out/ --decks inf --no-pdf --quiet
   bjexact report -o out/ --decks 8 --no-rule-effects   # without the effect of each rule: about 40 s less
@@ -25,15 +25,17 @@ in rule-effects.json), and the method
 as an appendix (dealer tables, the absorbing chain, the hit/stand game, removal,
 diagrams). The full game takes every rule option of 'bjexact edge'. The PDF is compiled with latexmk (or pdflatex)
 in a temporary directory when TeX is installed; otherwise report.tex is written and a
-message says how to get a PDF. Figures need Graphviz's 'dot' (.svg for Markdown, .pdf
-for LaTeX); without it they are written as .dot files. A TeX error prints one line and the log's path, and exits 2.
+message says how to get a PDF. report.html is one self-contained page for a browser (the colour
+chart, the heat map and the diagrams inline, exact fractions on hover). Diagrams need Graphviz's 'dot'
+(.svg for Markdown, .pdf for LaTeX); without it they are written as .dot files and the reports say
+which were not drawn. A TeX error prints one line and the log's path, and exits 2.
 """
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "report", help="LaTeX/PDF and Markdown reports: house edge and colour chart first, then the method",
-        description="A LaTeX (PDF) and Markdown report of a rule set: a summary page (the house edge, the "
+        "report", help="HTML, LaTeX/PDF and Markdown reports: house edge and colour chart first, then the method",
+        description="An HTML, LaTeX (PDF) and Markdown report of a rule set: a summary page (the house edge, the "
                     "colour chart), the full game, then the method: dealer table, matrices, the hit/stand "
                     "game, effects of removal, diagrams.",
         epilog=RULES_HELP + "\n" + GAME_RULES_HELP + "\n" + EXAMPLES,
@@ -83,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
         announce = None if args.quiet else (lambda text: print(text, file=sys.stderr))
         _check_target(target, {"index.md": False, **{slug: True for slug, _ in REFERENCE_SETS}})
         written = write_staged(target, lambda into: write_reference(
-            into, compile_pdf=not args.no_pdf, quiet=args.quiet, progress=progress, announce=announce))
+            into, compile_pdf=not args.no_pdf, quiet=args.quiet, progress=progress, announce=announce,
+            shown_as=target))
     else:
         from .game_options import game_rules_from_args
 
@@ -95,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         report = build_report(rules, args.objective, progress=progress, full_rules=full_rules,
                               effects=not args.no_rule_effects)
         written = write_staged(target, lambda into: write_report(
-            report, into, compile_pdf=not args.no_pdf, quiet=args.quiet), stale=REPORT_ENTRIES)
+            report, into, compile_pdf=not args.no_pdf, quiet=args.quiet, shown_as=target), stale=REPORT_ENTRIES)
     if not args.quiet:
         shown = [p for p in written if p.name.startswith("report.") or p.name == "index.md"]
         print("wrote " + ", ".join(str(p) for p in shown), file=sys.stderr)
@@ -104,8 +107,8 @@ def run(args: argparse.Namespace) -> int:
 
 # What a report directory holds (True: a directory); a new report replaces all of them, so that no old
 # report.pdf of other rules is left beside a new report.md.
-REPORT_ENTRIES = {"report.md": False, "report.tex": False, "report.pdf": False, "report.log": False,
-                  "rule-effects.json": False, "figures": True}
+REPORT_ENTRIES = {"report.md": False, "report.html": False, "report.tex": False, "report.pdf": False,
+                  "report.log": False, "rule-effects.json": False, "figures": True}
 
 
 def _check_target(target, entries: dict[str, bool]) -> None:

@@ -8,9 +8,10 @@ effect of each common rule on the house edge (:mod:`bjexact.render.effects`); th
 hit/stand game (the player's best moves and the values of standing and hitting); the
 effects of removal; diagrams (:mod:`bjexact.render.diagrams`); and a short method
 section. It is built once as a :class:`bjexact.render.document.Document` and rendered
-as Markdown and as LaTeX. The text of ``report.md`` and ``report.tex`` depends only on
-the rules (never on the machine, the date or which programs are installed), so the
-reference reports in the repository can be checked for staleness by regenerating them.
+as Markdown, as LaTeX and as one self-contained HTML page. The text of ``report.md`` and
+``report.tex`` depends only on the rules (never on the machine or the date) and on whether
+Graphviz's ``dot`` is installed (without it the diagrams are replaced by a note naming them), so
+the reference reports in the repository can be checked for staleness by regenerating them.
 
 The slow sections are enclosed in marker comments (:data:`SUMMARY_BEGIN`, :data:`GAME_BEGIN`,
 :data:`EFFECTS_BEGIN`, :data:`PLAYER_BEGIN` and their ends) so that the rest of a report can be
@@ -61,8 +62,10 @@ from .document import (
     to_markdown,
 )
 from .effects import RuleEffects, rule_effects
-from .figures import CHART_COLOURS, ev_heatmap_figure, result_distribution_figure
+from .figures import CHART_COLOURS, ev_heatmap_figure, result_distribution_figure, strategy_chart_figure
 from .game import CHART_LEGEND, chart_tables
+from .html import to_html
+from .svg import Drawing
 from .symbolic import report_blocks, report_title
 from .tables import NumberStyle, Table, dealer_tables, decimal_string, player_tables
 
@@ -678,10 +681,14 @@ def _untitled(table: Table) -> Table:
     return Table(table.title.split(": ")[0], table.columns, table.rows, table.notes)
 
 
-def report_document(report: Report) -> Document:
+def report_document(report: Report, *, drawn: bool = True) -> Document:
     """The report as one document, for :func:`bjexact.render.document.to_markdown` and ``to_latex``: the
     summary (first page), the full game, then the method as an appendix (conventions, the dealer's table
-    and chain, the hit/stand game, removal, diagrams and how it is computed)."""
+    and chain, the hit/stand game, removal, diagrams and how it is computed).
+
+    ``drawn=False`` (Graphviz's ``dot`` missing): the diagrams are not shown, and a paragraph names them
+    and the command that draws them, so that no file of the report refers to a figure never drawn.
+    """
     rules = report.rules
     blocks: list[Block] = _summary_blocks(report) + _game_blocks(report) + _effects_blocks(report)
     blocks += [Heading("Appendix: the method"),
@@ -694,7 +701,14 @@ def report_document(report: Report) -> Document:
     blocks += _player_blocks(report)
     if report.symbolic:
         blocks += [Heading(report_title(rules)), *report.symbolic]
-    if report.figures:
+    if report.figures and not drawn:
+        names = ", ".join(f"{FIGURES}/{figure.name}.dot" for figure in report.figures)
+        blocks += [Heading("Diagrams"),
+                   paragraph("The diagrams of the dealer's chain were not drawn: Graphviz's dot program is not "
+                             f"installed. Their sources are written ({names}); install Graphviz (apt-get install "
+                             "graphviz, brew install graphviz), then ",
+                             Code(f"bjexact report -o DIR {_rule_flags(report)}"), " draws them.")]
+    elif report.figures:
         blocks += [Heading("Diagrams"),
                    paragraph("Each diagram is cut in stages, a turned page each, so that its labels print at 6 points "
                              "or more; the diagrams are vector graphics, and bjexact graph draws a chain whole."),
@@ -704,14 +718,36 @@ def report_document(report: Report) -> Document:
     return Document(_title(report), tuple(blocks))
 
 
-def report_markdown(report: Report) -> str:
-    """The Markdown report; figures are ``figures/NAME.svg`` beside it."""
-    return to_markdown(report_document(report))
+def report_markdown(report: Report, *, drawn: bool = True) -> str:
+    """The Markdown report; figures are ``figures/NAME.svg`` beside it (``drawn``: see :func:`report_document`)."""
+    return to_markdown(report_document(report, drawn=drawn))
 
 
-def report_latex(report: Report) -> str:
+def report_latex(report: Report, *, drawn: bool = True) -> str:
     """The LaTeX report (article, booktabs); figures are ``figures/NAME.pdf`` beside it."""
-    return to_latex(report_document(report))
+    return to_latex(report_document(report, drawn=drawn))
+
+
+def report_html(report: Report, *, drawn: bool | None = None) -> str:
+    """The report as one self-contained HTML page (:mod:`bjexact.render.html`): the colour chart, the heat
+    map and the other drawings inline as SVG, each exact number's fraction on hover, and the diagrams inline
+    where Graphviz's ``dot`` draws them (``drawn``: default, whether it is installed)."""
+    drawn = have_dot() if drawn is None else drawn
+    document = report_document(report, drawn=drawn)
+    blocks = list(document.blocks)
+    svgs: dict[str, str | None] = {}
+    if report.game is not None:  # the colour chart as a picture, after the chart's tables
+        end = blocks.index(Marker(SUMMARY_END))
+        chart = Figure("strategy-chart", "The basic strategy chart in colour (hover a cell: the value of each move, "
+                       "exactly).", strategy_chart_figure(report.game))
+        blocks.insert(end, chart)
+    for block in blocks:
+        if isinstance(block, Figure):
+            if isinstance(block.graph, Drawing):
+                svgs[block.name] = block.graph.svg()
+            elif drawn:
+                svgs[block.name] = render_diagram(block.graph, "svg").decode()
+    return to_html(Document(document.title, tuple(blocks)), svgs)
 
 
 # --- files ------------------------------------------------------------------------------
@@ -724,12 +760,14 @@ def _say(message: str, quiet: bool) -> None:
         print(message, file=sys.stderr)
 
 
-def write_report(report: Report, directory: Path, *, compile_pdf: bool = True, quiet: bool = False) -> list[Path]:
-    """Write report.md, report.tex, the figures and (with TeX) report.pdf into ``directory``.
+def write_report(report: Report, directory: Path, *, compile_pdf: bool = True, quiet: bool = False,
+                 shown_as: Path | None = None) -> list[Path]:
+    """Write report.md, report.html, report.tex, the figures and (with TeX) report.pdf into ``directory``.
 
-    Without Graphviz the figures are written as .dot only; without TeX the .tex
-    is written and a message says how to get a PDF. A TeX error raises
-    :class:`BjexactError` naming the log.
+    Without Graphviz the diagrams are written as .dot only, and the reports say so instead of showing
+    them; without TeX the .tex is written and a message says how to get a PDF. A TeX error raises
+    :class:`BjexactError` naming the log. ``shown_as``: the directory the messages name (where the files
+    end up, when ``directory`` is a staging folder that is moved there afterwards).
     """
     if directory.exists() and not directory.is_dir():
         raise BjexactError(f"cannot write the report into {directory}: it is a file, not a directory")
@@ -752,18 +790,20 @@ def write_report(report: Report, directory: Path, *, compile_pdf: bool = True, q
                 continue
             write_atomically(figures / f"{figure.name}.{fmt}", data)
             written.append(figures / f"{figure.name}.{fmt}")
-    if not dot:
-        _say("note: Graphviz's 'dot' is not installed: figures written as .dot only "
-             "(apt-get install graphviz, brew install graphviz), then run the report again", quiet)
+    if not dot and report.figures:
+        _say("note: Graphviz's 'dot' is not installed: the diagrams are written as .dot only and the reports "
+             "say so (apt-get install graphviz, brew install graphviz), then run the report again", quiet)
     if report.effects is not None:
         data = json.dumps(report.effects.to_json(), indent=2) + "\n"
         write_atomically(directory / EFFECTS_FILE, text_bytes(data))
         written.append(directory / EFFECTS_FILE)
-    for name, text in (("report.md", report_markdown(report)), ("report.tex", report_latex(report))):
+    texts = (("report.md", report_markdown(report, drawn=dot)), ("report.html", report_html(report, drawn=dot)),
+             ("report.tex", report_latex(report, drawn=dot)))
+    for name, text in texts:
         write_atomically(directory / name, text_bytes(text))
         written.append(directory / name)
     if compile_pdf:
-        pdf = compile_latex(directory / "report.tex", quiet=quiet)
+        pdf = compile_latex(directory / "report.tex", quiet=quiet, shown_as=shown_as)
         if pdf is not None:
             written.append(pdf)
     return written
@@ -777,16 +817,18 @@ def _tex_command() -> list[str] | None:
     return None
 
 
-def compile_latex(tex: Path, *, quiet: bool = False) -> Path | None:
+def compile_latex(tex: Path, *, quiet: bool = False, shown_as: Path | None = None) -> Path | None:
     """Compile ``tex`` (with its figures/) in a temporary directory; the PDF lands beside it.
 
-    Returns the PDF's path, or ``None`` when no TeX is installed (with a message).
+    Returns the PDF's path, or ``None`` when no TeX is installed (with a message naming ``tex`` in
+    ``shown_as``, its folder once the report is in place, when given).
     """
     command = _tex_command()
     if command is None:
-        _say(f"note: no latexmk or pdflatex: {tex} is written; for a PDF install TeX Live "
+        folder = shown_as if shown_as is not None else tex.parent
+        _say(f"note: no latexmk or pdflatex: {folder / tex.name} is written; for a PDF install TeX Live "
              f"(apt-get install texlive-latex-recommended latexmk) and run 'latexmk -pdf {tex.name}' "
-             f"in {tex.parent}", quiet)
+             f"in {folder}", quiet)
         return None
     env = dict(os.environ, SOURCE_DATE_EPOCH=_SOURCE_DATE, FORCE_SOURCE_DATE="1")
     with tempfile.TemporaryDirectory(prefix="bjexact-tex-") as tmp:
@@ -831,9 +873,11 @@ def reference_texts(rules: Rules, *, player: bool = True, effects: bool = True) 
     return {"report.md": report_markdown(report), "report.tex": report_latex(report)}
 
 
-def index_markdown(reports: Sequence[tuple[str, Report]]) -> str:
-    """The index page of the reference reports: one line per rule set."""
+def index_markdown(reports: Sequence[tuple[str, Report]], *, pdf: bool = True) -> str:
+    """The index page of the reference reports: one line per rule set (``pdf``: with a column of PDFs)."""
 
+    columns = ["rules", "page", "Markdown", "LaTeX", *(["PDF"] if pdf else []), "house edge, full game",
+               "hit/stand game value"]
     lines = [
         "# Reference reports",
         "",
@@ -842,21 +886,24 @@ def index_markdown(reports: Sequence[tuple[str, Report]]) -> str:
         "0 push, -1 loss; the full game: 3:2, double any two, DAS, split to 4 hands, peek). Regenerate them",
         "all with `bjexact report --reference reports/`; a test fails when they are stale.",
         "",
-        "| rules | Markdown | LaTeX | PDF | house edge, full game | hit/stand game value |",
-        "|:---|:---|:---|:---|---:|---:|",
+        "| " + " | ".join(columns) + " |",
+        "|" + "|".join(":---" if k < len(columns) - 2 else "---:" for k in range(len(columns))) + "|",
     ]
     for slug, report in reports:
         edge = f"{decimal_string(-report.game.ev * 100, 4)}%" if report.game is not None else ""
         value = (f"{decimal_string(report.solution.game.value * 100, 4, signed=True)}%"
                  if report.solution is not None else "")
-        lines.append(f"| {report.rules.describe()} | [report.md]({slug}/report.md) | [report.tex]({slug}/report.tex) "
-                     f"| [report.pdf]({slug}/report.pdf) | {edge} | {value} |")
+        links = [f"[{name}]({slug}/{name})" for name in ("report.html", "report.md", "report.tex",
+                                                          *(["report.pdf"] if pdf else []))]
+        lines.append(f"| {report.rules.describe()} | " + " | ".join(links) + f" | {edge} | {value} |")
     return "\n".join(lines) + "\n"
 
 
 def write_reference(directory: Path, *, compile_pdf: bool = True, quiet: bool = False,
-                    progress: bool | None = None, announce: Callable[[str], None] | None = None) -> list[Path]:
-    """Regenerate every reference report under ``directory`` and its index page."""
+                    progress: bool | None = None, announce: Callable[[str], None] | None = None,
+                    shown_as: Path | None = None) -> list[Path]:
+    """Regenerate every reference report under ``directory`` and its index page (``shown_as``: as in
+    :func:`write_report`)."""
 
     written = []
     reports = []
@@ -864,8 +911,9 @@ def write_reference(directory: Path, *, compile_pdf: bool = True, quiet: bool = 
         if announce:
             announce(f"{slug}: {rules.describe()}")
         report = build_report(rules, progress=progress)
-        written += write_report(report, directory / slug, compile_pdf=compile_pdf, quiet=quiet)
+        written += write_report(report, directory / slug, compile_pdf=compile_pdf, quiet=quiet,
+                                shown_as=None if shown_as is None else shown_as / slug)
         reports.append((slug, report))
     index = directory / "index.md"
-    write_atomically(index, text_bytes(index_markdown(reports)))
+    write_atomically(index, text_bytes(index_markdown(reports, pdf=compile_pdf and _tex_command() is not None)))
     return [*written, index]
