@@ -55,7 +55,7 @@ def test_what_an_edge_fits_otherwise():
 
 
 def test_the_published_six_deck_edge():
-    # 6 decks, S17, DAS, split once, 3:2, peek: -0.456886297% (README)
+    # 6 decks, S17, DAS, split once, 3:2, peek: -0.456886297% (README, docs/guides/edge-and-chart.md)
     rules = GameRules(decks=6, split_hands=2)
     assert check_edge("-0.46%", rules).consistent
     assert check_edge("-0.456886297%", rules).consistent

@@ -364,7 +364,7 @@ def test_averaged_outcomes_against_the_brute_force_rows(rules, bf):
     assert {o: bf.as_fraction(p) for o, p in got.items() if p} == expected
 
 
-def test_the_one_deck_game_timing_is_stated_alike_in_help_examples_and_readme(capsys):
+def test_the_one_deck_game_timing_is_stated_alike_in_help_examples_and_docs(capsys):
     """The figure itself is measured by ``python benchmarks/symbolic.py`` (timings are not unit tests)."""
     import re
     from pathlib import Path
@@ -372,7 +372,7 @@ def test_the_one_deck_game_timing_is_stated_alike_in_help_examples_and_readme(ca
     with pytest.raises(SystemExit):
         main(["eor", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
-    readme = " ".join((Path(__file__).parent.parent / "README.md").read_text().split())
+    readme = " ".join((Path(__file__).parent.parent / "docs" / "guides" / "polynomials.md").read_text().split())
     option = re.search(r"--game the value .*? --moves hit-stand: about (\d+) s in all for one deck", help_text)
     example = re.search(r"eor --decks 1 --game --moves hit-stand # exact, one full solve per rank \(about (\d+) s\)",
                         help_text)

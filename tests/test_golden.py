@@ -1,6 +1,6 @@
 """Golden outputs: each command in tests/golden/cases.txt prints exactly what was recorded.
 
-The cases cover the README's tour and a spread of other invocations (every command, format and
+The cases cover the documentation's tour and a spread of other invocations (every command, format and
 naturals convention). An output that changes on purpose is recorded anew with
 ``python tests/test_golden.py --record`` (from the checkout's root); any other change is a regression.
 """

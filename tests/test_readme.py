@@ -1,84 +1,78 @@
-"""The README's Python examples run as written and print what their comments say.
-
-In each ```python block, a line that is an expression followed by a comment shows the value's
-repr in that comment (``...`` stands for any text); the blocks import only from ``bjexact``,
-whose ``__all__`` and ``dir()`` list every name they use.
-"""
+"""The README is a front door: short, the two set-up commands, links that lead somewhere, a picture that
+is current; the names the README and the docs mention exist. (Their examples run in test_docs.py.)"""
 
 from __future__ import annotations
 
 import ast
-import io
+import importlib
 import re
-import tokenize
-from pathlib import Path
 
 import pytest
+from docexamples import ROOT, python_blocks
 
 import bjexact
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = ROOT / "README.md"
+PAGES = sorted([*(ROOT / "docs").rglob("*.md"), README])
 
 
-def python_blocks() -> list[str]:
-    return re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+def test_the_readme_is_a_short_front_door():
+    text = README.read_text()
+    assert len(text.splitlines()) <= 250
+    setup = text[text.index("## Set up"):text.index("## Five commands")]
+    commands = [line.strip().split("#")[0].strip() for line in setup.splitlines() if line.startswith("    ")]
+    assert commands == ["pip install -e . && bjexact report", "pip install -e '.[test]' && python -m pytest"]
+    assert text.index("## Set up") < text.index("## Five commands") < text.index("## The documentation")
+    assert len(re.findall(r"^\$ bjexact ", text, flags=re.M)) == 5
 
 
-def comments(source: str) -> dict[int, str]:
-    """Line number -> the comment's text, for every comment in ``source``."""
-    found = {}
-    for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type == tokenize.COMMENT:
-            found[token.start[0]] = token.string[1:].strip()
-    return found
+def test_every_link_of_the_readme_and_the_docs_leads_to_a_file():
+    for page in PAGES:
+        for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text()):
+            if target.startswith(("http://", "https://", "#")):
+                continue
+            path = (page.parent / target.split("#")[0]).resolve()
+            assert path.exists(), f"{page.relative_to(ROOT)} links to {target}, which does not exist"
 
 
-def test_the_readme_has_python_examples():
-    assert len(python_blocks()) >= 3
+def test_every_docs_page_is_linked_from_the_readme():
+    text = README.read_text()
+    for page in (ROOT / "docs").rglob("*.md"):
+        if page.name != "api.md":
+            assert str(page.relative_to(ROOT)) in text, f"the README does not link {page.relative_to(ROOT)}"
 
 
-@pytest.mark.parametrize("block", python_blocks(), ids=lambda b: b.splitlines()[-1][:40])
-def test_readme_example_runs_and_shows_what_it_says(block):
-    pytest.importorskip("pandas") if "to_pandas" in block else None
-    tree = ast.parse(block)
-    notes = comments(block)
-    namespace: dict = {}
-    checked = 0
-    for statement in tree.body:
-        code = compile(ast.Module([statement], []), "<README>", "exec")
-        if isinstance(statement, ast.Expr) and statement.end_lineno in notes:
-            value = eval(compile(ast.Expression(statement.value), "<README>", "eval"), namespace)
-            expected = notes[statement.end_lineno]
-            pattern = ".*".join(re.escape(part) for part in expected.split("..."))
-            assert re.fullmatch(pattern, repr(value), re.S), (ast.unparse(statement), repr(value), expected)
-            checked += 1
-        else:
-            exec(code, namespace)
-    assert checked, "a README example shows no value"
+def test_the_readmes_chart_is_the_one_the_command_draws(tmp_path):
+    """docs/images/chart.svg is what `bjexact chart --decks 6 --h17 --surrender late -o chart.svg` draws."""
+    from bjexact.cli import main
+
+    assert "bjexact chart --decks 6 --h17 --surrender late -o\nchart.svg" in README.read_text()
+    assert main(["chart", "--decks", "6", "--h17", "--surrender", "late", "-o", str(tmp_path / "chart.svg")]) == 0
+    committed = ROOT / "docs" / "images" / "chart.svg"
+    assert committed.read_text() == (tmp_path / "chart.svg").read_text(), \
+        "docs/images/chart.svg is stale: run bjexact chart --decks 6 --h17 --surrender late -o docs/images/chart.svg"
 
 
 def test_every_name_the_examples_import_is_exported_by_the_package():
     imported = set()
-    for block in python_blocks():
-        for node in ast.walk(ast.parse(block)):
-            if isinstance(node, ast.ImportFrom):
-                assert node.module == "bjexact", f"the README imports from {node.module}, not from bjexact"
-                imported.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "bjexact":
-                imported.add(node.attr)
+    for page in PAGES:
+        for _, block in python_blocks(page):
+            for node in ast.walk(ast.parse(block)):
+                if isinstance(node, ast.ImportFrom) and node.module == "bjexact":
+                    imported.update(alias.name for alias in node.names)
+                elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                      and node.value.id == "bjexact"):
+                    imported.add(node.attr)
     assert imported
     missing = imported - set(bjexact.__all__)
     assert not missing, f"not in bjexact.__all__: {sorted(missing)}"
     assert imported <= set(dir(bjexact))
-    for name in imported:
-        assert getattr(bjexact, name) is not None
 
 
-def test_every_package_name_the_readme_mentions_exists():
-    # `bjexact.x.y` and `bjexact.name` in the text: modules import and names resolve
-    import importlib
-
-    for dotted in set(re.findall(r"`bjexact((?:\.[A-Za-z_]\w*)+)", README.read_text())):
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_package_name_a_page_mentions_exists(page):
+    # `bjexact.x.y` in the text: modules import and names resolve
+    for dotted in set(re.findall(r"`bjexact((?:\.[A-Za-z_]\w*)+)", page.read_text())):
         parts = dotted.strip(".").split(".")
         target, rest = None, []
         for i in range(len(parts), 0, -1):
@@ -101,41 +95,10 @@ def test_every_exported_name_resolves():
     assert set(bjexact.__all__) <= set(namespace)
 
 
-def quick_start_commands() -> list[list[str]]:
-    """The ``bjexact ...`` lines of the README's quick start, as argument lists (comments dropped)."""
-    text = README.read_text()
-    block = text[text.index("## Quick start"):text.index("## Contents")]
-    return [line.split("#")[0].split()[1:] for line in block.splitlines() if line.startswith("bjexact ")]
-
-
-def test_the_readme_opens_with_a_short_quick_start_then_contents():
-    text = README.read_text()
-    quick = text[text.index("## Quick start"):text.index("## Contents")]
-    assert text.index("## Quick start") < text.index("## Contents") < text.index("## Set up")
-    code = [line for line in quick.split("\n\n")[1].splitlines() if line and not line.startswith("```")]
-    assert len(code) <= 10  # commands and a notebook snippet, ten lines at most
-    assert [argv[0] for argv in quick_start_commands()] == ["edge", "hand", "chart", "report"]
-    # the game people play first, the dealer's tour after it
-    assert text.index("### The full game") < text.index("### The player") < text.index("### The dealer")
-    setup = text[text.index("## Set up"):text.index("## A tour")]
-    assert "pip install -e . && bjexact report " in setup and "pip install -e '.[test]' && python -m pytest" in setup
-
-
-def test_quick_start_commands_parse_and_the_fast_one_runs(capsys):
-    from bjexact.cli import build_parser, main
-
-    parser = build_parser()
-    for argv in quick_start_commands():
-        args = parser.parse_args(argv)
-        assert args.run is not None
-    hand = next(argv for argv in quick_start_commands() if argv[0] == "hand")
-    assert main(hand) == 0 and "split" in capsys.readouterr().out
-
-
-def test_the_readme_states_the_limits_of_the_constants():
+def test_the_docs_state_the_limits_of_the_constants():
     from bjexact.core.cards import MAX_DECKS
     from bjexact.dealer.batch import MAX_ENGINE_CARDS
 
-    text = " ".join(README.read_text().split())
+    text = " ".join((ROOT / "docs" / "errors.md").read_text().split())
     assert (f"at most {MAX_DECKS:,} decks for the dealer's and the hit/stand tables, {MAX_ENGINE_CARDS:,} cards "
             f"({MAX_ENGINE_CARDS // 52:,} decks) for the whole round's engine") in text
