@@ -1,9 +1,17 @@
-"""The player's hit/stand game: settlement, states, the exact solvers and their results.
+"""The player: the full casino game and the hit/stand game, solved exactly.
 
-:mod:`~bjexact.player.outcomes` settles finished hands (the one owner of payoffs),
-:mod:`~bjexact.player.states` holds the infinite-deck states and hit chain, and
-:mod:`~bjexact.player.solver` the infinite-deck and composition-dependent solvers. Their
-names are re-exported here (``bjexact.player.solve``, ``bjexact.player.hand_decision``, ...).
+The full game (stand, hit, double, split and resplit, surrender, insurance) is in
+:mod:`~bjexact.player.game` (``solve_game``, ``hand_moves``), over the values of a hand's moves
+(:mod:`~bjexact.player.values`), the exact engine of finite shoes (:mod:`~bjexact.player.engine`),
+the cards seen (:mod:`~bjexact.player.seen`), the distribution of the net result
+(:mod:`~bjexact.player.distribution`), a fixed chart played over the round
+(:mod:`~bjexact.player.policy`) and the hands reached after hitting (:mod:`~bjexact.player.reach`).
+
+The hit/stand game of the textbook treatments: :mod:`~bjexact.player.outcomes` settles finished
+hands (its payoffs and objectives), :mod:`~bjexact.player.states` holds the infinite-deck states and
+hit chain, and :mod:`~bjexact.player.solver` the infinite-deck and composition-dependent solvers;
+:mod:`~bjexact.player.decisions` answers a simulator's hit/stand questions from one solve. The
+hit/stand names are re-exported here (``bjexact.player.solve``, ``bjexact.player.hand_decision``, ...).
 """
 
 from .outcomes import *  # noqa: F403
