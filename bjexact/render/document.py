@@ -19,7 +19,7 @@ broken between groups of five digits, each broken line ending in a continuation 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +29,7 @@ from ..core.text import NumberStyle, Table, latex_escape
 __all__ = [
     "Math", "Code", "Inline", "Heading", "Paragraph", "Bullets", "DisplayMath", "TableBlock", "Figure",
     "Values", "Marker", "PageBreak", "Block", "Document", "paragraph", "to_markdown", "to_latex",
-    "blocks_markdown", "blocks_latex", "PREAMBLE",
+    "blocks_markdown", "blocks_latex", "inline_text", "PREAMBLE",
     "digit_lines", "table_is_wide", "FIGURES", "PORTRAIT_BOX", "LANDSCAPE_BOX", "figure_box",
 ]
 
@@ -216,16 +216,16 @@ def digit_lines(value: mpq) -> list[str]:
 # --- Markdown ------------------------------------------------------------------------------
 
 
+def inline_text(parts: Sequence[Inline], math: Callable[[str], str], code: Callable[[str], str],
+                text: Callable[[str], str]) -> str:
+    """Inline pieces in one output language: ``math`` of a :class:`Math`'s TeX, ``code`` of a
+    :class:`Code`'s text, ``text`` of plain text."""
+    return "".join(math(part.tex) if isinstance(part, Math) else code(part.text) if isinstance(part, Code)
+                   else text(part) for part in parts)
+
+
 def _md_inline(parts: Sequence[Inline]) -> str:
-    out = []
-    for part in parts:
-        if isinstance(part, Math):
-            out.append(f"${part.tex}$")
-        elif isinstance(part, Code):
-            out.append(f"`{part.text}`")
-        else:
-            out.append(part)
-    return "".join(out)
+    return inline_text(parts, lambda tex: f"${tex}$", lambda code: f"`{code}`", str)
 
 
 def _md_cell(value: Any, style: NumberStyle) -> str:
@@ -362,15 +362,7 @@ def _tex_text(text: str) -> str:
 
 
 def _tex_inline(parts: Sequence[Inline]) -> str:
-    out = []
-    for part in parts:
-        if isinstance(part, Math):
-            out.append(f"${part.tex}$")
-        elif isinstance(part, Code):
-            out.append(f"\\texttt{{{_tex_text(part.text)}}}")
-        else:
-            out.append(_tex_text(part))
-    return "".join(out)
+    return inline_text(parts, lambda tex: f"${tex}$", lambda code: f"\\texttt{{{_tex_text(code)}}}", _tex_text)
 
 
 def _tex_cell(value: Any, style: NumberStyle, colours: Mapping[str, str] | None = None) -> str:

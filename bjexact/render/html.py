@@ -27,7 +27,6 @@ from ..core.text import NumberStyle
 from .document import (
     Block,
     Bullets,
-    Code,
     DisplayMath,
     Document,
     Figure,
@@ -39,6 +38,7 @@ from .document import (
     TableBlock,
     Values,
     digit_lines,
+    inline_text,
 )
 
 __all__ = ["to_html", "blocks_html", "math_text", "svg_fragment", "STYLE"]
@@ -145,15 +145,8 @@ def _script(text: str, start: int) -> tuple[str, int]:
 
 
 def _inline(parts: Sequence[Inline]) -> str:
-    out = []
-    for part in parts:
-        if isinstance(part, Math):
-            out.append(f'<span class="math">{math_text(part.tex)}</span>')
-        elif isinstance(part, Code):
-            out.append(f"<code>{_text(part.text)}</code>")
-        else:
-            out.append(_text(part))
-    return "".join(out)
+    return inline_text(parts, lambda tex: f'<span class="math">{math_text(tex)}</span>',
+                       lambda code: f"<code>{_text(code)}</code>", _text)
 
 
 def _cell(value: Any, style: NumberStyle, colours: Mapping[str, str] | None, tag: str = "td") -> str:
