@@ -3,7 +3,8 @@
 Independent of bjexact: nothing here imports it. The round is dealt card by card in the
 casino's order (player, up-card, player, hole card; then the player's hands one after the
 other, a split hand receiving its second card when its turn comes; then the dealer), every
-card drawn from the cards left with ``fractions.Fraction`` probabilities, and the chart's
+card drawn from the cards left with exact probabilities
+(gmpy2's ``mpq``: the independence lies in the enumeration, not in the number type), and the chart's
 codes are read here from their printed meaning:
 
 H hit, S stand, D/Dh double else hit, Ds double else stand, P split else hit, Ph split if
@@ -25,8 +26,9 @@ hands (aces resplit with ``rsa``), late surrender (peek only).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
+
+from gmpy2 import mpq
 
 RANKS = tuple(range(1, 11))
 SYMBOLS = {1: "A", 10: "T"}
@@ -35,7 +37,7 @@ SYMBOLS = {1: "A", 10: "T"}
 @dataclass(frozen=True)
 class ChartRules:
     h17: bool = False
-    bj_pays: Fraction = Fraction(3, 2)
+    bj_pays: mpq = mpq(3, 2)
     das: bool = True
     split_hands: int = 2
     rsa: bool = False
@@ -57,7 +59,7 @@ def _draws(stock):
         if stock[rank - 1]:
             rest = list(stock)
             rest[rank - 1] -= 1
-            yield rank, Fraction(stock[rank - 1], n), tuple(rest)
+            yield rank, mpq(stock[rank - 1], n), tuple(rest)
 
 
 def _move(code, allowed, das):
@@ -141,9 +143,9 @@ def _after_deal(stock, cards, up, hole, frozen, rules):
     player_natural = sorted(cards) == [1, 10]
     dealer_natural = sorted((up, hole)) == [1, 10]
     if player_natural:
-        return {Fraction(0) if dealer_natural else rules.bj_pays: Fraction(1)}
+        return {mpq(0) if dealer_natural else rules.bj_pays: mpq(1)}
     if dealer_natural and rules.hole_card == "peek":
-        return {Fraction(-1): Fraction(1)}
+        return {mpq(-1): mpq(1)}
     allowed = {"stand", "hit", "double"}
     if cards[0] == cards[1] and rules.split_hands >= 2:
         allowed.add("split")
@@ -151,7 +153,7 @@ def _after_deal(stock, cards, up, hole, frozen, rules):
         allowed.add("surrender")
     move = decide(codes, cards, up, allowed, rules.das, first=True)
     if move == "surrender":
-        return {Fraction(-1, 2): Fraction(1)}
+        return {mpq(-1, 2): mpq(1)}
     if move == "split":
         return _play(stock, up, hole, (), (cards[0],), (cards[0],), 2, cards[0], frozen, rules)
     if move == "double":
@@ -229,9 +231,9 @@ def _dealer_final(stock, hard, ace, h17):
     total = hard + 10 if ace and hard + 10 <= 21 else hard
     soft = ace and hard + 10 <= 21
     if total > 21:
-        return {22: Fraction(1)}
+        return {22: mpq(1)}
     if total > 17 or (total == 17 and not (soft and h17)):
-        return {total: Fraction(1)}
+        return {total: mpq(1)}
     out = {}
     for c, p, rest in _draws(stock):
         _add(out, _dealer_final(rest, hard + c, ace or c == 1, h17), p)
@@ -241,9 +243,9 @@ def _dealer_final(stock, hard, ace, h17):
 def _dealer_turn(stock, up, hole, done, rules):
     stakes = sum(s for _, s in done)
     if sorted((up, hole)) == [1, 10]:  # ENHC: a dealer natural takes every stake
-        return {Fraction(-stakes): Fraction(1)}
+        return {mpq(-stakes): mpq(1)}
     if all(t > 21 for t, _ in done):
-        return {Fraction(-stakes): Fraction(1)}
+        return {mpq(-stakes): mpq(1)}
     out = {}
     for dealer, p in _dealer_final(stock, up + hole, 1 in (up, hole), rules.h17).items():
         net = 0
@@ -254,6 +256,6 @@ def _dealer_turn(stock, up, hole, done, rules):
                 net += stake
             elif total < dealer:
                 net -= stake
-        key = Fraction(net)
+        key = mpq(net)
         out[key] = out.get(key, 0) + p
     return out

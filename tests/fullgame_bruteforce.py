@@ -1,7 +1,8 @@
 """A brute-force reference for the whole blackjack round, used only by tests on tiny shoes.
 
 Independent of bjexact by design: nothing here imports it, and every value is found by
-enumerating the cards one by one with ``fractions.Fraction`` probabilities.
+enumerating the cards one by one with exact probabilities
+(gmpy2's ``mpq``: the independence lies in the enumeration, not in the number type).
 
 Ranks are ints 1..10 (1 = ace, 10 = any ten-valued card, so T, J, Q and K are one rank).
 A shoe is a tuple of ten counts (A, 2, ..., 9, T) or ``"inf"`` (A..9 each 1/13, T 4/13,
@@ -59,8 +60,9 @@ more, and ``round_distribution("inf", ...)`` is not practical.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
+
+from gmpy2 import mpq
 
 INF = "inf"
 RANKS = tuple(range(1, 11))
@@ -68,13 +70,13 @@ MOVES = ("stand", "hit", "double", "split", "surrender")
 BUST = 22  # the total of a busted hand, player's or dealer's
 NATURAL = 99  # the dealer outcome "natural"
 CHARLIE = 23  # the "total" of a finished Charlie hand
-HALF = Fraction(1, 2)
+HALF = mpq(1, 2)
 
 
 @dataclass(frozen=True)
 class BFRules:
     h17: bool = False
-    bj_pays: Fraction = Fraction(3, 2)
+    bj_pays: mpq = mpq(3, 2)
     double: str = "any"  # "any" | "9-11" | "10-11"
     double_soft: bool = True
     das: bool = True
@@ -149,11 +151,11 @@ def _remove(stock, cards):
 def _draws(stock):
     """(rank, probability, stock left) for every possible next card."""
     if stock == INF:
-        return [(r, Fraction(4 if r == 10 else 1, 13), INF) for r in RANKS]
+        return [(r, mpq(4 if r == 10 else 1, 13), INF) for r in RANKS]
     n = sum(stock)
     if n == 0:
         raise ValueError("shoe exhausted")
-    return [(r, Fraction(c, n), _remove(stock, (r,))) for r, c in zip(RANKS, stock) if c]
+    return [(r, mpq(c, n), _remove(stock, (r,))) for r, c in zip(RANKS, stock) if c]
 
 
 def _mix(weighted):
@@ -167,7 +169,7 @@ def _mix(weighted):
 
 
 def _mean(dist):
-    return sum((Fraction(x) * p for x, p in dist.items()), Fraction(0))
+    return sum((mpq(x) * p for x, p in dist.items()), mpq(0))
 
 
 @cache
@@ -200,8 +202,8 @@ def _player_draws(g, unseen, up):
 def _peek_natural_chance(g, unseen, up):
     """P(dealer natural) as the dealer checks it under peek (0 under ENHC or with no T/A up)."""
     if g.rules.hole_card != "peek" or _partner(up) is None:
-        return Fraction(0)
-    return sum((p for h, p, _ in _draws(unseen) if h == _partner(up)), Fraction(0))
+        return mpq(0)
+    return sum((p for h, p, _ in _draws(unseen) if h == _partner(up)), mpq(0))
 
 
 # ---------------------------------------------------------------- dealer and settlement
@@ -211,13 +213,13 @@ def _peek_natural_chance(g, unseen, up):
 def _dealer_draws(stock, hard, ace, h17):
     total, soft = _total(hard, ace)
     if total >= 18 or (total == 17 and not (h17 and soft)):
-        return {total: Fraction(1)}
+        return {total: mpq(1)}
     return _mix((p, _dealer_draws(rest, hard + r, ace or r == 1, h17)) for r, p, rest in _draws(stock))
 
 
 def _dealer(g, stock, up, hole):
     if _partner(up) == hole:
-        return {NATURAL: Fraction(1)}
+        return {NATURAL: mpq(1)}
     return _dealer_draws(stock, up + hole, 1 in (up, hole), g.rules.h17)
 
 
@@ -245,7 +247,7 @@ def _dealer_outcomes(g, unseen, up, draws):
         if draws:
             outcomes = _dealer(g, stock, up, hole)
         else:
-            outcomes = {NATURAL if _partner(up) == hole else BUST: Fraction(1)}
+            outcomes = {NATURAL if _partner(up) == hole else BUST: mpq(1)}
         for o, p in outcomes.items():
             out[o] = out.get(o, 0) + w * p
     return out
@@ -354,7 +356,7 @@ def _play(g, unseen, up, done, cards, pair, pending, nhands, move=None):
 def _move_dist(g, cards, up, move):
     """Distribution of the result of an unsplit hand's move (under peek with T/A up, given no natural)."""
     if move == "surrender":
-        return {-HALF: Fraction(1)}
+        return {-HALF: mpq(1)}
     return _play(g, _remove(g.shoe, cards + (up,)), up, (), cards, 0, 0, 1, move)
 
 
@@ -367,7 +369,7 @@ def _move_value(g, cards, up, move):
 def _natural_dist(g, cards, up):
     unseen = _remove(g.shoe, cards + (up,))
     return _mix(
-        (w, {Fraction(0) if h == _partner(up) else Fraction(g.rules.bj_pays): Fraction(1)})
+        (w, {mpq(0) if h == _partner(up) else mpq(g.rules.bj_pays): mpq(1)})
         for h, w, _ in _hole_cards(g, unseen, up)
     )
 
@@ -380,7 +382,7 @@ def _top_move(g, cards, up):
     rules = g.rules
     p_nat = _peek_natural_chance(g, _remove(g.shoe, cards + (up,)), up)
     moves = _first_moves(g, cards) + (("surrender",) if rules.surrender == "late" else ())
-    best, value = ("stand", Fraction(-1)) if p_nat == 1 else (_best(g, cards, up, moves), None)
+    best, value = ("stand", mpq(-1)) if p_nat == 1 else (_best(g, cards, up, moves), None)
     if value is None:
         value = _move_value(g, cards, up, best)
     if rules.surrender == "early" and -HALF > p_nat * -1 + (1 - p_nat) * value:
@@ -393,13 +395,13 @@ def _deal_dist(g, cards, up):
     """Distribution of the round's result given the player's two cards and the up-card."""
     move = _top_move(g, cards, up)
     if move == "surrender" and g.rules.surrender == "early":  # before any peek
-        return {-HALF: Fraction(1)}
+        return {-HALF: mpq(1)}
     p_nat = _peek_natural_chance(g, _remove(g.shoe, cards + (up,)), up)
     if p_nat == 1:  # the dealer surely has a natural
-        return {Fraction(0) if move == "natural" else Fraction(-1): Fraction(1)}
+        return {mpq(0) if move == "natural" else mpq(-1): mpq(1)}
     if move == "natural":
-        return _mix([(p_nat, {Fraction(0): Fraction(1)}), (1 - p_nat, _natural_dist(g, cards, up))])
-    return _mix([(p_nat, {Fraction(-1): Fraction(1)}), (1 - p_nat, _move_dist(g, cards, up, move))])
+        return _mix([(p_nat, {mpq(0): mpq(1)}), (1 - p_nat, _natural_dist(g, cards, up))])
+    return _mix([(p_nat, {mpq(-1): mpq(1)}), (1 - p_nat, _move_dist(g, cards, up, move))])
 
 
 # ---------------------------------------------------------------- public API
@@ -435,7 +437,7 @@ def insurance_value(shoe, player_cards, upcard, rules=BFRules()):
     if upcard != 1:
         raise ValueError("insurance is offered only against an ace")
     unseen = _remove(g.shoe, tuple(player_cards) + (upcard,))
-    p_ten = sum((p for h, p, _ in _draws(unseen) if h == 10), Fraction(0))
+    p_ten = sum((p for h, p, _ in _draws(unseen) if h == 10), mpq(0))
     return p_ten - (1 - p_ten) * HALF
 
 
@@ -447,7 +449,7 @@ def round_distribution(shoe, rules=BFRules()):
         for up, q2, s2 in _draws(s1):
             for p2, q3, _ in _draws(s2):
                 weighted.append((q1 * q2 * q3, _deal_dist(g, tuple(sorted((p1, p2))), up)))
-    return {Fraction(x): p for x, p in _mix(weighted).items() if p}
+    return {mpq(x): p for x, p in _mix(weighted).items() if p}
 
 
 def round_value(shoe, rules=BFRules()):
@@ -492,13 +494,13 @@ def simulate_round(shoe, rules, rng):
     if move == "surrender" and rules.surrender == "early":
         return -HALF
     if rules.hole_card == "peek" and _partner(up) == hole:
-        return Fraction(0) if move == "natural" else Fraction(-1)
+        return mpq(0) if move == "natural" else mpq(-1)
     if move == "surrender":
         return -HALF
     if move == "natural":
         if hole is None:
             hole = deal()
-        return Fraction(0) if _partner(up) == hole else Fraction(rules.bj_pays)
+        return mpq(0) if _partner(up) == hole else mpq(rules.bj_pays)
 
     done, waiting, pair, nhands, forced = [], [], 0, 1, move
     hand = list(cards)
@@ -538,7 +540,7 @@ def simulate_round(shoe, rules, rng):
             r = deal()
             hard, ace = hard + r, ace or r == 1
         outcome = total
-    return Fraction(_settle(done, outcome, rules))
+    return mpq(_settle(done, outcome, rules))
 
 
 def _final(rules, hand):

@@ -2,7 +2,8 @@
 
 Nothing here uses bjexact: the hand is valued from scratch (aces count 1, then one
 ace is raised to 11 when that does not bust), the dealer and the player are plain
-recursions over cards with ``fractions.Fraction`` probabilities, memoised.
+recursions over cards with exact probabilities
+(gmpy2's ``mpq``: the independence lies in the enumeration, not in the number type), memoised.
 
 Results are 4-tuples of probabilities ``(natural, win, push, loss)``; an objective
 weighs them: ``ev`` = (bj_pays, 1, 0, -1), ``win`` = (1, 1, 1/2, 0). Ties between
@@ -24,16 +25,17 @@ given every card seen so far (Bayes' rule on the player's draws).
 
 from __future__ import annotations
 
-from fractions import Fraction
 from functools import cache
 
 from brute_hand import value
+from gmpy2 import mpq
 
 RANKS = tuple(range(1, 11))
 ONE_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)
-INFINITE = tuple(Fraction(4 if r == 10 else 1, 13) for r in RANKS)
-ZERO = Fraction(0)
-ONE = Fraction(1)
+INFINITE = tuple(mpq(4 if r == 10 else 1, 13) for r in RANKS)
+ZERO = mpq(0)
+THREE_TO_TWO = mpq(3, 2)
+ONE = mpq(1)
 NOTHING = (ZERO, ZERO, ZERO, ZERO)
 LOSS = (ZERO, ZERO, ZERO, ONE)
 
@@ -46,14 +48,14 @@ def is_natural(cards) -> bool:
     return len(cards) == 2 and sorted(cards) == [1, 10]
 
 
-def weights(objective: str, bj_pays=Fraction(3, 2)):
+def weights(objective: str, bj_pays=THREE_TO_TWO):
     if objective == "ev":
-        return (Fraction(bj_pays), ONE, ZERO, -ONE)
+        return (mpq(bj_pays), ONE, ZERO, -ONE)
     assert objective == "win"
-    return (ONE, ONE, Fraction(1, 2), ZERO)
+    return (ONE, ONE, mpq(1, 2), ZERO)
 
 
-def score(w, results) -> Fraction:
+def score(w, results) -> mpq:
     return sum((a * b for a, b in zip(w, results)), ZERO)
 
 
@@ -125,7 +127,7 @@ class InfiniteReference:
     all that the future of a hand depends on with replacement.
     """
 
-    def __init__(self, h17: bool, naturals: str, objective: str, bj_pays=Fraction(3, 2)):
+    def __init__(self, h17: bool, naturals: str, objective: str, bj_pays=THREE_TO_TWO):
         self.h17, self.naturals, self.objective = h17, naturals, objective
         self.w = weights(objective, bj_pays)
         self._memo: dict = {}
@@ -201,10 +203,10 @@ class InfiniteReference:
                 memo[key] = mix(pairs)
         return memo[key]
 
-    def score(self, results) -> Fraction:
+    def score(self, results) -> mpq:
         return score(self.w, results)
 
-    def bust_chance(self, cards) -> Fraction:
+    def bust_chance(self, cards) -> mpq:
         return sum((INFINITE[r - 1] for r in RANKS if value(cards + (r,))[0] > 21), ZERO)
 
 
@@ -224,7 +226,7 @@ def minus(counts, cards):
 class FiniteReference:
     """Composition-dependent optimal hit/stand play for a finite shoe of ten counts."""
 
-    def __init__(self, shoe, h17: bool, naturals: str, objective: str, bj_pays=Fraction(3, 2)):
+    def __init__(self, shoe, h17: bool, naturals: str, objective: str, bj_pays=THREE_TO_TWO):
         self.shoe = tuple(shoe)
         self.h17, self.naturals = h17, naturals
         self.w = weights(objective, bj_pays)
@@ -250,14 +252,14 @@ class FiniteReference:
                 if left[r - 1]:
                     sub = self.dealer(minus(left, (r,)), tuple(sorted(cards + (r,))))
                     for k, q in sub.items():
-                        out[k] = out.get(k, ZERO) + Fraction(left[r - 1], n) * q
+                        out[k] = out.get(k, ZERO) + mpq(left[r - 1], n) * q
         self._dealer[key] = out
         return out
 
     def hole_prior(self, cards, up):
         """P(hole card) once the player's two cards and the up-card are dealt (no natural under peek)."""
         left = minus(self.shoe, cards + (up,))
-        prior = {h: Fraction(c) for h, c in zip(RANKS, left) if c}
+        prior = {h: mpq(c) for h, c in zip(RANKS, left) if c}
         if self.naturals == "peek":
             prior = {h: c for h, c in prior.items() if not is_natural((up, h))}
         n = sum(prior.values())
@@ -282,7 +284,7 @@ class FiniteReference:
             n = sum(left)
             for r in RANKS:
                 if left[r - 1]:
-                    joint.setdefault(r, {})[h] = p * Fraction(left[r - 1], n)
+                    joint.setdefault(r, {})[h] = p * mpq(left[r - 1], n)
         hit = None
         if joint:
             pairs = []
@@ -312,7 +314,7 @@ class FiniteReference:
         hand = first
         for r in rest:  # Bayes: condition the hole card on each card drawn
             seen = minus(self.shoe, hand + (up,))
-            like = {h: p * Fraction(minus(seen, (h,))[r - 1], sum(seen) - 1) for h, p in hole.items()}
+            like = {h: p * mpq(minus(seen, (h,))[r - 1], sum(seen) - 1) for h, p in hole.items()}
             total = sum(like.values())
             hole = {h: q / total for h, q in like.items() if q}
             hand = hand + (r,)
@@ -329,15 +331,15 @@ class FiniteReference:
                     left = minus(self.shoe, (a, b, up))
                     if left is None:
                         continue
-                    chance = Fraction(self.shoe[a - 1], n) * Fraction(
-                        minus(self.shoe, (a,))[b - 1], n - 1) * Fraction(minus(self.shoe, (a, b))[up - 1], n - 2)
+                    chance = mpq(self.shoe[a - 1], n) * mpq(
+                        minus(self.shoe, (a,))[b - 1], n - 1) * mpq(minus(self.shoe, (a, b))[up - 1], n - 2)
                     pairs.append((chance, self.dealt((a, b), up, left)))
         return mix(pairs)
 
     def dealt(self, cards, up, left):
         n = sum(left)
         natural_hole = {1: 10, 10: 1}.get(up)
-        q = Fraction(left[natural_hole - 1], n) if natural_hole else ZERO  # P(dealer natural)
+        q = mpq(left[natural_hole - 1], n) if natural_hole else ZERO  # P(dealer natural)
         hand = tuple(sorted(cards))
         if self.naturals == "as21":
             return self.best(hand, up, self.hole_prior(cards, up))
@@ -349,5 +351,5 @@ class FiniteReference:
             return LOSS
         return mix([(q, LOSS), (ONE - q, self.best(hand, up, self.hole_prior(cards, up)))])
 
-    def score(self, results) -> Fraction:
+    def score(self, results) -> mpq:
         return score(self.w, results)
