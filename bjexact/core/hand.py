@@ -43,6 +43,21 @@ class HandValue:
 EMPTY_HAND = HandValue(0, False)
 
 
+def _drawn(hand: HandValue, rank: int) -> HandValue:
+    """The ace rule for one more card: an ace counts 11 when that does not bust the hand."""
+    hard = hand.total - (10 if hand.soft else 0) + rank
+    has_ace = hand.soft or rank == ACE
+    if has_ace and hard + 10 <= 21:
+        return HandValue(hard + 10, True)
+    return HandValue(hard, False)
+
+
+# add_card's answers for every total up to 31 (a bust hand's total too), soft or not, and every rank: the
+# solvers and simulators draw millions of cards, and a look-up is cheaper than building a HandValue
+_DRAWN = tuple(tuple(tuple(_drawn(HandValue(total, soft), rank) for rank in range(1, 11)) for soft in (False, True))
+               for total in range(32))
+
+
 def add_card(hand: HandValue, rank: int) -> HandValue:
     """The value after drawing a card of ``rank`` (1 = ace, 10 = ten-valued).
 
@@ -55,11 +70,10 @@ def add_card(hand: HandValue, rank: int) -> HandValue:
     >>> str(add_card(HandValue(16, True), 10))
     'hard 16'
     """
-    hard = hand.total - (10 if hand.soft else 0) + rank
-    has_ace = hand.soft or rank == ACE
-    if has_ace and hard + 10 <= 21:
-        return HandValue(hard + 10, True)
-    return HandValue(hard, False)
+    total = hand.total
+    if 0 <= total < 32 and 1 <= rank <= 10:
+        return _DRAWN[total][hand.soft][rank - 1]
+    return _drawn(hand, rank)
 
 
 def hand_value(ranks: Iterable[int]) -> HandValue:
