@@ -202,7 +202,7 @@ def test_dealer_table_html_has_every_cell_rounded_with_its_exact_value():
 def test_dealer_table_markdown_is_the_md_format(capsys):
     table = dealer_table(Rules(decks=2))
     text = table._repr_markdown_()
-    assert "| A | 12.8467 | 13.0890 | 13.0179 | 13.1159 | 36.3434 | 11.5872 |" in text  # the row of docs/guides/dealer.md
+    assert "| A | 12.8467 | 13.0890 | 13.0179 | 13.1159 | 36.3434 | 11.5872 |" in text  # docs/guides/dealer.md
     from clirun import run
 
     status, out, _ = run(capsys, "dealer", "--format", "md")
