@@ -171,7 +171,9 @@ def test_a_correct_simulator_rarely_fails_the_weighted_family_over_the_four_look
 
 
 def _optimal_play(rules):
-    solution = solve_game(rules, progress=False)
+    from bjexact.checks.rounds import _solution
+
+    solution = _solution(rules)  # the solve exact_round_distribution makes and keeps: one solve a rule set
     return Strategy(rules), lambda a, b, up: solution.hands[(min(a, b), max(a, b), up)].best
 
 
