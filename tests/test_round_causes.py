@@ -196,6 +196,23 @@ def test_a_round_without_a_fault_is_the_exact_distribution(options):
     assert faulty_round_distribution(rules, moves, first_move) == exact_round_distribution(rules)
 
 
+def test_faults_of_one_play_that_share_the_players_hands_get_what_each_gets_alone():
+    """The player's hands do not depend on the fault: computed once for every fault of a play (as
+    fault_candidates does), each fault's distribution is the one it has computed on its own."""
+    from bjexact.checks.round_faults import DEALER_FAULTS, ROUND_FAULTS, dealer_stops
+
+    rules = GameRules(decks="inf", split_hands=2, h17=True, double="10-11")
+    moves, first_move = _optimal_play(rules)
+    faults = [f for f in dict.fromkeys((*ROUND_FAULTS, *DEALER_FAULTS))
+              if f not in DEALER_FAULTS or dealer_stops(rules, f)]
+    shared: dict = {}
+    together = [faulty_round_distribution(rules, moves, first_move, f, shared=shared) for f in faults]
+    assert shared["hits"] and shared["splits"]
+    # the last faults, computed from what the earlier ones left: as each computes them alone
+    assert len(faults) >= 5
+    assert together[-2:] == [faulty_round_distribution(rules, *_optimal_play(rules), f) for f in faults[-2:]]
+
+
 def test_a_dropped_split_hand_takes_half_of_each_split_away():
     """Split to two hands on the infinite deck the hands are alike: dropping the second takes half of each
     split's value (W, the value with no dealer natural, read from the solver's move values)."""

@@ -159,16 +159,20 @@ def hand_is_finished(rules: GameRules, value: HandValue, cards: int) -> bool:
 class _Round:
     """The round's parts on the infinite deck for one rule set, play and fault (see the module)."""
 
-    def __init__(self, rules: GameRules, play: RoundPlay, first_move: FirstMove, fault: str | None):
+    def __init__(self, rules: GameRules, play: RoundPlay, first_move: FirstMove, fault: str | None,
+                 shared: dict[str, dict[Any, Any]] | None = None):
         self.rules, self.play, self.first_move, self.fault = rules, play, first_move, fault
         self.p = rules.make_shoe().draw_probabilities()
         self.stops = dealer_rule(rules, fault)
         self._dealer: dict[tuple[HandValue, HandValue], _DealerLaw] = {}
-        self._hits: dict[tuple[tuple[int, ...], int, tuple[int, int] | None], _Law] = {}
-        self._splits: dict[tuple[int, int, int, int], _Law] = {}
-        self._seconds: dict[tuple[int, int, tuple[int, bool]], _Law] = {}
-        self._settled: dict[tuple[int, HandValue], tuple[_Law, dict[mpq, mpq]]] = {}
-        self._settled_parts: dict[int, tuple[_Law, _Law]] = {}
+        # the player's hands and their results against a dealer total: the same whatever the fault (a fault
+        # changes the dealer, the split hands counted or the settling), so rounds of one play may share them
+        memo: dict[str, dict[Any, Any]] = {} if shared is None else shared
+        self._hits: dict[tuple[tuple[int, ...], int, tuple[int, int] | None], _Law] = memo.setdefault("hits", {})
+        self._splits: dict[tuple[int, int, int, int], _Law] = memo.setdefault("splits", {})
+        self._seconds: dict[tuple[int, int, tuple[int, bool]], _Law] = memo.setdefault("seconds", {})
+        self._settled: dict[tuple[int, HandValue], tuple[_Law, dict[mpq, mpq]]] = memo.setdefault("settled", {})
+        self._settled_parts: dict[int, tuple[_Law, _Law]] = memo.setdefault("settled parts", {})
 
     # the dealer
 
@@ -424,15 +428,18 @@ def _convolve(a: Mapping[Any, mpq], b: Mapping[Any, mpq], add: Callable[[Any, An
 
 
 def faulty_round_distribution(rules: GameRules, play: RoundPlay, first_move: FirstMove,
-                              fault: str | None = None) -> dict[mpq, mpq]:
+                              fault: str | None = None, *, shared: dict[str, dict[Any, Any]] | None = None
+                              ) -> dict[mpq, mpq]:
     """P(net result) of a round on the infinite deck played by ``play`` (first moves by ``first_move``)
     with ``fault`` (one of :data:`ROUND_FAULTS`, ``h17-for-s17``, or ``None``: the rules' round);
-    an error on a finite shoe (its cards are not independent)."""
+    an error on a finite shoe (its cards are not independent). ``shared``: a dict that the calls for
+    several faults of one ``rules``, ``play`` and ``first_move`` pass alike, where the player's hands are
+    kept for all of them (they do not depend on the fault)."""
     if not rules.infinite:
         raise BjexactError("a faulty round's distribution is computed for the infinite deck only")
     if fault is not None and fault not in ROUND_FAULTS and fault not in DEALER_FAULTS:
         raise BjexactError(f"unknown fault {fault!r} (known: {', '.join([*ROUND_FAULTS, *DEALER_FAULTS])})")
-    game = _Round(rules, play, first_move, fault)
+    game = _Round(rules, play, first_move, fault, shared)
     out: dict[mpq, mpq] = {}
     for up in RANKS:
         final, two = game.dealer(up)

@@ -602,11 +602,13 @@ def fault_candidates(rules: GameRules, strategy: ChartPolicy | None = None) -> t
                 raise BjexactError("another rule set is not valued quickly on a finite shoe with splits")
             return exact_round_distribution(other, chart)
 
+        moves, first_move = _round_play(rules, strategy)
+        hands: dict[str, dict[Any, Any]] = {}  # the player's hands, one play for every fault
+
         def faulty(fault: str) -> dict[mpq, mpq] | None:
             if fault in DEALER_FAULTS and dealer_stops(rules, fault) is None:
                 return None  # the rules' own play
-            moves, first_move = _round_play(rules, strategy)
-            return faulty_round_distribution(rules, moves, first_move, fault)
+            return faulty_round_distribution(rules, moves, first_move, fault, shared=hands)
 
         found = _CANDIDATES[key] = candidate_distributions(rules, exact, solve, faulty)
     return found
