@@ -6,7 +6,6 @@ own optimal play under one rule set or the other."""
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import combinations_with_replacement
 
 import fullgame_bruteforce as bf
 import pytest
@@ -23,14 +22,22 @@ BOTH_ENHC = {"split_hands": 2, "double_after_hit": True, "charlie": 4, "hole_car
 
 def _hands(shoe, upcard, charlie=None):
     """Every hand of two or more cards (sorted ranks) the shoe less the up-card can deal, with a hard total
-    of 21 or less, no natural and, under a Charlie, fewer cards than it: the hands the engine is asked."""
+    of 21 or less, no natural and, under a Charlie, fewer cards than it: the hands the engine is asked
+    (by number of cards, then in order)."""
     left = [c - (r == upcard) for r, c in enumerate(shoe, start=1)]
-    cards = [r for r in range(1, 11) for _ in range(left[r - 1])]
-    most = len(cards) if charlie is None else charlie - 1
-    for n in range(2, most + 1):
-        for hand in sorted(set(combinations_with_replacement(sorted(set(cards)), n))):
-            if sum(hand) <= 21 and all(hand.count(r) <= left[r - 1] for r in set(hand)) and hand != (1, 10):
-                yield hand
+    most = sum(left) if charlie is None else charlie - 1
+    found = []
+
+    def extend(hand, total):  # ranks in order, each within the cards left, the hard total at most 21
+        if len(hand) >= 2 and hand != (1, 10):
+            found.append(hand)
+        if len(hand) < most:
+            for rank in range(hand[-1] if hand else 1, 11):
+                if total + rank <= 21 and hand.count(rank) < left[rank - 1]:
+                    extend(hand + (rank,), total + rank)
+
+    extend((), 0)
+    yield from sorted(found, key=lambda hand: (len(hand), hand))
 
 
 def _positions(rules):
