@@ -7,7 +7,8 @@ Two kinds of example are read from a Markdown page's fenced blocks:
 - console blocks (fenced with ``console`` or nothing) whose lines start with ``$ ``: each command is run
   and its output (standard output, then standard error) must begin with the lines below it, where a
   line ``...`` stands for any number of lines and ``...`` within a line for any text (an example may
-  leave out the end of a long output). A command continues
+  leave out the end of a long output). A command exits 0, or 1 when its answer is "no"; one whose
+  output shows an ``error:`` line exits 2. A command continues
   on the next line after a backslash. A block preceded by the comment ``<!-- slow example: REASON -->``
   is parsed only (its ``bjexact`` commands' options must be accepted): it takes minutes or a cluster.
 """

@@ -49,29 +49,33 @@ def workdir(tmp_path, monkeypatch):
     return tmp_path
 
 
-def _bash(command: str, cwd: Path) -> str:
-    """``command`` in bash, with this Python's ``bjexact`` first on the path."""
+def _bash(command: str, cwd: Path) -> tuple[int, str]:
+    """``command`` in bash (a pipeline fails where one of its commands does), with this Python's
+    ``bjexact`` first on the path: its exit status and output."""
     scripts = Path(sys.executable).parent
     env = dict(os.environ, PATH=f"{scripts}{os.pathsep}{os.environ.get('PATH', '')}", COLUMNS="120")
     assert shutil.which("bjexact", path=env["PATH"]), "the bjexact command is not installed (pip install -e .)"
-    done = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
-    return done.stdout + done.stderr
+    done = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300)
+    return done.returncode, done.stdout + done.stderr
 
 
 @pytest.mark.parametrize("session", [s for s in SESSIONS if not s.slow], ids=lambda s: s.name)
 def test_command_example_prints_what_the_page_shows(session: Session, workdir, capsys):
     for command in session.commands:
         if SHELL.search(command.text.split(" #")[0]):
-            output = _bash(command.text, workdir)
+            status, output = _bash(command.text, workdir)
         else:
             try:
-                main(shlex.split(command.text, comments=True)[1:])
-            except SystemExit:  # argparse's errors: the page shows their one line
-                pass
+                status = main(shlex.split(command.text, comments=True)[1:])
+            except SystemExit as stop:  # argparse's errors: the page shows their one line
+                status = stop.code
             captured = capsys.readouterr()
             output = captured.out + captured.err
-        assert output_matches(command.shown, output), \
-            f"{session.page}:{command.line}: {command.text}\n--- printed:\n{output}"
+        where = f"{session.page}:{command.line}: {command.text}\n--- printed:\n{output}"
+        assert output_matches(command.shown, output), where
+        # bad input exits 2, the example showing its error; an answer exits 0, or 1 when it is "no"
+        assert status == 2 if any("error:" in line for line in command.shown) else status in (0, 1), where
 
 
 @pytest.mark.parametrize("session", [s for s in SESSIONS if s.slow], ids=lambda s: s.name)
