@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..collector import without_cycle_collection
 from ..core.cards import ACE, TEN, UPCARD_ORDER, as_rank, check_shoe_holds, counts_of
 from ..core.deal import two_card_hands
 from ..core.hand import hand_value, player_hand
@@ -83,6 +84,7 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
                       progress=progress)
 
 
+@without_cycle_collection
 def solve_with(solver: FractionSolver, *, with_distribution: bool, progress: bool | None,
                split_lines: bool = False, partial: bool = False) -> GameSolution:
     """The round under the play ``solver`` chooses (its :meth:`FractionSolver.moves` and the decisions

@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache, partial
 from typing import Any
 
+from ..collector import without_cycle_collection
 from ..core.cards import (
     RANKS,
     UPCARD_ORDER,
@@ -727,6 +728,7 @@ def clear_hand_decision_cache() -> None:
     _finite_solver.cache_clear()
 
 
+@without_cycle_collection
 def solve(rules: Rules | GameRules, objective: str = "ev", *,
           progress: bool | None = None) -> InfiniteSolution | FiniteSolution:
     """:func:`solve_infinite` for the infinite deck, :func:`solve_finite` otherwise. ``rules``: the
