@@ -115,11 +115,11 @@ def chart_simulator(codes, rules, ds_bug=False):
     tests/chart_bruteforce.py; ``ds_bug``: Ds read as double-or-hit."""
     if ds_bug:
         codes = {k: ("Dh" if c == "Ds" else c) for k, c in codes.items()}
-    ranks, weights = list(range(1, 11)), [1] * 9 + [4]
+    ranks, cumulative = list(range(1, 11)), [1, 2, 3, 4, 5, 6, 7, 8, 9, 13]  # the weights 1 x 9, then 4 for tens
 
     def play_round(rng):
         def draw():
-            return rng.choices(ranks, weights)[0]
+            return rng.choices(ranks, cum_weights=cumulative)[0]
 
         def total(cards):
             return cbf._value(tuple(cards))[0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import accumulate
 
 import numpy as np
 import pytest
@@ -181,8 +182,8 @@ def _with_splits_unfollowed(monkeypatch, rules):
 def _sampler(distribution):
     """A simulator drawing each round's result from ``distribution`` (result -> chance)."""
     values = list(distribution)
-    weights = [float(p) for p in distribution.values()]
-    return lambda rng: float(rng.choices(values, weights)[0])
+    cumulative = list(accumulate(float(p) for p in distribution.values()))
+    return lambda rng: float(rng.choices(values, cum_weights=cumulative)[0])
 
 
 def test_the_known_part_of_the_distribution_bounds_every_outcome_exactly(monkeypatch):
