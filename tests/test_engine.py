@@ -6,11 +6,16 @@ in fractions, the code path the engine replaced. They must agree exactly, hand b
 move by move, on every kind of rule: S17/H17, DAS or not, one split or resplits (RSA,
 hitting split aces), surrender, ENHC/OBO, 6:5, CDZ-/CDP1/CDP, custom small shoes. The
 brute-force comparisons of test_fullgame.py check both against the real order of play.
+On a whole deck the fraction arithmetic's values are recorded (DECK_RULE_SETS below).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -23,12 +28,7 @@ SMALL = (4, 2, 2, 2, 2, 2, 2, 2, 2, 9)  # 29 cards
 TINY = (2, 1, 1, 2, 3, 1, 1, 1, 1, 6)  # 19 cards
 
 RULE_SETS = [
-    dict(decks=1, split_hands=2),
-    dict(decks=1, split_hands=2, h17=True, das=False, surrender="late"),
-    dict(decks=1, split_hands=2, hole_card="enhc"),
-    dict(decks=1, split_hands=2, hole_card="enhc", obo=True, surrender="early", bj_pays=mpq(6, 5)),
     dict(shoe=SMALL, split_hands=2, double="10-11", double_soft=False, split_strategy="cdp1"),
-    dict(decks=1, split_hands=1),
     dict(shoe=TINY, split_hands=2),
     dict(shoe=SMALL, split_hands=2, hit_split_aces=True, split_strategy="cdp"),
     dict(shoe=SMALL, split_hands=4),
@@ -38,6 +38,43 @@ RULE_SETS = [
     dict(shoe=TINY, split_hands=4, hole_card="enhc", obo=True, split_strategy="cdp"),
     dict(shoe=TINY, split_hands=4, rsa=True, double="9-11"),
 ]
+
+
+# Rule sets on a whole deck, where the fraction arithmetic takes 3 to 25 s each: its values are
+# recorded in RECORDED (a digest of every hand's every move, the natural's chance, each up-card's
+# value and the edge, with the edge in clear), and the engine is compared with the record, as
+# exactly. `python tests/test_engine.py --record` solves them in fractions again (about a minute)
+# and rewrites the file: `git diff` shows any change.
+DECK_RULE_SETS = {
+    "deck, split once": dict(decks=1, split_hands=2),
+    "deck, split once, H17, no DAS, late surrender": dict(decks=1, split_hands=2, h17=True, das=False,
+                                                           surrender="late"),
+    "deck, split once, ENHC": dict(decks=1, split_hands=2, hole_card="enhc"),
+    "deck, split once, ENHC, OBO, early surrender, 6:5": dict(decks=1, split_hands=2, hole_card="enhc", obo=True,
+                                                              surrender="early", bj_pays=mpq(6, 5)),
+    "deck, no split": dict(decks=1, split_hands=1),
+    "deck, split to 4 hands": dict(decks=1, split_hands=4),
+    "deck less a six, split to 4 hands, CDP": dict(shoe=(4, 4, 4, 4, 4, 3, 4, 4, 4, 16), split_hands=4,
+                                                   split_strategy="cdp"),
+}
+RECORDED = Path(__file__).parent / "data" / "fraction_arithmetic.json"
+
+
+def values_record(solution) -> dict[str, str]:
+    """The edge and a digest of every value of ``solution`` (each hand's moves and natural chance,
+    each up-card's value), in a canonical text."""
+    lines = [f"{key} natural={solution.hands[key].natural} "
+             + " ".join(f"{move}={value}" for move, value in sorted(solution.hands[key].w.items()))
+             for key in sorted(solution.hands)]
+    lines += [f"up {upcard} {value}" for upcard, value in sorted(solution.by_upcard.items())]
+    lines.append(f"ev {solution.ev}")
+    return {"ev": str(solution.ev), "digest": hashlib.sha256("\n".join(lines).encode()).hexdigest()}
+
+
+def assert_as_recorded(name: str, solution) -> None:
+    """The engine's ``solution`` of DECK_RULE_SETS[name] has the fraction arithmetic's recorded values."""
+    assert GameRules(**DECK_RULE_SETS[name]) == solution.rules
+    assert values_record(solution) == json.loads(RECORDED.read_text())[name], name
 
 
 def assert_same(rules: GameRules) -> None:
@@ -56,8 +93,9 @@ def test_the_engine_equals_the_fraction_arithmetic(options):
     assert_same(GameRules(**options))
 
 
-def test_the_engine_equals_the_fraction_arithmetic_with_resplits_on_a_deck():
-    assert_same(GameRules(decks=1, split_hands=4))
+@pytest.mark.parametrize("name", [n for n in DECK_RULE_SETS if "CDP" not in n])
+def test_the_engine_equals_the_fraction_arithmetic_on_a_deck(name):
+    assert_as_recorded(name, solve_game(GameRules(**DECK_RULE_SETS[name]), with_distribution=False, progress=False))
 
 
 def test_the_engine_gives_the_same_distribution_without_splits():
@@ -204,7 +242,8 @@ def test_the_optima_of_resplit_hands_come_from_one_batch_of_dealer_rows_per_upca
     values stay those of the fraction arithmetic."""
     from bjexact.dealer import batch
 
-    rules = GameRules(shoe=(4, 4, 4, 4, 4, 3, 4, 4, 4, 16), split_hands=4, split_strategy="cdp")  # a deck less a six
+    name = "deck less a six, split to 4 hands, CDP"
+    rules = GameRules(**DECK_RULE_SETS[name])
     plain: list[int] = []
     numerators = batch._numerators
 
@@ -218,7 +257,7 @@ def test_the_optima_of_resplit_hands_come_from_one_batch_of_dealer_rows_per_upca
     monkeypatch.undo()
     # per up-card: the unsplit hands, the optima with pair cards gone, the split hands' stands (not 26)
     assert max(plain.count(u) for u in range(1, 11)) <= 3
-    assert new.ev == solve_game(rules, with_distribution=False, progress=False, engine=False).ev
+    assert_as_recorded(name, new)
 
 
 def _count_walks(monkeypatch) -> list[int]:
@@ -234,3 +273,9 @@ def _count_walks(monkeypatch) -> list[int]:
 
     monkeypatch.setattr(batch, "_numerators", counted)
     return walked
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--record"]:
+    RECORDED.write_text(json.dumps({
+        name: values_record(solve_game(GameRules(**options), with_distribution=False, progress=False, engine=False))
+        for name, options in DECK_RULE_SETS.items()}, indent=1) + "\n")
