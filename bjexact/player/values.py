@@ -305,8 +305,11 @@ class FractionSolver:
     def strategy_pairs(self, hands: int) -> int:
         """How many pair cards besides its own a split hand's strategy takes as gone, the hand
         played while ``hands`` split hands are on the table: none (CDZ-: the unsplit hand's
-        strategy), one (CDP1: the first split hand's), or the other hands' ``hands - 1`` (CDP)."""
+        strategy), one (CDP1: the first split hand's), or the other hands' ``hands - 1`` (CDP).
+        On the infinite deck none: no card seen changes a chance, so every split strategy is CDZ-."""
         strategy = self.rules.split_strategy
+        if self.cards.infinite:
+            return 0
         return 0 if strategy == "cdz" else 1 if strategy == "cdp1" else hands - 1
 
     def split(self, pair: int, upcard: int) -> mpq:
@@ -326,23 +329,34 @@ class FractionSolver:
         many hands were on the table when it took its second card (CDP).
         """
         total = _ZERO
+        # on the infinite deck a hand's value does not depend on the pattern (no card seen changes the
+        # chances): computed once per kind of hand and strategy
+        same: dict[tuple[bool, int], mpq] | None = {} if self.cards.infinite else None
         for chance, hands, made, waiting in self.split_patterns(pair, upcard):
             extra = counts_of([pair] * (hands - 1))
             b = sum(made)
             if b:  # a hand whose second card x is not a pair card; b - 1 others like it, unknown
                 gone = Gone(extra, pair, b - 1)
-                chances = self.cards.chances(add_counts(extra, counts_of([pair])), upcard, gone)
-                others = 1 - chances[pair - 1]
                 for strategy, count in self._hands_by_strategy(made).items():
-                    value = sum((c / others * self._split_two_cards(counts_of([pair, x]), upcard, gone, strategy)
-                                 for x, c in zip(RANKS, chances) if x != pair and c), _ZERO)
+                    value = same.get((True, strategy)) if same is not None else None
+                    if value is None:
+                        chances = self.cards.chances(add_counts(extra, counts_of([pair])), upcard, gone)
+                        others = 1 - chances[pair - 1]
+                        value = sum((c / others * self._split_two_cards(counts_of([pair, x]), upcard, gone, strategy)
+                                     for x, c in zip(RANKS, chances) if x != pair and c), _ZERO)
+                        if same is not None:
+                            same[(True, strategy)] = value
                     total += chance * count * value
             if waiting:  # a hand that draws its second card once no more hands can be made
                 gone = Gone(extra, pair, b)
                 strategy = self.strategy_pairs(hands)
-                chances = self.cards.chances(add_counts(extra, counts_of([pair])), upcard, gone)
-                value = sum((c * self._split_two_cards(counts_of([pair, x]), upcard, gone, strategy)
-                             for x, c in zip(RANKS, chances) if c), _ZERO)
+                value = same.get((False, strategy)) if same is not None else None
+                if value is None:
+                    chances = self.cards.chances(add_counts(extra, counts_of([pair])), upcard, gone)
+                    value = sum((c * self._split_two_cards(counts_of([pair, x]), upcard, gone, strategy)
+                                 for x, c in zip(RANKS, chances) if c), _ZERO)
+                    if same is not None:
+                        same[(False, strategy)] = value
                 total += chance * waiting * value
         return total
 
