@@ -12,7 +12,8 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..errors import BjexactError
 
@@ -29,7 +30,34 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Unused:
+    """The parser of a command that is not run: takes every call (options, groups, defaults) and keeps
+    nothing; it has no options (``_actions``, ``_option_string_actions``, read by some commands' set-up)."""
+
+    _actions: list[Any] = []
+    _option_string_actions: dict[str, Any] = {}
+
+    def __getattr__(self, name: str) -> Callable[..., _Unused]:
+        return lambda *args, **kwargs: self
+
+
+class _OnlyCommand:
+    """The subcommands of ``bjexact`` as the command modules register them, where only ``command``
+    gets its options: the others keep their names and one-line help (the listing, 'did you mean')."""
+
+    def __init__(self, subparsers: Any, command: str):
+        self.subparsers, self.command = subparsers, command
+
+    def add_parser(self, name: str, **options: Any) -> Any:
+        if name == self.command:
+            return self.subparsers.add_parser(name, **options)
+        self.subparsers.add_parser(name, help=options.get("help"))
+        return _Unused()
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of the ``bjexact`` command line; with ``command``, one that knows the options of that
+    command only (a run parses one command: building the others' options costs more than the parse)."""
     parser = _Parser(
         prog="bjexact",
         description="Exact blackjack probabilities and expected values, as fractions.",
@@ -40,8 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"bjexact {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     subparsers.required = True
+    registered = subparsers if command is None else _OnlyCommand(subparsers, command)
     for name in COMMANDS:
-        importlib.import_module(f"{__name__}.{name}").register(subparsers)
+        importlib.import_module(f"{__name__}.{name}").register(registered)
     return parser
 
 
@@ -107,8 +136,8 @@ def _main(argv: Sequence[str] | None) -> int:
     from . import safety
     from .common import short
 
-    parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else "")
     if argv and argv[0].startswith("-") and not safety.is_top_level_option(parser, argv[0]):
         parser.error(f"unrecognized option {argv[0]!r}: options come after the command, "
                      "e.g. 'bjexact dealer --decks 6'")
