@@ -268,7 +268,8 @@ def test_the_count_at_the_decision_counts_the_rounds_cards():
 
 def test_a_cell_is_followed_where_it_can_be_dealt_and_never_dropped():
     rules = GameRules(shoe=(2, 2, 2, 2, 2, 2, 2, 2, 2, 8), split_hands=1)
-    plan = plan_indices(HI_LO, rules, [6], 6)
+    # at depth 2 as at 6, 103 cells that the shoe can deal are out of reach of some count (28 shoes, not 69)
+    plan = plan_indices(HI_LO, rules, [2], 6)
     chart = index_chart(plan, [hands_task(t) for t in plan.tasks()])
     keys = {c.key for c in chart.cells}
     # every cell the shoe before the round can deal is in the chart, even where some count cannot deal it
