@@ -168,7 +168,7 @@ class _Round:
         # the player's hands and their results against a dealer total: the same whatever the fault (a fault
         # changes the dealer, the split hands counted or the settling), so rounds of one play may share them
         memo: dict[str, dict[Any, Any]] = {} if shared is None else shared
-        self._hits: dict[tuple[tuple[int, ...], int, tuple[int, int] | None], _Law] = memo.setdefault("hits", {})
+        self._hits: dict[tuple[HandValue, int, int, tuple[int, int] | None], _Law] = memo.setdefault("hits", {})
         self._splits: dict[tuple[int, int, int, int], _Law] = memo.setdefault("splits", {})
         self._seconds: dict[tuple[int, int, tuple[int, bool]], _Law] = memo.setdefault("seconds", {})
         self._settled: dict[tuple[int, HandValue], tuple[_Law, dict[mpq, mpq]]] = memo.setdefault("settled", {})
@@ -214,8 +214,10 @@ class _Round:
 
     def _after_hit(self, cards: tuple[int, ...], value: HandValue, up: int, split: tuple[int, int] | None) -> _Law:
         """A hand of ``cards`` that draws a card, then plays on (``split``: (pair, hands on the table)):
-        it stands, hits again or (``double_after_hit``) doubles, until it is finished."""
-        key = (cards, up, split)
+        it stands, hits again or (``double_after_hit``) doubles, until it is finished. Found once per
+        value and number of cards: on the infinite deck a play (bjexact's optimal one, a chart's)
+        decides by those alone, and the hand's result depends on nothing else."""
+        key = (value, len(cards), up, split)
         found = self._hits.get(key)
         if found is None:
             found = {}
