@@ -787,6 +787,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
     # the infinite deck's cumulative weights (a ten is four ranks of thirteen): a card is the rank where a
     # uniform draw from [0, 13) falls, as rng.choices(ranks, weights) draws it, without its set-up per call
     bounds = list(accumulate(4 if r == TEN else 1 for r in ranks))
+    weight, last = float(bounds[-1]), len(ranks) - 1
     peek = rules.hole_card == "peek"
     limit_of = {pair: rules.split_limit(pair) for pair in ranks}
 
@@ -801,7 +802,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
 
     def play_round(rng: random.Random) -> float:
         def draw() -> int:
-            return ranks[bisect(bounds, rng.random() * 13.0, 0, 9)]
+            return ranks[bisect(bounds, rng.random() * weight, 0, last)]
 
         def play_on(cards: list[int], choose: Callable[[list[int]], str]) -> tuple[list[int], int]:
             """A hand of three or more cards played on by ``choose`` (stand, hit, double): its cards, stake."""

@@ -307,9 +307,9 @@ class FractionSolver:
         played while ``hands`` split hands are on the table: none (CDZ-: the unsplit hand's
         strategy), one (CDP1: the first split hand's), or the other hands' ``hands - 1`` (CDP).
         On the infinite deck none: no card seen changes a chance, so every split strategy is CDZ-."""
-        strategy = self.rules.split_strategy
         if self.cards.infinite:
             return 0
+        strategy = self.rules.split_strategy
         return 0 if strategy == "cdz" else 1 if strategy == "cdp1" else hands - 1
 
     def split(self, pair: int, upcard: int) -> mpq:
@@ -328,36 +328,31 @@ class FractionSolver:
         which change nothing. Its strategy (:meth:`strategy_pairs`) depends on how
         many hands were on the table when it took its second card (CDP).
         """
-        total = _ZERO
-        # on the infinite deck a hand's value does not depend on the pattern (no card seen changes the
-        # chances): computed once per kind of hand and strategy
+        # on the infinite deck a hand's value does not depend on the pattern (no card seen changes a
+        # chance): found once per kind of second card and strategy
         same: dict[tuple[bool, int], mpq] | None = {} if self.cards.infinite else None
+
+        def hand(gone: Gone, strategy: int, not_pair: bool) -> mpq:
+            """W of one split hand over its second card (``not_pair``: known not to be a pair card)."""
+            found = None if same is None else same.get((not_pair, strategy))
+            if found is None:
+                chances = self.cards.chances(add_counts(gone.extra, counts_of([pair])), upcard, gone)
+                others = 1 - chances[pair - 1] if not_pair else _ONE
+                found = sum((c / others * self._split_two_cards(counts_of([pair, x]), upcard, gone, strategy)
+                             for x, c in zip(RANKS, chances) if c and not (not_pair and x == pair)), _ZERO)
+                if same is not None:
+                    same[(not_pair, strategy)] = found
+            return found
+
+        total = _ZERO
         for chance, hands, made, waiting in self.split_patterns(pair, upcard):
             extra = counts_of([pair] * (hands - 1))
             b = sum(made)
             if b:  # a hand whose second card x is not a pair card; b - 1 others like it, unknown
-                gone = Gone(extra, pair, b - 1)
                 for strategy, count in self._hands_by_strategy(made).items():
-                    value = same.get((True, strategy)) if same is not None else None
-                    if value is None:
-                        chances = self.cards.chances(add_counts(extra, counts_of([pair])), upcard, gone)
-                        others = 1 - chances[pair - 1]
-                        value = sum((c / others * self._split_two_cards(counts_of([pair, x]), upcard, gone, strategy)
-                                     for x, c in zip(RANKS, chances) if x != pair and c), _ZERO)
-                        if same is not None:
-                            same[(True, strategy)] = value
-                    total += chance * count * value
+                    total += chance * count * hand(Gone(extra, pair, b - 1), strategy, True)
             if waiting:  # a hand that draws its second card once no more hands can be made
-                gone = Gone(extra, pair, b)
-                strategy = self.strategy_pairs(hands)
-                value = same.get((False, strategy)) if same is not None else None
-                if value is None:
-                    chances = self.cards.chances(add_counts(extra, counts_of([pair])), upcard, gone)
-                    value = sum((c * self._split_two_cards(counts_of([pair, x]), upcard, gone, strategy)
-                                 for x, c in zip(RANKS, chances) if c), _ZERO)
-                    if same is not None:
-                        same[(False, strategy)] = value
-                total += chance * waiting * value
+                total += chance * waiting * hand(Gone(extra, pair, b), self.strategy_pairs(hands), False)
         return total
 
     def _hands_by_strategy(self, made: tuple[int, ...]) -> dict[int, int]:
