@@ -9,6 +9,7 @@ Bad input ends with a one-line ``bjexact: error: ...`` and exit status 2.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import os
 import sys
@@ -74,24 +75,48 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+@functools.lru_cache(maxsize=8)
+def _parser_of(command: str) -> argparse.ArgumentParser:
+    """:func:`build_parser` of ``command``, built once for the runs of a process (a parse leaves
+    its parser as it was)."""
+    return build_parser(command)
+
+
 def console_main() -> None:
     """The ``bjexact`` program: :func:`main`, then the exit, without waiting for threads that code
     the user gave (``check-sim``, ``check-strategy``) started and left running: the report is out."""
+    import atexit
     import os
+    import signal
     import threading
 
+    # The last exit handler (the first registered): past it the interpreter restores the default
+    # disposition of Ctrl-C, which would kill a process whose output is complete.
+    atexit.register(signal.signal, signal.SIGINT, signal.SIG_IGN)
     status = main()
+
+    def finished(signum: int, frame: Any) -> None:
+        # a Ctrl-C while the process winds down (a local Dask cluster closing, exit handlers): the
+        # output is complete, so the command ends at once, with its own status
+        _flush_standard_streams()
+        os._exit(status)
+
+    signal.signal(signal.SIGINT, finished)
     lingering = [t for t in threading.enumerate()
                  if t is not threading.main_thread() and t.is_alive() and not t.daemon]
     if lingering:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                if stream is not None:
-                    stream.flush()
-            except (OSError, ValueError):
-                pass
+        _flush_standard_streams()
         os._exit(status)
     sys.exit(status)
+
+
+def _flush_standard_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -137,7 +162,7 @@ def _main(argv: Sequence[str] | None) -> int:
     from .common import short
 
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else "")
+    parser = _parser_of(argv[0] if argv and not argv[0].startswith("-") else "")
     if argv and argv[0].startswith("-") and not safety.is_top_level_option(parser, argv[0]):
         parser.error(f"unrecognized option {argv[0]!r}: options come after the command, "
                      "e.g. 'bjexact dealer --decks 6'")
