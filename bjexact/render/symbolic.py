@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -246,9 +247,11 @@ def report_title(rules: Rules) -> str:
     return "Effects of removal and the ten density" if rules.infinite else "Effects of removal"
 
 
+@functools.lru_cache(maxsize=16)
 def report_blocks(rules: Rules) -> tuple[Block, ...]:
     """The blocks (:mod:`bjexact.render.document`, without the heading) of a report section on
-    the symbolic results for ``rules``.
+    the symbolic results for ``rules`` (a function of the rules alone, remembered in the process for
+    its next report of the same rules: seconds of sympy each time on the infinite deck).
 
     Every rule set: the effects of removal on the dealer's outcomes (exact for finite shoes,
     ``D_r f / 52`` for the infinite deck). The infinite deck also gets P(bust | up-card) as
