@@ -405,13 +405,13 @@ def test_boundaries_text_json_and_errors(capsys):
     assert "infinite deck" in capsys.readouterr().err
 
 
-def test_report_section(monkeypatch):
+def test_report_section():
     import bjexact.render.symbolic as symbolic
 
-    monkeypatch.setattr(symbolic, "REPORT_DECISIONS", ((16, False, 10),))
-    text = symbolic.report_section(Rules(decks="inf"), "md")
+    text = symbolic.report_section(Rules(decks="inf"), "md", decisions=((16, False, 10),))
     assert "- hard 16 v T: hit below, stand above $t \\approx 0.316284055805\\ldots$, the root of $" in text
     assert "CRootOf" not in text and "`" not in text  # maths typeset as maths, not as code
+    assert "hard 12 v 2" not in text and "hard 12 v 2" in symbolic.report_section(Rules(decks="inf"), "md")
     first_line = latex_lines(table(False, 'as21', 'ten-density')[10]['bust'])[0]
     assert f"P(\\text{{bust}} \\mid T) &= {first_line}" in text
     latex = symbolic.report_section(Rules(decks=1), "latex")

@@ -248,15 +248,15 @@ def report_title(rules: Rules) -> str:
 
 
 @functools.lru_cache(maxsize=16)
-def report_blocks(rules: Rules) -> tuple[Block, ...]:
+def report_blocks(rules: Rules, decisions: tuple[tuple[int, bool, int], ...] = REPORT_DECISIONS) -> tuple[Block, ...]:
     """The blocks (:mod:`bjexact.render.document`, without the heading) of a report section on
-    the symbolic results for ``rules`` (a function of the rules alone, remembered in the process for
-    its next report of the same rules: seconds of sympy each time on the infinite deck).
+    the symbolic results for ``rules`` (a function of its arguments alone, remembered in the process
+    for its next report of the same rules: seconds of sympy each time on the infinite deck).
 
     Every rule set: the effects of removal on the dealer's outcomes (exact for finite shoes,
     ``D_r f / 52`` for the infinite deck). The infinite deck also gets P(bust | up-card) as
-    polynomials in the ten density ``t`` and the exact ``t`` where the decisions of
-    :data:`REPORT_DECISIONS` flip.
+    polynomials in the ten density ``t`` and the exact ``t`` where ``decisions`` flip
+    ((total, soft, up-card) each; :data:`REPORT_DECISIONS` by default).
     """
     from dataclasses import replace
 
@@ -291,7 +291,7 @@ def report_blocks(rules: Rules) -> tuple[Block, ...]:
         rows_tex += [rf"&\quad {line}" for line in lines[1:]]
     blocks.append(DisplayMath(tuple(rows_tex)))
     found = []
-    for total, soft, upcard in REPORT_DECISIONS:
+    for total, soft, upcard in decisions:
         result = decision_boundaries(rules, total, soft, upcard)
         for x, below, above in result.boundaries:
             if x.is_rational:
@@ -307,9 +307,10 @@ def report_blocks(rules: Rules) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
-def report_section(rules: Rules, fmt: str = "md") -> str:
+def report_section(rules: Rules, fmt: str = "md",
+                   decisions: tuple[tuple[int, bool, int], ...] = REPORT_DECISIONS) -> str:
     """:func:`report_blocks` as ``md`` or ``latex`` text (without the heading)."""
     if fmt not in ("md", "latex"):
         raise BjexactError(f"a report section is md or latex, not {fmt!r}")
-    blocks = report_blocks(rules)
+    blocks = report_blocks(rules, decisions)
     return blocks_markdown(blocks) if fmt == "md" else blocks_latex(blocks)
