@@ -453,6 +453,7 @@ class _dask_client:
         except BaseException as exc:  # a failed or interrupted start leaves no cluster running
             self.__exit__(type(exc), exc, exc.__traceback__)
             _close_half_started_clusters()
+            _kill_spawned_workers()
             raise
 
     def _connect(self):
@@ -491,6 +492,7 @@ class _dask_client:
             self.launcher.close()
             if failed:  # closing the cluster restores the levels it silenced: silence them again, to the exit
                 _quiet_dask_logs()
+                _kill_spawned_workers()
 
 
 def _quiet_dask_logs() -> None:
@@ -514,6 +516,20 @@ def _close_half_started_clusters() -> None:
         with contextlib.suppress(Exception):
             cluster.close(timeout=5)
     atexit.unregister(spec.close_clusters)
+
+
+def _kill_spawned_workers() -> None:
+    """Kill (SIGKILL: they print nothing) the worker processes this process spawned that are still
+    alive once their cluster is closed after a failure or a Ctrl-C: a worker still starting when this
+    process ends cannot find the start-up state its parent shared with it and prints a traceback."""
+    try:
+        import psutil  # a dependency of Dask's distributed
+    except ImportError:  # pragma: no cover
+        return
+    for child in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            if "--multiprocessing-fork" in child.cmdline():
+                child.kill()
 
 
 @contextlib.contextmanager
