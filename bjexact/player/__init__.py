@@ -5,7 +5,9 @@ The full game (stand, hit, double, split and resplit, surrender, insurance) is i
 (:mod:`~bjexact.player.values`), the exact engine of finite shoes (:mod:`~bjexact.player.engine`),
 the cards seen (:mod:`~bjexact.player.seen`), the distribution of the net result
 (:mod:`~bjexact.player.distribution`), a fixed chart played over the round
-(:mod:`~bjexact.player.policy`) and the hands reached after hitting (:mod:`~bjexact.player.reach`).
+(:mod:`~bjexact.player.policy`), the hands reached after hitting (:mod:`~bjexact.player.reach`) and
+perfect play after a split, every split hand knowing every card seen in the round
+(:mod:`~bjexact.player.optimal_split`).
 
 The hit/stand game of the textbook treatments: :mod:`~bjexact.player.outcomes` settles finished
 hands (its payoffs and objectives), :mod:`~bjexact.player.states` holds the infinite-deck states and

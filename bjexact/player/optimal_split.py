@@ -1,0 +1,262 @@
+"""Perfect play after a split: every decision of every split hand uses every card seen in the round.
+
+The classical post-split strategies (CDZ-, CDP1, CDP: :mod:`bjexact.player.values`) play each
+split hand by rules fixed in advance. The optimum plays each one knowing every card seen in the
+round (the pair, the up-card, the cards of the hands played before) and the totals the finished
+hands stand on, with their stakes, and maximises the expected *sum* of the round's hands: they
+all meet the same dealer, whose cards the later hands' draws change. On the infinite deck no card
+seen changes a chance and the hands' values add up, so the optimum is CDZ-; on a finite shoe it is
+at least every fixed strategy's value.
+
+Conventions
+    The hands are played in order; each split hand receives its second card when its turn
+    comes. A hand whose second card is a card of the pair may be resplit while fewer than
+    :meth:`~bjexact.core.rules.GameRules.split_limit` hands are on the table: it keeps its first
+    card, takes a new second card at once, and the card it gave up starts a hand that waits its
+    turn. Every other move is the rules': stand, hit (any hand that is not bust, split aces only
+    with ``hit_split_aces``), double (:meth:`~bjexact.core.rules.GameRules.may_double`: DAS, the
+    totals rule, ``double_after_hit``, ``double_split_aces``). A split hand's ace and ten is 21,
+    not a natural.
+
+    Values are W values as in :class:`~bjexact.player.values.MoveValues`: E[payoff, no dealer
+    natural] where a dealer natural costs the original bet only (peek, or ENHC with OBO), the
+    plain expected value under ENHC. Every position is compared by W: its cards seen fix
+    P(no dealer natural), common to all its moves. The hole card is one of the unseen cards (by
+    exchangeability it is drawn after the player's cards), so the player never draws the last
+    unseen card: where only that card is left a hand cannot hit or double.
+
+    Tiny shoes: where the shoe cannot give a split hand its second card, or the dealer's hand
+    runs out of cards, the round cannot be completed and the value is refused (one line naming
+    the problem); realistic shoes never come near.
+
+Cost
+    Every state of the round (the cards gone, the finished hands' totals and stakes, the hand in
+    play, the hands waiting) is valued once, in exact rationals. Fine for shoes of a few dozen
+    cards; the dealer's outcome table for each set of cards gone is the price on larger shoes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..core.cards import Counts, add_counts, counts_of
+from ..core.hand import HandValue, add_card, hand_value
+from ..core.numbers import mpq
+from ..core.rules import GameRules
+from ..dealer.batch import OUTCOMES
+from ..errors import BjexactError
+from .engine import stand_weights
+from .seen import NOTHING_GONE, SeenCards
+
+__all__ = ["OptimalSplit", "optimal_split"]
+
+_ZERO = mpq(0)
+_NATURAL = OUTCOMES.index("blackjack")
+
+
+@dataclass(frozen=True)
+class OptimalSplit:
+    """The value of splitting ``pair`` against ``upcard`` under perfect post-split play.
+
+    ``w``: W of the split (see the module docstring); ``natural``: P(dealer natural | the pair and
+    the up-card seen); ``natural_costs_one``: a dealer natural costs the original bet only (peek,
+    or ENHC with OBO); ``peek``: the dealer checks first, so the value is shown conditioned on no
+    dealer natural (as :meth:`~bjexact.player.values.MoveValues.value` shows every move).
+    """
+
+    pair: int
+    upcard: int
+    w: mpq
+    natural: mpq
+    natural_costs_one: bool
+    peek: bool
+
+    @property
+    def unconditional(self) -> mpq:
+        """What the round is worth with the split, dealer naturals included."""
+        return self.w - self.natural if self.natural_costs_one else self.w
+
+    @property
+    def value(self) -> mpq:
+        """The value as the player weighs it: conditioned on no dealer natural where the dealer
+        has peeked, otherwise unconditional."""
+        if self.peek and self.natural:
+            return self.w / (1 - self.natural)
+        return self.unconditional
+
+
+@dataclass(frozen=True)
+class _Hand:
+    """The split hand in play: its value, how many cards it holds, whether they are two of the pair."""
+
+    value: HandValue
+    cards: int
+    paired: bool
+
+
+# the finished hands: sorted (total, stake) of the hands standing (a total below 17 as 16: it wins
+# only on a dealer bust), and the stakes lost by the busted ones
+_Done = tuple[tuple[tuple[int, int], ...], int]
+_NOTHING_DONE: _Done = ((), 0)
+
+
+def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | None = None) -> OptimalSplit:
+    """The exact value of splitting ``pair`` (a rank, 1 = ace) against ``upcard`` when every split
+    hand is played perfectly (the module docstring gives the conventions).
+
+    ``cards``: the :class:`~bjexact.player.seen.SeenCards` of ``rules`` to share with other
+    solves (its dealer tables are reused).
+
+    Examples
+    --------
+    An ace and nine tens, T,T split once against a T: the hand that draws the ace doubles its soft 21
+    (the next card is a ten, hard 21 beats the dealer's 20), which CDZ- (playing A,T as the unsplit
+    natural) never does:
+
+    >>> rules = GameRules(shoe=(1, 0, 0, 0, 0, 0, 0, 0, 0, 9), split_hands=2)
+    >>> str(optimal_split(rules, 10, 10).value)
+    '2/3'
+    >>> from bjexact.player.game import hand_moves
+    >>> str(hand_moves(rules, (10, 10), 10).values["split"])
+    '1/3'
+    """
+    if rules.charlie is not None:
+        raise BjexactError("perfect post-split play is not available with --charlie")
+    if not rules.may_split([pair, pair]):
+        raise BjexactError(f"{pair},{pair} cannot be split under these rules (split hands: {rules.split_hands})")
+    seen = cards or SeenCards(rules)
+    if not seen.infinite:
+        left = seen.unseen(counts_of([pair, pair]), upcard)
+        if min(left) < 0:
+            raise BjexactError("the shoe does not hold the pair and the up-card")
+    start = counts_of([pair, pair])
+    if not seen.infinite:  # first the sets of cards gone the dealer meets, to compute its tables in one batch
+        recorder = _Solver(rules, seen, pair, upcard, recording=set())
+        recorder.deal(start, _NOTHING_DONE, 1, 2)
+        assert recorder.recording is not None
+        seen.prefetch([(removed, None) for removed in recorder.recording], upcard)
+    w = _Solver(rules, seen, pair, upcard).deal(start, _NOTHING_DONE, 1, 2)
+    natural_costs_one = rules.hole_card == "peek" or rules.obo
+    return OptimalSplit(pair, upcard, w, seen.natural_chance(start, upcard), natural_costs_one,
+                        rules.hole_card == "peek")
+
+
+class _Solver:
+    """The memoised values of the positions after one split (see :func:`optimal_split`)."""
+
+    def __init__(self, rules: GameRules, cards: SeenCards, pair: int, upcard: int,
+                 recording: set[Counts] | None = None):
+        self.rules, self.cards, self.pair, self.upcard = rules, cards, pair, upcard
+        # while a set: the positions are walked only to note there the sets of cards gone the dealer meets
+        self.recording = recording
+        self.natural_costs_one = rules.hole_card == "peek" or rules.obo
+        self.weights = {total: stand_weights(total, not self.natural_costs_one) for total in range(16, 22)}
+        self.limit = rules.split_limit(pair)
+        self.may_hit = rules.may_hit_split(pair)
+        self._dealt: dict[tuple[Counts, _Done, int, int], mpq] = {}
+        self._played: dict[tuple[Counts, _Done, _Hand, int, int], mpq] = {}
+        self._final: dict[tuple[Counts, _Done], mpq] = {}
+
+    def _key(self, removed: Counts) -> Counts:
+        return () if self.cards.infinite else removed
+
+    def _draws(self, removed: Counts) -> list[tuple[int, mpq, Counts]]:
+        """(rank, chance, cards gone after it) of the player's next card; empty when only the hole
+        card is unseen."""
+        return [(rank, p, removed if self.cards.infinite else add_counts(removed, counts_of([rank])))
+                for rank, p in self.cards.draws(removed, self.upcard, NOTHING_GONE)]
+
+    def deal(self, removed: Counts, done: _Done, waiting: int, hands: int) -> mpq:
+        """W from the moment the next split hand (one card of the pair) takes its second card;
+        ``waiting`` more wait behind it, ``hands`` are on the table."""
+        if self.cards.infinite and done != _NOTHING_DONE:  # nothing seen matters: the hands' values add up
+            return self.final(removed, done) + self.deal(removed, _NOTHING_DONE, waiting, hands)
+        key = (self._key(removed), done, waiting, hands)
+        found = self._dealt.get(key)
+        if found is None:
+            draws = self._draws(removed)
+            if not draws:
+                raise BjexactError("the shoe runs out before every split hand has its second card")
+            first = hand_value([self.pair])
+            found = sum((p * self.play(after, done, _Hand(add_card(first, rank), 2, rank == self.pair), waiting, hands)
+                         for rank, p, after in draws), _ZERO)
+            self._dealt[key] = found
+        return found
+
+    def play(self, removed: Counts, done: _Done, hand: _Hand, waiting: int, hands: int) -> mpq:
+        """W of the hand in play at its best move (the moves of the module docstring)."""
+        if self.cards.infinite and done != _NOTHING_DONE:
+            return self.final(removed, done) + self.play(removed, _NOTHING_DONE, hand, waiting, hands)
+        key = (self._key(removed), done, hand, waiting, hands)
+        found = self._played.get(key)
+        if found is None:
+            found = max(value() for value in self._moves(removed, done, hand, waiting, hands).values())
+            self._played[key] = found
+        return found
+
+    def moves(self, removed: Counts, done: _Done, hand: _Hand, waiting: int, hands: int) -> dict[str, mpq]:
+        """W of every move of the hand in play."""
+        return {move: value() for move, value in self._moves(removed, done, hand, waiting, hands).items()}
+
+    def _moves(self, removed: Counts, done: _Done, hand: _Hand, waiting: int,
+               hands: int) -> dict[str, Callable[[], mpq]]:
+        rules, pair = self.rules, self.pair
+        moves: dict[str, Callable[[], mpq]] = {
+            "stand": lambda: self.next_hand(removed, _stand(done, hand.value.total, 1), waiting, hands)}
+        draws = self._draws(removed)
+        if draws and (hand.cards > 2 or self.may_hit):
+            moves["hit"] = lambda: sum((p * self._after_hit(after, done, hand, rank, waiting, hands)
+                                        for rank, p, after in draws), _ZERO)
+        if draws and rules.may_double(hand.value, split_pair=pair, cards=hand.cards):
+            moves["double"] = lambda: sum((p * self.next_hand(after, _finished(done, add_card(hand.value, rank), 2),
+                                                              waiting, hands)
+                                           for rank, p, after in draws), _ZERO)
+        if hand.paired and hands < self.limit:
+            moves["split"] = lambda: self.deal(removed, done, waiting + 1, hands + 1)
+        return moves
+
+    def _after_hit(self, removed: Counts, done: _Done, hand: _Hand, rank: int, waiting: int, hands: int) -> mpq:
+        value = add_card(hand.value, rank)
+        if value.bust:
+            return self.next_hand(removed, _finished(done, value, 1), waiting, hands)
+        return self.play(removed, done, _Hand(value, hand.cards + 1, False), waiting, hands)
+
+    def next_hand(self, removed: Counts, done: _Done, waiting: int, hands: int) -> mpq:
+        if waiting:
+            return self.deal(removed, done, waiting - 1, hands)
+        return self.final(removed, done)
+
+    def final(self, removed: Counts, done: _Done) -> mpq:
+        """W once every hand is finished: the dealer plays out against the standing hands."""
+        key = (self._key(removed), done)
+        found = self._final.get(key)
+        if found is None:
+            standing, lost = done
+            if self.recording is not None:
+                if standing:
+                    self.recording.add(removed)
+                return _ZERO
+            no_natural = 1 - self.cards.natural_chance(removed, self.upcard) if self.natural_costs_one else 1
+            found = -lost * no_natural
+            if standing:
+                numerators, denominator = self.cards.dealer(removed, self.upcard)
+                if sum(numerators) != denominator:
+                    raise BjexactError("the dealer's hand runs out of cards: the round cannot be completed")
+                found += sum((stake * sum(w * n for w, n in zip(self.weights[total], numerators, strict=True))
+                              for total, stake in standing), 0) / mpq(denominator)
+            self._final[key] = found
+        return found
+
+
+def _stand(done: _Done, total: int, stake: int) -> _Done:
+    standing, lost = done
+    return tuple(sorted((*standing, (max(total, 16), stake)))), lost
+
+
+def _finished(done: _Done, value: HandValue, stake: int) -> _Done:
+    """``done`` with a hand of ``value`` finished with ``stake`` on it (busted or standing)."""
+    if value.bust:
+        return done[0], done[1] + stake
+    return _stand(done, value.total, stake)
+

@@ -1,0 +1,125 @@
+"""Perfect play after a split (bjexact.player.optimal_split) against an independent brute force
+(tests/optimal_split_bruteforce.py, which deals the hole card first and decides per information
+state), a hand-checked shoe, and the properties the optimum must have."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import optimal_split_bruteforce as bf
+import pytest
+
+from bjexact.core.cards import counts_of
+from bjexact.core.numbers import mpq
+from bjexact.core.rules import GameRules
+from bjexact.errors import BjexactError
+from bjexact.player.game import hand_moves
+from bjexact.player.optimal_split import optimal_split
+
+# rule sets, each a keyword set both models take: S17/H17, DAS or not, the doubling rules, hit split
+# aces, peek, ENHC and OBO
+RULE_SETS = [{}, {"h17": True, "das": False}, {"hole_card": "enhc"}, {"hole_card": "enhc", "obo": True},
+             {"double": "9-11"}, {"double": "10-11", "double_soft": False}, {"hit_split_aces": True},
+             {"h17": True, "hole_card": "enhc", "das": False, "double": "10-11"}]
+RANKS = range(1, 11)
+
+
+def small_shoe(pair: int, upcard: int, extra: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """The pair, the up-card and eleven more cards (seven tens and four others that vary with the
+    pair and the up-card), plus ``extra``: fourteen cards or so, every line of the round completes."""
+    others = [(pair + upcard) % 9 + 1, (pair * upcard) % 9 + 1, 9, 8]
+    return counts_of([pair, pair, upcard, *[10] * 7, *others, *extra])
+
+
+def both(shoe: tuple[int, ...], pair: int, upcard: int, **rules: object) -> tuple[mpq, mpq]:
+    """(bjexact's optimal split value, the brute force's) for one rule set."""
+    game = GameRules(shoe=shoe, **{"split_hands": 2, **rules})  # type: ignore[arg-type]
+    return optimal_split(game, pair, upcard).value, bf.split_value(shoe, pair, upcard, bf.Rules(**{"split_hands": 2,
+                                                                                                   **rules}))
+
+
+def test_one_ace_among_tens_by_hand():
+    """Shoe A + 9T, T,T split once against T under peek: the hole card is a T (the dealer has 20), the
+    player draws from the ace and five tens. The hand that takes the ace (a soft 21 after a split, no
+    natural) doubles: the next card is a T, hard 21 wins 2. Hand one takes the ace (1/6): +2, and hand
+    two's 20 pushes; else hand one stands on 20 (hitting it to fish for the ace loses) and hand two takes
+    the ace with 1/5: 2/6 + 5/6 * 2/5 = 2/3. CDZ- plays a split A,T as the unsplit natural, which
+    cannot double: 1/3."""
+    shoe = (1,) + (0,) * 8 + (9,)
+    assert both(shoe, 10, 10) == (mpq(2, 3), mpq(2, 3))
+    assert hand_moves(GameRules(shoe=shoe, split_hands=2), (10, 10), 10).values["split"] == mpq(1, 3)
+
+
+@pytest.mark.parametrize("pair", RANKS)
+def test_every_pair_and_upcard_equals_the_brute_force(pair):
+    """Split once, each up-card under one of the rule sets in turn (every rule set meets every pair)."""
+    for upcard in RANKS:
+        rules = RULE_SETS[(pair + upcard) % len(RULE_SETS)]
+        ours, brute = both(small_shoe(pair, upcard), pair, upcard, **rules)
+        assert ours == brute, (pair, upcard, rules)
+
+
+@pytest.mark.parametrize("pair", RANKS)
+def test_resplits_equal_the_brute_force(pair):
+    """Split to three and four hands (aces resplit with RSA), two more pair cards in the shoe."""
+    upcard = 10 if pair % 2 else 6
+    rules = {"split_hands": 3 + pair % 2, "rsa": pair == 1, "h17": pair > 5, "das": pair % 3 != 0,
+             "hole_card": "enhc" if pair in (4, 7) else "peek"}
+    shoe = counts_of([pair, pair, upcard, pair, pair, *[10] * 7, 9, 8, (pair + upcard) % 9 + 1])
+    ours, brute = both(shoe, pair, upcard, **rules)
+    assert ours == brute, rules
+
+
+def test_a_twenty_card_shoe_equals_the_brute_force():
+    shoe = (1, 1, 1, 1, 2, 2, 2, 2, 2, 6)
+    assert both(shoe, 9, 1) == (mpq(-946103, 9513504),) * 2
+
+
+@pytest.mark.parametrize("pair", RANKS)
+def test_the_optimum_is_at_least_every_fixed_strategy(pair):
+    """At least CDZ-, CDP1 and CDP, split once and to three hands."""
+    upcard = (pair * 7) % 10 + 1
+    shoe = small_shoe(pair, upcard, extra=(pair,))
+    for hands in (2, 3):
+        rules = GameRules(shoe=shoe, split_hands=hands, rsa=hands > 2)
+        best = optimal_split(rules, pair, upcard).value
+        for strategy in ("cdz", "cdp1", "cdp"):
+            fixed = hand_moves(replace(rules, split_strategy=strategy), (pair, pair), upcard).values["split"]
+            assert best >= fixed, (hands, strategy)
+
+
+@pytest.mark.parametrize("pair", RANKS)
+def test_on_the_infinite_deck_the_optimum_is_cdz(pair):
+    """No card seen changes a chance and the hands' values add up: split once, the optimum is CDZ-."""
+    upcard = (pair * 3) % 10 + 1
+    rules = GameRules(decks="inf", split_hands=2, hole_card="enhc" if pair % 2 else "peek")
+    assert optimal_split(rules, pair, upcard).value == hand_moves(rules, (pair, pair), upcard).values["split"]
+
+
+def test_resplitting_is_a_choice_where_cdz_always_resplits():
+    """CDZ- resplits whenever the rules allow; the optimum resplits only where it pays: 9,9 against
+    an ace, infinite deck, is worth the same split to two hands or to four (it never resplits)."""
+    once, four = (GameRules(decks="inf", split_hands=n) for n in (2, 4))
+    assert optimal_split(four, 9, 1).value == optimal_split(once, 9, 1).value == \
+        hand_moves(once, (9, 9), 1).values["split"] > hand_moves(four, (9, 9), 1).values["split"]
+
+
+@pytest.mark.parametrize("upcard", [6, 10])
+def test_split_aces_with_one_card_each_have_no_decision(upcard):
+    rules = GameRules(decks=1, split_hands=2)
+    assert optimal_split(rules, 1, upcard).value == hand_moves(rules, (1, 1), upcard).values["split"]
+
+
+def test_a_shoe_that_cannot_complete_the_round_is_refused():
+    shoe = counts_of([8, 8, 10, 1, 5])  # the second hand gets no card: the last one is the hole card
+    with pytest.raises(BjexactError, match="second card"):
+        optimal_split(GameRules(shoe=shoe, split_hands=2), 8, 10)
+    with pytest.raises(ValueError):
+        bf.split_value(shoe, 8, 10, bf.Rules())
+    shoe = counts_of([8, 8, 10, *[2] * 6])  # a line of small cards runs out
+    with pytest.raises(BjexactError, match="runs? out"):
+        optimal_split(GameRules(shoe=shoe, split_hands=2), 8, 10)
+    with pytest.raises(ValueError):
+        bf.split_value(shoe, 8, 10, bf.Rules())
+    with pytest.raises(BjexactError, match="cannot be split"):
+        optimal_split(GameRules(decks=1, split_hands=1), 8, 10)
