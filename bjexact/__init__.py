@@ -59,6 +59,8 @@ _EXPORTS = {
     "GameRules": "core.rules",
     "solve_game": "player.game",
     "hand_moves": "player.game",
+    "split_values": "player.game",
+    "optimal_split": "player.optimal_split",
     "solve": "player.solver",
     "hand_decision": "player.solver",
     "average_row": "dealer.distributions",

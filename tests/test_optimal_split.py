@@ -4,10 +4,12 @@ state), a hand-checked shoe, and the properties the optimum must have."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import optimal_split_bruteforce as bf
 import pytest
+from clirun import run
 
 from bjexact.core.cards import counts_of
 from bjexact.core.numbers import mpq
@@ -123,3 +125,47 @@ def test_a_shoe_that_cannot_complete_the_round_is_refused():
         bf.split_value(shoe, 8, 10, bf.Rules())
     with pytest.raises(BjexactError, match="cannot be split"):
         optimal_split(GameRules(decks=1, split_hands=1), 8, 10)
+
+
+# --- the command line ------------------------------------------------------------------------------
+
+SHOE = "1,0,0,0,0,0,0,0,0,9"  # an ace and nine tens: the optimum doubles a split A,T (see above)
+
+
+def test_hand_shows_the_optimum_beside_the_fixed_strategies(capsys):
+    status, out, err = run(capsys, "hand", "T", "T", "--upcard", "T", "--shoe", SHOE, "--split-hands", "2",
+                           "--split-strategy", "optimal")
+    assert status == 0 and err == "", err
+    assert "optimal post-split play" in out and "Splitting T,T v T by post-split play" in out
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.split()[:1] in
+            (["optimal"], ["CDZ-"], ["CDP1"], ["CDP"])}
+    assert rows["optimal"] == ["66.6667", "0.0000"] and rows["CDZ-"] == ["33.3333", "33.3333"], out
+    assert "split            66.6667  best" in out
+
+
+def test_hand_json_gives_every_strategys_split(capsys):
+    status, out, _ = run(capsys, "hand", "T", "T", "--upcard", "T", "--shoe", SHOE, "--split-hands", "2",
+                         "--split-strategy", "optimal", "--format", "json")
+    document = json.loads(out)
+    assert status == 0 and document["moves"]["split"] == "2/3" and document["best"] == "split"
+    assert document["split_strategies"] == {"optimal": "2/3", "cdz": "1/3", "cdp1": "1/3", "cdp": "1/3"}
+    assert document["rules"]["split_strategy"] == "optimal"
+    status, out, _ = run(capsys, "hand", "T", "T", "--upcard", "T", "--shoe", SHOE, "--split-hands", "2",
+                         "--format", "json")
+    assert "split_strategies" not in json.loads(out)  # only where the optimum was asked for
+
+
+@pytest.mark.parametrize("argv", [["edge"], ["chart"], ["play"], ["count", "--shoes", "1", "--serial"],
+                                  ["hand", "8", "8", "--upcard", "A", "--split-hands", "1"]])
+def test_where_the_optimum_is_not_given_yet_one_line_says_so(capsys, argv):
+    status, out, err = run(capsys, *argv, "--decks", "1", "--split-strategy", "optimal")
+    assert status == 2 and out == "" and err.count("\n") == 1, err
+    assert "needs splitting" in err if "--split-hands" in argv else "one pair at a time" in err
+
+
+def test_a_sweep_of_optimal_splits_is_refused_in_one_line(capsys, tmp_path):
+    (tmp_path / "grid.toml").write_text('[base]\ndecks = 1\nsplit_strategy = "optimal"\n[grid]\nh17 = [false, true]\n')
+    status, out, err = run(capsys, "sweep", str(tmp_path / "grid.toml"), "--serial", "--quiet", "--store",
+                           str(tmp_path / "store"))
+    assert status == 2 and err.count("\n") == 1 and "one pair at a time" in err, err
+    assert not (tmp_path / "store").exists() or not any((tmp_path / "store").iterdir())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import fields
 
-from ..core.rules import CHARLIE_CARDS, MAX_SPLIT_HANDS, RULE_OPTIONS, GameRules
+from ..core.rules import CHARLIE_CARDS, MAX_SPLIT_HANDS, RULE_OPTIONS, SPLIT_STRATEGIES, GameRules
 from ..errors import BjexactError
 from .common import add_shoe_options
 
@@ -28,10 +28,12 @@ dealer peeks with a ten or ace up, CDZ- post-split play):
   --hole-card peek|enhc     peek: the dealer checks with a ten or ace up; enhc: European
                             no hole card, a dealer natural takes doubles and splits too
   --obo                     with enhc: only the original bet is lost to a dealer natural
-  --split-strategy cdz|cdp1|cdp   CDZ-: split hands play the unsplit hands' strategy;
-                            CDP1: the first split hand's optimal strategy, for every split hand;
-                            CDP: optimal for the split hands on the table when the hand is
-                            played (the other pair cards gone); splitting once, CDP1
+  --split-strategy cdz|cdp1|cdp|optimal   CDZ-: split hands play the unsplit hands'
+                            strategy; CDP1: the first split hand's optimal strategy, for every
+                            split hand; CDP: optimal for the split hands on the table when the
+                            hand is played (the other pair cards gone); splitting once, CDP1;
+                            optimal: every split hand knows every card seen in the round
+                            (bjexact hand only, for now)
 """
 
 
@@ -71,11 +73,12 @@ def add_game_rule_options(parser: argparse.ArgumentParser, *, title: str = "rule
     group.add_argument("--hole-card", choices=("peek", "enhc"), default="peek",
                        help="peek (US, default) or enhc (European no hole card)")
     group.add_argument("--obo", action="store_true", help="with enhc: a dealer natural takes the original bet only")
-    group.add_argument("--split-strategy", choices=("cdz", "cdp1", "cdp"), default="cdz",
+    group.add_argument("--split-strategy", choices=SPLIT_STRATEGIES, default="cdz",
                        help="post-split play: cdz (CDZ-, the unsplit hands' strategy; default), cdp1 (the "
-                            "first split hand's optimal strategy, the other pair card gone, for every split hand) "
-                            "or cdp (optimal with the other split hands' pair cards gone, as many as are on the "
-                            "table when the hand is played)")
+                            "first split hand's optimal strategy, the other pair card gone, for every split hand), "
+                            "cdp (optimal with the other split hands' pair cards gone, as many as are on the "
+                            "table when the hand is played) or optimal (perfect play: every split hand knows every "
+                            "card seen in the round; bjexact hand only, for now)")
 
 
 def _charlie(text: str) -> int:
@@ -86,12 +89,16 @@ def _charlie(text: str) -> int:
         raise argparse.ArgumentTypeError(f"a number of cards, e.g. 5, not {text!r}") from None
 
 
-def game_rules_from_args(args: argparse.Namespace, *, split_hands: int = 4):
+def game_rules_from_args(args: argparse.Namespace, *, split_hands: int = 4, optimal_splits: bool = False):
     """The :class:`bjexact.core.rules.GameRules` the options describe; ``split_hands`` when
-    ``--split-hands`` was not given (``None``)."""
+    ``--split-hands`` was not given (``None``). ``--split-strategy optimal`` is refused in one line
+    unless the command values it (``optimal_splits``)."""
     from ..core.rules import parse_bj_pays, refuse_split_rules_without_splitting
+    from ..player.values import OPTIMAL_FOR_ONE_HAND
     from .common import shoe_from_args
 
+    if getattr(args, "split_strategy", None) == "optimal" and not optimal_splits:
+        raise BjexactError(OPTIMAL_FOR_ONE_HAND)
     shoe = shoe_from_args(args)
     bj_pays = parse_bj_pays(args.bj_pays)
     # every rule of GameRules is the option of its name (--split-hands: split_hands)

@@ -15,6 +15,8 @@ examples:
   bjexact hand 5 4 3 --upcard 2 --decks 1                 # three cards: stand or hit
   bjexact hand T 9 --upcard A --decks 1                   # and the value of insurance
   bjexact hand A K --upcard A                             # a natural: even money or not
+  bjexact hand T T --upcard T --shoe 1,0,0,0,0,0,0,0,0,9 --split-hands 2 --split-strategy optimal
+  bjexact hand 8 8 --upcard T --decks 1 --split-hands 2 --split-strategy optimal   # about a minute
 
 Values per unit initial bet, composition-dependent (the hand's cards and the up-card
 have left the shoe). With the dealer peeking (the default) and a ten or ace up they
@@ -24,6 +26,11 @@ loses against the best. With an ace up the value of insurance is shown too (half
 the stake, paid 2:1 if the hole card is a ten); a natural against an ace compares
 even money with playing on. JSON: {"cards": ["T", "6"], "upcard": "T", "moves":
 {"stand": "p/q", "hit": "p/q", ...}, "best": "hit", ...}.
+
+--split-strategy optimal values a pair's split under perfect post-split play (every
+split hand knowing every card seen in the round and the finished hands' totals) and
+shows it beside CDZ-, CDP1 and CDP (JSON: "split_strategies"). Exact, and slow on
+real shoes for now: one pair on one deck split once takes about a minute.
 """
 
 
@@ -43,11 +50,11 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..core.cards import ACE, parse_rank
     from ..core.hand import is_natural
-    from ..player.game import even_money, hand_moves, insurance_value
-    from ..render.game import even_money_json, even_money_tables, hand_json, hand_tables
+    from ..player.game import even_money, hand_moves, insurance_value, split_values
+    from ..render.game import even_money_json, even_money_tables, hand_json, hand_tables, split_strategy_table
     from ..render.tables import render
 
-    rules = game_rules_from_args(args)
+    rules = game_rules_from_args(args, optimal_splits=True)
     cards = [parse_rank(c) for c in args.cards]
     upcard = parse_rank(args.upcard)
     style = number_style(args)
@@ -59,7 +66,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     moves = hand_moves(rules, cards, upcard)
     insurance = insurance_value(rules, cards) if upcard == ACE and len(cards) == 2 else None
-    text = render(hand_tables(moves, rules.describe(), style, insurance), args.format, style,
-                  hand_json(moves, rules, insurance))
+    tables = hand_tables(moves, rules.describe(), style, insurance)
+    by_strategy = None
+    if rules.split_strategy == "optimal" and "split" in moves.w:
+        by_strategy = split_values(rules, cards[0], upcard, optimal=moves)
+        tables.append(split_strategy_table(moves, by_strategy, style))
+    text = render(tables, args.format, style, hand_json(moves, rules, insurance, by_strategy))
     write_output(text, args.output)
     return 0

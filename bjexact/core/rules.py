@@ -337,7 +337,7 @@ class Rules:
 DOUBLE_RULES = ("any", "9-11", "10-11", "none")
 SURRENDER_RULES = ("none", "late", "early")
 HOLE_CARD_RULES = ("peek", "enhc")
-SPLIT_STRATEGIES = ("cdz", "cdp1", "cdp")
+SPLIT_STRATEGIES = ("cdz", "cdp1", "cdp", "optimal")
 MAX_SPLIT_HANDS = 8  # the most hands splitting may make (split_hands)
 CHARLIE_CARDS = tuple(range(4, 11))  # the Charlie counts a rule set may name (charlie)
 # the full game's rules set by command-line options, each with the option that moves it off its default
@@ -377,7 +377,9 @@ class GameRules:
     ``split_strategy``, how split hands are played: ``"cdz"`` (CDZ-: the unsplit hand's
     strategy for the same cards), ``"cdp1"`` (the first split hand's optimal strategy, the
     other pair card gone too, for every split hand) or ``"cdp"`` (optimal with the other
-    split hands' pair cards gone too, as many as are on the table when the hand is played).
+    split hands' pair cards gone too, as many as are on the table when the hand is played), or
+    ``"optimal"`` (perfect post-split play, every split hand knowing every card seen in the round:
+    :mod:`bjexact.player.optimal_split`; for one hand's moves, not yet for the whole round).
     """
 
     decks: int | float | str | None = None
@@ -393,7 +395,7 @@ class GameRules:
     surrender: Literal["none", "late", "early"] = "none"
     hole_card: Literal["peek", "enhc"] = "peek"
     obo: bool = False
-    split_strategy: Literal["cdz", "cdp1", "cdp"] = "cdz"
+    split_strategy: Literal["cdz", "cdp1", "cdp", "optimal"] = "cdz"
     double_split_aces: bool = False
     double_after_hit: bool = False
     charlie: int | None = None
@@ -678,7 +680,8 @@ class GameRules:
             parts.append("naturals as plain 21s")
         else:
             parts.append("ENHC" + (" OBO" if self.obo else "") if self.hole_card == "enhc" else "peek")
-        parts.append({"cdz": "CDZ-", "cdp1": "CDP1", "cdp": "CDP"}[self.split_strategy])
+        parts.append({"cdz": "CDZ-", "cdp1": "CDP1", "cdp": "CDP", "optimal": "optimal post-split play"}[
+            self.split_strategy])
         return ", ".join(parts)
 
 

@@ -17,7 +17,9 @@ Results
     :func:`solve_game` gives every two-card hand's moves, the round's value by
     up-card and overall, and the distribution of its net result (on finite shoes
     with splits, with ``split_lines=True``, exact within :data:`SPLIT_WORK_LIMIT`);
-    :func:`hand_moves` one hand's moves; :meth:`GameSolution.chart` the basic strategy
+    :func:`hand_moves` one hand's moves (with ``split_strategy="optimal"`` a split valued under
+    perfect post-split play, :mod:`bjexact.player.optimal_split`); :func:`split_values` a pair's split
+    under each post-split strategy; :meth:`GameSolution.chart` the basic strategy
     chart; :func:`solve_with` the round under any solver's play (a chart's:
     :mod:`bjexact.player.policy`).
 """
@@ -25,6 +27,8 @@ Results
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from typing import Literal
 
 from ..collector import without_cycle_collection
 from ..core.cards import ACE, TEN, UPCARD_ORDER, as_rank, check_shoe_holds, counts_of
@@ -35,16 +39,21 @@ from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..progress import Progress
 from .distribution import Dist, NetResults, mix
+from .optimal_split import optimal_split
 from .seen import NOTHING_GONE, SeenCards
 from .solution import ChartCell, GameSolution, Strategy, chart_code
 from .values import MOVES, FractionSolver, MoveValues, engine_covers, solver_for
 
 __all__ = ["GameRules", "MOVES", "SPLIT_WORK_LIMIT", "Strategy", "GameSolution", "MoveValues", "ChartCell",
            "solve_game", "solve_with", "engine_covers", "hand_moves", "later_moves", "insurance_value", "even_money",
+           "split_values", "FIXED_SPLIT_STRATEGIES",
            "chart_code", "UPCARD_ORDER"]
 
 _ZERO = mpq(0)
 _ONE = mpq(1)
+
+# the classical post-split strategies perfect post-split play is compared with (GameRules.split_strategy)
+FIXED_SPLIT_STRATEGIES: tuple[Literal["cdz", "cdp1", "cdp"], ...] = ("cdz", "cdp1", "cdp")
 
 # The most pairs (combined lines, one hand's line) the split hands of one rule set may be combined
 # over before the distribution of the net result is given up (finite shoes): about half a minute.
@@ -154,6 +163,8 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
     ranks, up = player_hand(cards, upcard)
     if rules.is_natural(ranks):
         raise BjexactError("the hand is a natural: it is paid at once, with nothing to decide")
+    if rules.split_strategy == "optimal":
+        return _with_optimal_split(rules, ranks, up)
     solver = FractionSolver(rules)
     if not solver.cards.infinite:
         check_shoe_holds(solver.cards.counts, ranks + (up,))
@@ -163,6 +174,39 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
     if len(ranks) == 2:
         return solver.moves((ranks[0], ranks[1]), up)
     return later_moves(solver, ranks, up)
+
+
+def _with_optimal_split(rules: GameRules, ranks: tuple[int, ...], upcard: int) -> MoveValues:
+    """:func:`hand_moves` under perfect post-split play: the CDZ- values of every move, and splitting
+    valued by :func:`~bjexact.player.optimal_split.optimal_split` (the other moves do not split)."""
+    moves = hand_moves(replace(rules, split_strategy="cdz"), ranks, upcard)
+    if "split" not in moves.w:
+        return moves
+    split = optimal_split(rules, ranks[0], upcard)
+    return replace(moves, w={**moves.w, "split": split.w})
+
+
+def split_values(rules: GameRules, pair: int | str, upcard: int | str,
+                 optimal: MoveValues | None = None) -> dict[str, mpq]:
+    """The value of splitting ``pair`` against ``upcard`` under perfect post-split play (``"optimal"``)
+    and under each of :data:`FIXED_SPLIT_STRATEGIES`, conditioned as :meth:`MoveValues.value`
+    conditions every move (under peek with a ten or ace up, on no dealer natural).
+    ``rules.split_strategy`` is not read; ``optimal``: the pair's moves under perfect post-split play
+    where already computed (:func:`hand_moves` with ``split_strategy="optimal"``).
+
+    Examples
+    --------
+    >>> values = split_values(GameRules(shoe=(1, 0, 0, 0, 0, 0, 0, 0, 0, 9), split_hands=2), "T", "T")
+    >>> {strategy: str(value) for strategy, value in values.items()}
+    {'optimal': '2/3', 'cdz': '1/3', 'cdp1': '1/3', 'cdp': '1/3'}
+    """
+    cards = (pair, pair)
+    if optimal is None:
+        optimal = hand_moves(replace(rules, split_strategy="optimal"), cards, upcard)
+    values = {"optimal": optimal.values["split"]}
+    for strategy in FIXED_SPLIT_STRATEGIES:
+        values[strategy] = hand_moves(replace(rules, split_strategy=strategy), cards, upcard).values["split"]
+    return values
 
 
 def later_moves(solver: FractionSolver, cards: tuple[int, ...], upcard: int) -> MoveValues:

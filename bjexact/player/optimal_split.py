@@ -46,6 +46,7 @@ from ..core.numbers import mpq
 from ..core.rules import GameRules
 from ..dealer.batch import OUTCOMES
 from ..errors import BjexactError
+from ..progress import Progress
 from .engine import stand_weights
 from .seen import NOTHING_GONE, SeenCards
 
@@ -101,12 +102,14 @@ _Done = tuple[tuple[tuple[int, int], ...], int]
 _NOTHING_DONE: _Done = ((), 0)
 
 
-def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | None = None) -> OptimalSplit:
+def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | None = None, *,
+                  progress: bool | None = None) -> OptimalSplit:
     """The exact value of splitting ``pair`` (a rank, 1 = ace) against ``upcard`` when every split
     hand is played perfectly (the module docstring gives the conventions).
 
     ``cards``: the :class:`~bjexact.player.seen.SeenCards` of ``rules`` to share with other
-    solves (its dealer tables are reused).
+    solves (its dealer tables are reused). ``progress``: a progress bar on standard error (default:
+    when it is a terminal), by the first split hand's second card.
 
     Examples
     --------
@@ -131,12 +134,16 @@ def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | N
         if min(left) < 0:
             raise BjexactError("the shoe does not hold the pair and the up-card")
     start = counts_of([pair, pair])
-    if not seen.infinite:  # first the sets of cards gone the dealer meets, to compute its tables in one batch
-        recorder = _Solver(rules, seen, pair, upcard, recording=set())
-        recorder.deal(start, _NOTHING_DONE, 1, 2)
-        assert recorder.recording is not None
-        seen.prefetch([(removed, None) for removed in recorder.recording], upcard)
-    w = _Solver(rules, seen, pair, upcard).deal(start, _NOTHING_DONE, 1, 2)
+    solver = _Solver(rules, seen, pair, upcard)
+    first_cards = solver.draws(start)
+    passes = 1 if seen.infinite else 2
+    with Progress(passes * len(first_cards), "splits, by the first hand's second card", enabled=progress) as bar:
+        if not seen.infinite:  # first the sets of cards gone the dealer meets, to compute its tables in one batch
+            recorder = _Solver(rules, seen, pair, upcard, recording=set())
+            recorder.first_deal(start, bar)
+            assert recorder.recording is not None
+            seen.prefetch([(removed, None) for removed in recorder.recording], upcard)
+        w = solver.first_deal(start, bar)
     natural_costs_one = rules.hole_card == "peek" or rules.obo
     return OptimalSplit(pair, upcard, w, seen.natural_chance(start, upcard), natural_costs_one,
                         rules.hole_card == "peek")
@@ -161,7 +168,23 @@ class _Solver:
     def _key(self, removed: Counts) -> Counts:
         return () if self.cards.infinite else removed
 
-    def _draws(self, removed: Counts) -> list[tuple[int, mpq, Counts]]:
+    def first_deal(self, start: Counts, bar: Progress) -> mpq:
+        """W of the split: the first hand takes its second card, one hand waits (:meth:`deal`, with
+        ``bar`` advanced by each card)."""
+        draws = self.draws(start)
+        if not draws:
+            raise BjexactError("the shoe runs out before every split hand has its second card")
+        total = _ZERO
+        for rank, p, after in draws:
+            total += p * self.play(after, _NOTHING_DONE, self.second_card(rank), 1, 2)
+            bar.advance()
+        return total
+
+    def second_card(self, rank: int) -> _Hand:
+        """A split hand (one card of the pair) with its second card ``rank``."""
+        return _Hand(add_card(hand_value([self.pair]), rank), 2, rank == self.pair)
+
+    def draws(self, removed: Counts) -> list[tuple[int, mpq, Counts]]:
         """(rank, chance, cards gone after it) of the player's next card; empty when only the hole
         card is unseen."""
         return [(rank, p, removed if self.cards.infinite else add_counts(removed, counts_of([rank])))
@@ -175,11 +198,10 @@ class _Solver:
         key = (self._key(removed), done, waiting, hands)
         found = self._dealt.get(key)
         if found is None:
-            draws = self._draws(removed)
+            draws = self.draws(removed)
             if not draws:
                 raise BjexactError("the shoe runs out before every split hand has its second card")
-            first = hand_value([self.pair])
-            found = sum((p * self.play(after, done, _Hand(add_card(first, rank), 2, rank == self.pair), waiting, hands)
+            found = sum((p * self.play(after, done, self.second_card(rank), waiting, hands)
                          for rank, p, after in draws), _ZERO)
             self._dealt[key] = found
         return found
@@ -204,7 +226,7 @@ class _Solver:
         rules, pair = self.rules, self.pair
         moves: dict[str, Callable[[], mpq]] = {
             "stand": lambda: self.next_hand(removed, _stand(done, hand.value.total, 1), waiting, hands)}
-        draws = self._draws(removed)
+        draws = self.draws(removed)
         if draws and (hand.cards > 2 or self.may_hit):
             moves["hit"] = lambda: sum((p * self._after_hit(after, done, hand, rank, waiting, hands)
                                         for rank, p, after in draws), _ZERO)

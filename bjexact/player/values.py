@@ -73,6 +73,11 @@ _ZERO = mpq(0)
 _ONE = mpq(1)
 _HALF = mpq(1, 2)
 
+# where perfect post-split play is given so far
+OPTIMAL_FOR_ONE_HAND = ("--split-strategy optimal (perfect post-split play) values one pair at a time for now: "
+                        "bjexact hand P P --upcard U --split-strategy optimal; the round, charts and sweeps take "
+                        "cdz, cdp1 or cdp")
+
 
 def add_card(counts: Counts, rank: int) -> Counts:
     """``counts`` with one more card of ``rank``."""
@@ -141,6 +146,8 @@ class FractionSolver:
     by ``solve_game(..., engine=False)`` as an independent check of the engine."""
 
     def __init__(self, rules: GameRules, cards: SeenCards | None = None):
+        if rules.split_strategy == "optimal":
+            raise BjexactError(OPTIMAL_FOR_ONE_HAND)
         self.rules = rules
         self.cards = SeenCards(rules) if cards is None else cards  # shared: the dealer's rows are the shoe's
         self.natural_loses = not rules.excludes_natural

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -22,7 +23,8 @@ PERCENT = NumberStyle()  # the default: chances in %, expected results in % of t
 
 # the exact "p/q" fields of the JSON documents that get a "KEY_float" beside them
 _FLOAT_KEYS = ("ev", "house_edge", "by_upcard", "moves", "distribution", "variance", "insurance",
-               "dealer_natural_chance")
+               "dealer_natural_chance", "split_strategies")
+_STRATEGY_NAMES = {"optimal": "optimal", "cdz": "CDZ-", "cdp1": "CDP1", "cdp": "CDP"}
 _SECTION_TITLES = {"hard": "Hard totals", "soft": "Soft totals", "pairs": "Pairs"}
 
 
@@ -158,6 +160,17 @@ def hand_tables(moves: MoveValues, rules_text: str, style: NumberStyle, insuranc
                   ["move", style.value_header("value"), style.value_header("cost")], rows, notes)]
 
 
+def split_strategy_table(moves: MoveValues, values: Mapping[str, mpq], style: NumberStyle) -> Table:
+    """The value of splitting under perfect post-split play and under each fixed strategy
+    (:func:`~bjexact.player.optimal_split.split_values`), with what the optimum gains over each."""
+    rows = [[_STRATEGY_NAMES[s], v, values["optimal"] - v] for s, v in values.items()]
+    return Table(f"Splitting {_hand_label(moves.cards)} v {rank_symbol(moves.upcard)} by post-split play",
+                 ["post-split play", style.value_header("value"), style.value_header("optimum gains")], rows,
+                 ["optimal: every split hand's every move chosen knowing every card seen in the round and the "
+                  "totals (and stakes) the finished hands stand on; CDZ-: as the unsplit hand; CDP1: the first "
+                  "split hand's optimal strategy; CDP: optimal with the other hands' pair cards gone."])
+
+
 def _cost(moves: MoveValues, move: str) -> mpq:
     """What ``move`` loses against the best, in the units its value is shown in (a cost involving
     early surrender, which is shown unconditional, is unconditional)."""
@@ -167,10 +180,14 @@ def _cost(moves: MoveValues, move: str) -> mpq:
     return moves.value(best) - moves.value(move)
 
 
-def hand_json(moves: MoveValues, rules: Any, insurance: mpq | None = None) -> dict[str, Any]:
+def hand_json(moves: MoveValues, rules: Any, insurance: mpq | None = None,
+              split_strategies: Mapping[str, mpq] | None = None) -> dict[str, Any]:
     """``{"cards", "upcard", "moves", "best"}`` (and the rules, P(dealer natural), whether conditioned,
-    with an ace up the value of insurance)."""
-    extra = {} if insurance is None else {"insurance": fraction_string(insurance)}
+    with an ace up the value of insurance; under perfect post-split play ``split_strategies``, the
+    split's value by post-split play: ``optimal``, ``cdz``, ``cdp1``, ``cdp``)."""
+    extra: dict[str, Any] = {} if insurance is None else {"insurance": fraction_string(insurance)}
+    if split_strategies is not None:
+        extra["split_strategies"] = {s: fraction_string(v) for s, v in split_strategies.items()}
     return with_floats({
         "rules": rules.to_json(),
         "cards": [rank_symbol(c) for c in moves.cards],

@@ -592,7 +592,8 @@ def _game_rules_words(rules: GameRules) -> list[str]:
     strategy = {"cdz": "CDZ-: as the best composition-dependent two-card play, given the cards gone before "
                        "the split",
                 "cdp1": "CDP1: the first split hand's optimal strategy, applied to every split hand",
-                "cdp": "CDP: optimal with the other split hands' pair cards gone"}[rules.split_strategy]
+                "cdp": "CDP: optimal with the other split hands' pair cards gone",
+                "optimal": "perfect play: every split hand knows every card seen in the round"}[rules.split_strategy]
     return [
         f"Dealt from {shoe}; the dealer {'hits' if rules.h17 else 'stands on'} soft 17; a natural pays {payout}.",
         hole,
