@@ -100,6 +100,7 @@ class _Hand:
 # only on a dealer bust), and the stakes lost by the busted ones
 _Done = tuple[tuple[tuple[int, int], ...], int]
 _NOTHING_DONE: _Done = ((), 0)
+_ANY_STANDING = ((21, 1),)  # what the finished hands stand on, where only whether any stands matters
 
 
 def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | None = None, *,
@@ -134,12 +135,13 @@ def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | N
         if min(left) < 0:
             raise BjexactError("the shoe does not hold the pair and the up-card")
     start = counts_of([pair, pair])
-    solver = _Solver(rules, seen, pair, upcard)
+    draws: dict[Counts, list[tuple[int, mpq, Counts]]] = {}  # shared by both passes
+    solver = _Solver(rules, seen, pair, upcard, draws)
     first_cards = solver.draws(start)
     passes = 1 if seen.infinite else 2
     with Progress(passes * len(first_cards), "splits, by the first hand's second card", enabled=progress) as bar:
         if not seen.infinite:  # first the sets of cards gone the dealer meets, to compute its tables in one batch
-            recorder = _Solver(rules, seen, pair, upcard, recording=set())
+            recorder = _Solver(rules, seen, pair, upcard, draws, recording=set())
             recorder.first_deal(start, bar)
             assert recorder.recording is not None
             seen.prefetch([(removed, None) for removed in recorder.recording], upcard)
@@ -153,9 +155,11 @@ class _Solver:
     """The memoised values of the positions after one split (see :func:`optimal_split`)."""
 
     def __init__(self, rules: GameRules, cards: SeenCards, pair: int, upcard: int,
-                 recording: set[Counts] | None = None):
+                 draws: dict[Counts, list[tuple[int, mpq, Counts]]], recording: set[Counts] | None = None):
         self.rules, self.cards, self.pair, self.upcard = rules, cards, pair, upcard
+        self._draws = draws  # cards gone -> the player's next card (see :meth:`draws`)
         # while a set: the positions are walked only to note there the sets of cards gone the dealer meets
+        # (then only whether a hand stands matters of the finished hands: see :meth:`_seen_as`)
         self.recording = recording
         self.natural_costs_one = rules.hole_card == "peek" or rules.obo
         self.weights = {total: stand_weights(total, not self.natural_costs_one) for total in range(16, 22)}
@@ -187,14 +191,26 @@ class _Solver:
     def draws(self, removed: Counts) -> list[tuple[int, mpq, Counts]]:
         """(rank, chance, cards gone after it) of the player's next card; empty when only the hole
         card is unseen."""
-        return [(rank, p, removed if self.cards.infinite else add_counts(removed, counts_of([rank])))
+        found = self._draws.get(removed)
+        if found is None:
+            found = self._draws[removed] = [
+                (rank, p, removed if self.cards.infinite else add_counts(removed, counts_of([rank])))
                 for rank, p in self.cards.draws(removed, self.upcard, NOTHING_GONE)]
+        return found
+
+    def _seen_as(self, done: _Done) -> _Done:
+        """``done`` as the memos key it: while recording, only whether a hand stands (the dealer's
+        tables are needed then), which makes many fewer positions."""
+        if self.recording is None:
+            return done
+        return (_ANY_STANDING, 0) if done[0] else _NOTHING_DONE
 
     def deal(self, removed: Counts, done: _Done, waiting: int, hands: int) -> mpq:
         """W from the moment the next split hand (one card of the pair) takes its second card;
         ``waiting`` more wait behind it, ``hands`` are on the table."""
         if self.cards.infinite and done != _NOTHING_DONE:  # nothing seen matters: the hands' values add up
             return self.final(removed, done) + self.deal(removed, _NOTHING_DONE, waiting, hands)
+        done = self._seen_as(done)
         key = (self._key(removed), done, waiting, hands)
         found = self._dealt.get(key)
         if found is None:
@@ -210,6 +226,7 @@ class _Solver:
         """W of the hand in play at its best move (the moves of the module docstring)."""
         if self.cards.infinite and done != _NOTHING_DONE:
             return self.final(removed, done) + self.play(removed, _NOTHING_DONE, hand, waiting, hands)
+        done = self._seen_as(done)
         key = (self._key(removed), done, hand, waiting, hands)
         found = self._played.get(key)
         if found is None:
