@@ -169,3 +169,43 @@ def test_a_sweep_of_optimal_splits_is_refused_in_one_line(capsys, tmp_path):
                            str(tmp_path / "store"))
     assert status == 2 and err.count("\n") == 1 and "one pair at a time" in err, err
     assert not (tmp_path / "store").exists() or not any((tmp_path / "store").iterdir())
+
+
+# --- where the optimum departs from CDZ- -------------------------------------------------------------
+
+def test_the_departures_on_one_ace_among_tens_by_hand():
+    """The hand that draws the ace doubles its soft 21 where CDZ- stands: the first hand with chance 1/6,
+    the second (after a first hand of 20) with chance 5/6 * 1/5; each adds 1/6 (twice the stake won
+    instead of once, times its chance)."""
+    split = optimal_split(GameRules(shoe=(1,) + (0,) * 8 + (9,), split_hands=2), 10, 10, departures=True)
+    assert [(d.hand, d.cards, d.before, d.move, d.cdz, d.chance, d.gain) for d in split.departures] == [
+        (1, (10, 1), (), "double", "stand", mpq(1, 6), mpq(1, 6)),
+        (2, (10, 1), (((10, 10), 20, 1),), "double", "stand", mpq(1, 6), mpq(1, 6))]
+
+
+@pytest.mark.parametrize("pair", [2, 5, 8, 9])
+def test_the_optimum_gains_exactly_where_it_departs_from_cdz(pair):
+    """No departure at any position the optimum reaches: it plays CDZ- there, so it is worth CDZ-'s
+    value; worth more: some departure gains. Every gain is at least 0 (0: a tie)."""
+    for upcard in (2, 6, 10):
+        rules = GameRules(shoe=small_shoe(pair, upcard), split_hands=2)
+        split = optimal_split(rules, pair, upcard, departures=True)
+        cdz = hand_moves(rules, (pair, pair), upcard).values["split"]
+        assert all(d.gain >= 0 and 0 < d.chance <= 1 for d in split.departures)
+        assert (split.value > cdz) == any(d.gain for d in split.departures), (pair, upcard)
+        assert split.departures or split.value == cdz
+
+
+def test_show_play_lists_the_departures(capsys):
+    status, out, err = run(capsys, "hand", "T", "T", "--upcard", "T", "--shoe", SHOE, "--split-hands", "2",
+                           "--split-strategy", "optimal", "--show-play")
+    assert status == 0 and "where perfect post-split play departs from CDZ-" in out
+    assert "second hand    T,A  T,T 20  double   stand     16.6667          16.6667" in out, out
+    status, out, _ = run(capsys, "hand", "T", "T", "--upcard", "T", "--shoe", SHOE, "--split-hands", "2",
+                         "--split-strategy", "optimal", "--show-play", "--format", "json")
+    second = json.loads(out)["departures"][1]
+    assert second == {"hand": 2, "cards": ["T", "A"], "before": [{"cards": ["T", "T"], "result": 20, "stake": 1}],
+                      "move": "double", "cdz": "stand", "tie": False, "chance": "1/6", "chance_float": 1 / 6,
+                      "gain": "1/6", "gain_float": 1 / 6}
+    status, out, err = run(capsys, "hand", "T", "T", "--upcard", "T", "--shoe", SHOE, "--show-play")
+    assert status == 2 and err.count("\n") == 1 and "--split-strategy optimal" in err

@@ -29,8 +29,10 @@ even money with playing on. JSON: {"cards": ["T", "6"], "upcard": "T", "moves":
 
 --split-strategy optimal values a pair's split under perfect post-split play (every
 split hand knowing every card seen in the round and the finished hands' totals) and
-shows it beside CDZ-, CDP1 and CDP (JSON: "split_strategies"). Exact, and slow on
-real shoes for now: one pair on one deck split once takes about a minute.
+shows it beside CDZ-, CDP1 and CDP (JSON: "split_strategies"); --show-play lists
+where it plays a split hand otherwise than CDZ-, e.g. "second hand 2,T after 2,A,9 12 D:
+stand (CDZ-: hit)" (JSON: "departures"). Exact, and slow on real shoes for now: one
+pair on one deck split once takes about half a minute, --show-play as long again.
 """
 
 
@@ -43,6 +45,9 @@ def register(subparsers) -> None:
     parser.add_argument("cards", nargs="+", metavar="CARD", help="the player's cards: A, 2..9, T/10/J/Q/K")
     parser.add_argument("--upcard", required=True, metavar="U", help="the dealer's up-card")
     add_game_rule_options(parser)
+    parser.add_argument("--show-play", action="store_true",
+                        help="with --split-strategy optimal: where the optimum plays a split hand otherwise than "
+                             "CDZ- (the largest gains; JSON: every one)")
     add_output_options(parser)
     parser.set_defaults(run=run)
 
@@ -50,11 +55,22 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..core.cards import ACE, parse_rank
     from ..core.hand import is_natural
+    from ..errors import BjexactError
     from ..player.game import even_money, hand_moves, insurance_value, split_values
-    from ..render.game import even_money_json, even_money_tables, hand_json, hand_tables, split_strategy_table
+    from ..player.optimal_split import optimal_split
+    from ..render.game import (
+        departures_table,
+        even_money_json,
+        even_money_tables,
+        hand_json,
+        hand_tables,
+        split_strategy_table,
+    )
     from ..render.tables import render
 
     rules = game_rules_from_args(args, optimal_splits=True)
+    if args.show_play and rules.split_strategy != "optimal":
+        raise BjexactError("--show-play shows perfect post-split play: it goes with --split-strategy optimal")
     cards = [parse_rank(c) for c in args.cards]
     upcard = parse_rank(args.upcard)
     style = number_style(args)
@@ -64,13 +80,18 @@ def run(args: argparse.Namespace) -> int:
                       even_money_json(values, rules))
         write_output(text, args.output)
         return 0
-    moves = hand_moves(rules, cards, upcard)
+    split = None
+    if args.show_play and len(cards) == 2 and rules.may_split(cards) and not is_natural(cards):
+        split = optimal_split(rules, cards[0], upcard, departures=True)
+    moves = hand_moves(rules, cards, upcard, split=split)
     insurance = insurance_value(rules, cards) if upcard == ACE and len(cards) == 2 else None
     tables = hand_tables(moves, rules.describe(), style, insurance)
     by_strategy = None
     if rules.split_strategy == "optimal" and "split" in moves.w:
         by_strategy = split_values(rules, cards[0], upcard, optimal=moves)
         tables.append(split_strategy_table(moves, by_strategy, style))
-    text = render(tables, args.format, style, hand_json(moves, rules, insurance, by_strategy))
+    if split is not None:
+        tables.append(departures_table(split, style))
+    text = render(tables, args.format, style, hand_json(moves, rules, insurance, by_strategy, split))
     write_output(text, args.output)
     return 0

@@ -39,7 +39,7 @@ from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..progress import Progress
 from .distribution import Dist, NetResults, mix
-from .optimal_split import optimal_split
+from .optimal_split import OptimalSplit, optimal_split
 from .seen import NOTHING_GONE, SeenCards
 from .solution import ChartCell, GameSolution, Strategy, chart_code
 from .values import MOVES, FractionSolver, MoveValues, engine_covers, solver_for
@@ -144,8 +144,11 @@ def solve_with(solver: FractionSolver, *, with_distribution: bool, progress: boo
 
 
 def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence[int | str],
-               upcard: int | str) -> MoveValues:
+               upcard: int | str, *, split: OptimalSplit | None = None) -> MoveValues:
     """The values of every allowed move of the player's ``cards`` against ``upcard``.
+
+    Under ``split_strategy="optimal"`` the split is valued under perfect post-split play
+    (:func:`~bjexact.player.optimal_split.optimal_split`, or ``split`` where already computed).
 
     Two cards: stand, hit, double, split, surrender as the rules allow; three or
     more: stand and hit, and double with ``double_after_hit``. Values per unit initial bet, composition-dependent (the
@@ -164,7 +167,7 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
     if rules.is_natural(ranks):
         raise BjexactError("the hand is a natural: it is paid at once, with nothing to decide")
     if rules.split_strategy == "optimal":
-        return _with_optimal_split(rules, ranks, up)
+        return _with_optimal_split(rules, ranks, up, split)
     solver = FractionSolver(rules)
     if not solver.cards.infinite:
         check_shoe_holds(solver.cards.counts, ranks + (up,))
@@ -176,13 +179,17 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
     return later_moves(solver, ranks, up)
 
 
-def _with_optimal_split(rules: GameRules, ranks: tuple[int, ...], upcard: int) -> MoveValues:
+def _with_optimal_split(rules: GameRules, ranks: tuple[int, ...], upcard: int,
+                        split: OptimalSplit | None) -> MoveValues:
     """:func:`hand_moves` under perfect post-split play: the CDZ- values of every move, and splitting
     valued by :func:`~bjexact.player.optimal_split.optimal_split` (the other moves do not split)."""
     moves = hand_moves(replace(rules, split_strategy="cdz"), ranks, upcard)
     if "split" not in moves.w:
         return moves
-    split = optimal_split(rules, ranks[0], upcard)
+    if split is None:
+        split = optimal_split(rules, ranks[0], upcard)
+    elif (split.pair, split.upcard) != (ranks[0], upcard):
+        raise BjexactError(f"the split given is of {split.pair},{split.pair} against {split.upcard}, not of this hand")
     return replace(moves, w={**moves.w, "split": split.w})
 
 

@@ -38,7 +38,7 @@ Cost
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.cards import Counts, add_counts, counts_of
 from ..core.hand import HandValue, add_card, hand_value
@@ -49,10 +49,12 @@ from ..errors import BjexactError
 from ..progress import Progress
 from .engine import stand_weights
 from .seen import NOTHING_GONE, SeenCards
+from .values import FractionSolver
 
-__all__ = ["OptimalSplit", "optimal_split"]
+__all__ = ["OptimalSplit", "Departure", "optimal_split"]
 
 _ZERO = mpq(0)
+_ONE = mpq(1)
 _NATURAL = OUTCOMES.index("blackjack")
 
 
@@ -64,6 +66,8 @@ class OptimalSplit:
     the up-card seen); ``natural_costs_one``: a dealer natural costs the original bet only (peek,
     or ENHC with OBO); ``peek``: the dealer checks first, so the value is shown conditioned on no
     dealer natural (as :meth:`~bjexact.player.values.MoveValues.value` shows every move).
+    ``departures``: where asked for, every position the optimum reaches at which it plays otherwise
+    than CDZ-, largest gain first (:class:`Departure`).
     """
 
     pair: int
@@ -72,6 +76,7 @@ class OptimalSplit:
     natural: mpq
     natural_costs_one: bool
     peek: bool
+    departures: tuple[Departure, ...] | None = None
 
     @property
     def unconditional(self) -> mpq:
@@ -85,6 +90,38 @@ class OptimalSplit:
         if self.peek and self.natural:
             return self.w / (1 - self.natural)
         return self.unconditional
+
+
+# the hands finished before a position, each as (its cards, its total or "bust", its stake)
+_Before = tuple[tuple[tuple[int, ...], int | str, int], ...]
+
+
+@dataclass(frozen=True)
+class Departure:
+    """A position of the split hands where perfect play departs from CDZ-.
+
+    ``hand``: which split hand (1 = the first played); ``cards``: its cards (ranks, the pair card
+    first, then as drawn in increasing rank); ``before``: the hands finished before it, each as
+    (its cards, what it ended on: a total or ``"bust"``, its stake); ``move`` the optimum's move and
+    ``cdz`` CDZ-'s (a split hand holding two pair cards resplits under CDZ- wherever the rules
+    allow); ``tie``: the two moves are worth the same there. ``chance``: P(the optimum reaches the
+    position | the split), the cards drawn one by one from the unseen ones (the hole card among
+    them), conditioned as :attr:`OptimalSplit.value` is (under peek with a ten or ace up, on no
+    dealer natural); ``gain``: what the optimum's move adds there, against CDZ-'s followed by perfect
+    play, to the split's value as :attr:`OptimalSplit.value` shows it.
+    """
+
+    hand: int
+    cards: tuple[int, ...]
+    before: _Before
+    move: str
+    cdz: str
+    chance: mpq
+    gain: mpq
+
+    @property
+    def tie(self) -> bool:
+        return not self.gain
 
 
 @dataclass(frozen=True)
@@ -104,13 +141,15 @@ _ANY_STANDING = ((21, 1),)  # what the finished hands stand on, where only wheth
 
 
 def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | None = None, *,
-                  progress: bool | None = None) -> OptimalSplit:
+                  progress: bool | None = None, departures: bool = False) -> OptimalSplit:
     """The exact value of splitting ``pair`` (a rank, 1 = ace) against ``upcard`` when every split
     hand is played perfectly (the module docstring gives the conventions).
 
     ``cards``: the :class:`~bjexact.player.seen.SeenCards` of ``rules`` to share with other
     solves (its dealer tables are reused). ``progress``: a progress bar on standard error (default:
-    when it is a terminal), by the first split hand's second card.
+    when it is a terminal), by the first split hand's second card. ``departures``: also every
+    position where the optimum plays otherwise than CDZ- (:attr:`OptimalSplit.departures`; a walk
+    of every position the optimum reaches, as long again on a real shoe).
 
     Examples
     --------
@@ -147,8 +186,13 @@ def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | N
             seen.prefetch([(removed, None) for removed in recorder.recording], upcard)
         w = solver.first_deal(start, bar)
     natural_costs_one = rules.hole_card == "peek" or rules.obo
-    return OptimalSplit(pair, upcard, w, seen.natural_chance(start, upcard), natural_costs_one,
-                        rules.hole_card == "peek")
+    split = OptimalSplit(pair, upcard, w, seen.natural_chance(start, upcard), natural_costs_one,
+                         rules.hole_card == "peek")
+    if departures:
+        scale = 1 / (1 - split.natural) if split.peek and split.natural else mpq(1)
+        found = _departures(solver, FractionSolver(replace(rules, split_strategy="cdz"), seen), start, scale)
+        split = replace(split, departures=found)
+    return split
 
 
 class _Solver:
@@ -183,6 +227,10 @@ class _Solver:
             total += p * self.play(after, _NOTHING_DONE, self.second_card(rank), 1, 2)
             bar.advance()
         return total
+
+    def hands_played(self, waiting: int, hands: int) -> int:
+        """Which split hand is in play (1 = the first) when ``waiting`` wait and ``hands`` are on the table."""
+        return hands - waiting
 
     def second_card(self, rank: int) -> _Hand:
         """A split hand (one card of the pair) with its second card ``rank``."""
@@ -286,6 +334,69 @@ class _Solver:
                               for total, stake in standing), 0) / mpq(denominator)
             self._final[key] = found
         return found
+
+
+# the order ties between moves are broken in (as everywhere: the earlier move of MOVES)
+_MOVE_ORDER = ("stand", "hit", "double", "split")
+
+
+def _departures(solver: _Solver, cdz: FractionSolver, start: Counts, scale: mpq) -> tuple[Departure, ...]:
+    """Every position the optimum reaches where its move is not CDZ-'s (:class:`Departure`), found by
+    following the optimum's play forward from the split, position by position in the order of the
+    cards gone (each move draws a card before the next position), the chances of the ways to a
+    position summed; ``scale`` turns W into the values shown."""
+    pair, upcard = solver.pair, solver.upcard
+    # position -> chance; a position: (cards gone, finished hands as keyed, hand in play, waiting,
+    # hands on the table, the hand's cards, the finished hands as shown)
+    Position = tuple[Counts, _Done, _Hand, int, int, tuple[int, ...], _Before]
+    by_size: dict[int, dict[Position, mpq]] = {}
+
+    def reach(position: Position, chance: mpq) -> None:
+        level = by_size.setdefault(sum(position[0]), {})
+        level[position] = level.get(position, _ZERO) + chance
+
+    def deal(removed: Counts, done: _Done, waiting: int, hands: int, before: _Before, chance: mpq) -> None:
+        for rank, p, after in solver.draws(removed):
+            reach((after, done, solver.second_card(rank), waiting, hands, (pair, rank), before), chance * p)
+
+    def grown(cards: tuple[int, ...], rank: int) -> tuple[int, ...]:
+        """A hand's cards as shown and keyed: the pair card, then the others in increasing rank."""
+        return (cards[0], *sorted((*cards[1:], rank)))
+
+    def finish(removed: Counts, done: _Done, waiting: int, hands: int, before: _Before, chance: mpq) -> None:
+        if waiting:
+            deal(removed, done, waiting - 1, hands, before, chance)
+
+    found = []
+    deal(start, _NOTHING_DONE, 1, 2, (), _ONE)
+    while by_size:
+        level = by_size.pop(min(by_size))
+        for (removed, done, hand, waiting, hands, cards, before), chance in level.items():
+            values = solver.moves(removed, done, hand, waiting, hands)
+            move = max(_MOVE_ORDER, key=lambda m: (m in values, values.get(m, _ZERO), -_MOVE_ORDER.index(m)))
+            fixed = "split" if "split" in values else cdz.split_move(counts_of(cards), upcard, pair, hands)
+            if fixed != move and fixed in values:
+                # P(reach | no dealer natural) = P(reach) P(no natural | the cards seen there) / P(no natural)
+                seen = (1 - solver.cards.natural_chance(removed, upcard)) * scale if scale != 1 else _ONE
+                found.append(Departure(solver.hands_played(waiting, hands), cards, before, move, fixed,
+                                       chance * seen, chance * (values[move] - values[fixed]) * scale))
+            if move == "stand":
+                finish(removed, _stand(done, hand.value.total, 1), waiting, hands,
+                       (*before, (cards, hand.value.total, 1)), chance)
+            elif move == "split":
+                deal(removed, done, waiting + 1, hands + 1, before, chance)
+            else:
+                for rank, p, after in solver.draws(removed):
+                    value = add_card(hand.value, rank)
+                    if move == "double" or value.bust:
+                        stake = 2 if move == "double" else 1
+                        finish(after, _finished(done, value, stake), waiting, hands,
+                               (*before, (grown(cards, rank), "bust" if value.bust else value.total, stake)),
+                               chance * p)
+                    else:
+                        reach((after, done, _Hand(value, hand.cards + 1, False), waiting, hands,
+                               grown(cards, rank), before), chance * p)
+    return tuple(sorted(found, key=lambda d: (-d.gain, -d.chance)))
 
 
 def _stand(done: _Done, total: int, stake: int) -> _Done:

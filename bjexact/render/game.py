@@ -10,6 +10,7 @@ from ..core.cards import UPCARD_ORDER, rank_symbol
 from ..core.numbers import fraction_string, mpq
 from ..core.text import decimal_string as _decimal
 from ..player.game import MOVES, GameSolution, MoveValues, chart_code
+from ..player.optimal_split import OptimalSplit
 from .tables import NumberStyle, Table, with_floats
 
 __all__ = ["edge_tables", "edge_json", "edge_headline", "hand_tables", "hand_json", "chart_tables", "chart_json",
@@ -171,6 +172,43 @@ def split_strategy_table(moves: MoveValues, values: Mapping[str, mpq], style: Nu
                   "split hand's optimal strategy; CDP: optimal with the other hands' pair cards gone."])
 
 
+_ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth"}
+# the departures of perfect post-split play from CDZ- shown as text (JSON gives every one)
+SHOWN_DEPARTURES = 20
+
+
+def departures_table(split: OptimalSplit, style: NumberStyle, limit: int = SHOWN_DEPARTURES) -> Table:
+    """Where perfect post-split play departs from CDZ- (:attr:`OptimalSplit.departures`), the
+    ``limit`` largest gains first."""
+    found = split.departures or ()
+    rows = [[f"{_ORDINALS.get(d.hand, d.hand)} hand", _hand_label(d.cards), _finished_hands(d.before) or "-",
+             d.move + (" (a tie)" if d.tie else ""), d.cdz, d.chance, d.gain] for d in found[:limit]]
+    notes = [f"{len(found)} positions in all where the optimum's move is not CDZ-'s"
+             + (f"; the {limit} of largest gain shown (JSON: every one)." if len(found) > limit else "."),
+             "before: the hands finished before it (cards, what they ended on, D: doubled); chance: of "
+             "reaching the position, given the split; gain: what the optimum's move adds there to the "
+             "split's value, against CDZ-'s move followed by perfect play."]
+    title = (f"Splitting {_hand_label((split.pair, split.pair))} v {rank_symbol(split.upcard)}: where perfect "
+             "post-split play departs from CDZ-")
+    columns = ["hand", "cards", "before", "optimal", "CDZ-", style.chance_header("chance"), style.value_header("gain")]
+    return Table(title, columns, rows, notes)
+
+
+def _finished_hands(before: tuple[tuple[tuple[int, ...], int | str, int], ...]) -> str:
+    return "; ".join(f"{_hand_label(cards)} {result}{' D' if stake == 2 else ''}" for cards, result, stake in before)
+
+
+def departures_json(split: OptimalSplit) -> list[dict[str, Any]]:
+    """Every departure of perfect post-split play from CDZ-, largest gain first: exact values as "p/q",
+    each with the nearest float beside it (``chance_float``, ``gain_float``)."""
+    return [{"hand": d.hand, "cards": [rank_symbol(c) for c in d.cards],
+             "before": [{"cards": [rank_symbol(c) for c in cards], "result": result, "stake": stake}
+                        for cards, result, stake in d.before],
+             "move": d.move, "cdz": d.cdz, "tie": d.tie, "chance": fraction_string(d.chance),
+             "chance_float": float(d.chance), "gain": fraction_string(d.gain), "gain_float": float(d.gain)}
+            for d in split.departures or ()]
+
+
 def _cost(moves: MoveValues, move: str) -> mpq:
     """What ``move`` loses against the best, in the units its value is shown in (a cost involving
     early surrender, which is shown unconditional, is unconditional)."""
@@ -181,13 +219,17 @@ def _cost(moves: MoveValues, move: str) -> mpq:
 
 
 def hand_json(moves: MoveValues, rules: Any, insurance: mpq | None = None,
-              split_strategies: Mapping[str, mpq] | None = None) -> dict[str, Any]:
+              split_strategies: Mapping[str, mpq] | None = None,
+              split: OptimalSplit | None = None) -> dict[str, Any]:
     """``{"cards", "upcard", "moves", "best"}`` (and the rules, P(dealer natural), whether conditioned,
     with an ace up the value of insurance; under perfect post-split play ``split_strategies``, the
-    split's value by post-split play: ``optimal``, ``cdz``, ``cdp1``, ``cdp``)."""
+    split's value by post-split play: ``optimal``, ``cdz``, ``cdp1``, ``cdp``, and with the departures
+    from CDZ- asked for (``split``), ``departures``: :func:`departures_json`)."""
     extra: dict[str, Any] = {} if insurance is None else {"insurance": fraction_string(insurance)}
     if split_strategies is not None:
         extra["split_strategies"] = {s: fraction_string(v) for s, v in split_strategies.items()}
+    if split is not None and split.departures is not None:
+        extra["departures"] = departures_json(split)
     return with_floats({
         "rules": rules.to_json(),
         "cards": [rank_symbol(c) for c in moves.cards],
