@@ -15,7 +15,7 @@ from bjexact.core.cards import counts_of
 from bjexact.core.numbers import mpq
 from bjexact.core.rules import GameRules
 from bjexact.errors import BjexactError
-from bjexact.player.game import hand_moves
+from bjexact.player.game import hand_moves, solve_game
 from bjexact.player.optimal_split import optimal_split
 
 # rule sets, each a keyword set both models take: S17/H17, DAS or not, the doubling rules, hit split
@@ -127,6 +127,44 @@ def test_a_shoe_that_cannot_complete_the_round_is_refused():
         optimal_split(GameRules(decks=1, split_hands=1), 8, 10)
 
 
+# --- the round ---------------------------------------------------------------------------------------
+
+def test_the_round_under_optimal_splits_by_hand():
+    """An ace and nine tens, split once, peek: the ace is each of the first four cards with chance 1/10:
+    a player's card, a natural (+3/2, twice); the up-card or the hole card, a dealer natural (-1, twice);
+    else (6/10) T,T against T, split: 2/3 under perfect post-split play (1/3 under CDZ-).
+    2/10 * 3/2 - 2/10 + 6/10 * 2/3 = 1/2 (CDZ-: 3/10)."""
+    rules = GameRules(shoe=(1,) + (0,) * 8 + (9,), split_hands=2)
+    assert solve_game(rules).ev == mpq(3, 10)
+    best = solve_game(replace(rules, split_strategy="optimal"))
+    assert best.ev == mpq(1, 2) and best.by_upcard == {10: mpq(2, 3), 1: -1}
+    assert best.distribution is None and "perfect post-split play" in best.distribution_missing
+    assert best.hands[(10, 10, 10)].values["split"] == mpq(2, 3) and best.rules.split_strategy == "optimal"
+
+
+def test_the_round_adds_each_pairs_gain_where_the_split_is_best():
+    """Each pair's deal adds its chance times (the best move with the optimal split - the best under
+    CDZ-), and nothing else changes."""
+    rules = GameRules(shoe=(1, 0, 0, 1, 0, 0, 2, 3, 0, 7), split_hands=2)
+    fixed, best = solve_game(rules, with_distribution=False), solve_game(replace(rules, split_strategy="optimal"))
+    gain = _ZERO = mpq(0)
+    for key, moves in best.hands.items():
+        before = fixed.hands[key]
+        assert {m: v for m, v in moves.w.items() if m != "split"} == {m: v for m, v in before.w.items() if m != "split"}
+        if key[0] == key[1]:
+            assert moves.w["split"] == optimal_split(rules, key[0], key[2]).w >= before.w["split"]
+        gain += fixed.upcard_chance[key[2]] * fixed.deal_chance[key] * (moves.round_value - before.round_value)
+    assert best.ev - fixed.ev == gain > _ZERO
+
+
+def test_edge_gives_the_rounds_value_under_optimal_splits(capsys):
+    status, out, _ = run(capsys, "edge", "--shoe", SHOE, "--split-hands", "2", "--split-strategy", "optimal",
+                         "--format", "json")
+    document = json.loads(out)
+    assert status == 0 and document["ev"] == "1/2" and document["distribution"] is None
+    assert document["rules"]["split_strategy"] == "optimal"
+
+
 # --- the command line ------------------------------------------------------------------------------
 
 SHOE = "1,0,0,0,0,0,0,0,0,9"  # an ace and nine tens: the optimum doubles a split A,T (see above)
@@ -155,19 +193,21 @@ def test_hand_json_gives_every_strategys_split(capsys):
     assert "split_strategies" not in json.loads(out)  # only where the optimum was asked for
 
 
-@pytest.mark.parametrize("argv", [["edge"], ["chart"], ["play"], ["count", "--shoes", "1", "--serial"],
+@pytest.mark.parametrize("argv", [["chart"], ["play"], ["count", "--shoes", "1", "--serial"],
+                                  ["edge", "--distribution"], ["edge", "--strategy", "chart"],
                                   ["hand", "8", "8", "--upcard", "A", "--split-hands", "1"]])
 def test_where_the_optimum_is_not_given_yet_one_line_says_so(capsys, argv):
     status, out, err = run(capsys, *argv, "--decks", "1", "--split-strategy", "optimal")
     assert status == 2 and out == "" and err.count("\n") == 1, err
-    assert "needs splitting" in err if "--split-hands" in argv else "one pair at a time" in err
+    expected = "needs splitting" if "--split-hands" in argv else "perfect post-split play"
+    assert expected in err
 
 
 def test_a_sweep_of_optimal_splits_is_refused_in_one_line(capsys, tmp_path):
     (tmp_path / "grid.toml").write_text('[base]\ndecks = 1\nsplit_strategy = "optimal"\n[grid]\nh17 = [false, true]\n')
     status, out, err = run(capsys, "sweep", str(tmp_path / "grid.toml"), "--serial", "--quiet", "--store",
                            str(tmp_path / "store"))
-    assert status == 2 and err.count("\n") == 1 and "one pair at a time" in err, err
+    assert status == 2 and err.count("\n") == 1 and "is given by bjexact hand" in err, err
     assert not (tmp_path / "store").exists() or not any((tmp_path / "store").iterdir())
 
 

@@ -75,8 +75,11 @@ def run(args: argparse.Namespace) -> int:
     strategy = "chart" if args.chart is not None else args.strategy or "optimal"
     if args.chart is not None and args.strategy == "optimal":
         raise BjexactError("--chart FILE plays the chart: it does not go with --strategy optimal")
-    rules = game_rules_from_args(args)
+    rules = game_rules_from_args(args, optimal_splits=True)
     split_lines = args.distribution or figure is not None
+    if rules.split_strategy == "optimal" and (strategy == "chart" or split_lines):
+        raise BjexactError("--split-strategy optimal gives the round's value under perfect post-split play only: "
+                           "not with --strategy chart, --chart, --distribution or --plot")
     progress = False if args.quiet else None
     chart_source = None
     if strategy == "chart":

@@ -26,7 +26,7 @@ Results
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Literal
 
@@ -46,7 +46,7 @@ from .values import MOVES, FractionSolver, MoveValues, engine_covers, solver_for
 
 __all__ = ["GameRules", "MOVES", "SPLIT_WORK_LIMIT", "Strategy", "GameSolution", "MoveValues", "ChartCell",
            "solve_game", "solve_with", "engine_covers", "hand_moves", "later_moves", "insurance_value", "even_money",
-           "split_values", "FIXED_SPLIT_STRATEGIES",
+           "split_values", "FIXED_SPLIT_STRATEGIES", "with_optimal_splits",
            "chart_code", "UPCARD_ORDER"]
 
 _ZERO = mpq(0)
@@ -77,6 +77,9 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     :mod:`bjexact.player.engine` (many times slower; the same results, kept as an independent
     check of the engine). Rules the engine does not cover (:func:`engine_covers`: doubling
     after hitting, a Charlie) take the fraction arithmetic whatever ``engine`` says.
+    ``split_strategy="optimal"``: every pair's split under perfect post-split play
+    (:func:`with_optimal_splits`; no distribution); exact but slow on real shoes for now (one deck:
+    from a second to about two minutes a pair, and over a GB for the small pairs).
 
     Examples
     --------
@@ -88,9 +91,39 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     >>> solution.chart()["hard"]["16"][10].code, solution.chart()["pairs"]["8"][10].code
     ('H', 'P')
     """
+    if rules.split_strategy == "optimal":
+        fixed = solve_game(replace(rules, split_strategy="cdz"), with_distribution=False, progress=progress,
+                           engine=engine)
+        seen = SeenCards(rules)
+        return with_optimal_splits(fixed, lambda pair, upcard: optimal_split(rules, pair, upcard, seen),
+                                   progress=progress)
     solver = solver_for(rules, engine)
     return solve_with(solver, with_distribution=with_distribution, split_lines=split_lines, partial=partial,
                       progress=progress)
+
+
+def with_optimal_splits(solution: GameSolution, split_of: Callable[[int, int], OptimalSplit], *,
+                        progress: bool | None = None) -> GameSolution:
+    """``solution`` (solved under CDZ-) with every pair's split valued under perfect post-split play:
+    ``split_of(pair, upcard)`` (:func:`~bjexact.player.optimal_split.optimal_split`); each pair's
+    best move, the round's value by up-card and overall follow. The net result's distribution is not
+    computed (``distribution_missing`` says so). ``progress``: a bar over the pairs.
+    """
+    pairs = sorted(key for key, moves in solution.hands.items() if key[0] == key[1] and "split" in moves.w)
+    hands = dict(solution.hands)
+    by_upcard = dict(solution.by_upcard)
+    with Progress(len(pairs), "pairs under perfect post-split play", enabled=progress) as bar:
+        for key in pairs:
+            pair, _, upcard = key
+            fixed = hands[key]
+            best = replace(fixed, w={**fixed.w, "split": split_of(pair, upcard).w})
+            hands[key] = best
+            by_upcard[upcard] += solution.deal_chance[key] * (best.round_value - fixed.round_value)
+            bar.advance()
+    ev = sum((solution.upcard_chance[u] * v for u, v in by_upcard.items()), _ZERO)
+    return replace(solution, rules=replace(solution.rules, split_strategy="optimal"), hands=hands,
+                   by_upcard=by_upcard, ev=ev, distribution=None, partial_distribution=None,
+                   distribution_missing="not under perfect post-split play (only its value is)")
 
 
 @without_cycle_collection

@@ -74,8 +74,8 @@ _ONE = mpq(1)
 _HALF = mpq(1, 2)
 
 # where perfect post-split play is given so far
-OPTIMAL_FOR_ONE_HAND = ("--split-strategy optimal (perfect post-split play) values one pair at a time for now: "
-                        "bjexact hand P P --upcard U --split-strategy optimal; the round, charts and sweeps take "
+OPTIMAL_FOR_ONE_HAND = ("--split-strategy optimal (perfect post-split play) is given by bjexact hand (one pair) "
+                        "and bjexact edge (the round's value) for now; charts, sweeps and the other commands take "
                         "cdz, cdp1 or cdp")
 
 
