@@ -183,7 +183,9 @@ def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | N
             recorder = _Solver(rules, seen, pair, upcard, draws, recording=set())
             recorder.first_deal(start, bar)
             assert recorder.recording is not None
-            seen.prefetch([(removed, None) for removed in recorder.recording], upcard)
+            wanted = [(removed, None) for removed in recorder.recording]
+            del recorder  # its positions, as many as the second pass's, are not kept beside them
+            seen.prefetch(wanted, upcard)
         w = solver.first_deal(start, bar)
     natural_costs_one = rules.hole_card == "peek" or rules.obo
     split = OptimalSplit(pair, upcard, w, seen.natural_chance(start, upcard), natural_costs_one,
