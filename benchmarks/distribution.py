@@ -13,11 +13,9 @@ paired once and summed modulo only the primes each size needs), 2.7 s and 125 MB
 from __future__ import annotations
 
 import argparse
-import os
-import resource
-import subprocess
 import sys
-import time
+
+from measured import run_measured
 
 TARGET_SECONDS = 5.0
 TARGET_MB = 300
@@ -29,16 +27,11 @@ def main() -> int:
     args = parser.parse_args()
     command = [sys.executable, "-m", "bjexact", "edge", "--decks", args.decks, "--split-hands", "2",
                "--distribution", "--format", "json"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, env=os.environ.copy())
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    measured = run_measured(command)
+    done, wall, cpu, peak = measured.done, measured.wall, measured.cpu, measured.peak_mb
     if done.returncode:
         print(done.stderr, file=sys.stderr)
         return done.returncode
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    peak = after.ru_maxrss / 1024  # kB on Linux
     print(f"bjexact edge --decks {args.decks} --split-hands 2 --distribution")
     print(f"  processor time {cpu:6.1f} s   target {TARGET_SECONDS:g} s   {'ok' if cpu <= TARGET_SECONDS else 'over'}"
           f"   (wall {wall:.1f} s)")

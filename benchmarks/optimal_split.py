@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import resource
-import subprocess
 import sys
-import time
+
+from measured import run_measured
 
 TARGETS = {"1": (3.0, 1024), "2": (20.0, 2048)}  # decks -> (processor seconds, peak MB), split once
 
@@ -34,16 +32,11 @@ def main() -> int:
     command = [sys.executable, "-m", "bjexact", "hand", args.pair, args.pair, "--upcard", args.upcard,
                "--decks", args.decks, "--split-hands", args.split_hands, "--split-strategy", "optimal",
                "--format", "json"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, env=os.environ.copy())
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    measured = run_measured(command)
+    done, wall, cpu, peak = measured.done, measured.wall, measured.cpu, measured.peak_mb
     if done.returncode:
         print(done.stderr, file=sys.stderr)
         return done.returncode
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    peak = after.ru_maxrss / 1024  # kB on Linux
     values = json.loads(done.stdout)["split_strategies_float"]
     print(" ".join(command[3:-2]))
     print("  split: " + ", ".join(f"{name} {value * 100:.4f} %" for name, value in values.items()))
