@@ -16,7 +16,7 @@ examples:
   bjexact hand T 9 --upcard A --decks 1                   # and the value of insurance
   bjexact hand A K --upcard A                             # a natural: even money or not
   bjexact hand T T --upcard T --shoe 1,0,0,0,0,0,0,0,0,9 --split-hands 2 --split-strategy optimal
-  bjexact hand 8 8 --upcard T --decks 1 --split-hands 2 --split-strategy optimal   # about a minute
+  bjexact hand 8 8 --upcard T --decks 1 --split-hands 2 --split-strategy optimal   # half a minute
 
 Values per unit initial bet, composition-dependent (the hand's cards and the up-card
 have left the shoe). With the dealer peeking (the default) and a ten or ace up they
@@ -32,7 +32,7 @@ split hand knowing every card seen in the round and the finished hands' totals) 
 shows it beside CDZ-, CDP1 and CDP (JSON: "split_strategies"); --show-play lists
 where it plays a split hand otherwise than CDZ-, e.g. "second hand 2,T after 2,A,9 12 D:
 stand (CDZ-: hit)" (JSON: "departures"). Exact, and slow on real shoes for now: one
-pair on one deck split once takes about half a minute, --show-play as long again.
+pair on one deck split once takes half a minute (8,8) to two and a half (2,2).
 """
 
 

@@ -79,7 +79,7 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     after hitting, a Charlie) take the fraction arithmetic whatever ``engine`` says.
     ``split_strategy="optimal"``: every pair's split under perfect post-split play
     (:func:`with_optimal_splits`; no distribution); exact but slow on real shoes for now (one deck:
-    from a second to about two minutes a pair, and over a GB for the small pairs).
+    from a second to two and a half minutes a pair, and about a GB for the small pairs).
 
     Examples
     --------
