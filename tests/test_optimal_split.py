@@ -249,3 +249,14 @@ def test_show_play_lists_the_departures(capsys):
                       "gain": "1/6", "gain_float": 1 / 6}
     status, out, err = run(capsys, "hand", "T", "T", "--upcard", "T", "--shoe", SHOE, "--show-play")
     assert status == 2 and err.count("\n") == 1 and "--split-strategy optimal" in err
+
+
+def test_a_split_past_the_positions_bound_is_refused_in_one_line(capsys, monkeypatch):
+    import bjexact.player.optimal_split as module
+
+    monkeypatch.setattr(module, "MAX_POSITIONS", 50)
+    with pytest.raises(BjexactError, match="more than 50 positions"):
+        optimal_split(GameRules(shoe=(1, 1, 1, 1, 2, 2, 2, 2, 2, 6), split_hands=2), 8, 10)
+    status, out, err = run(capsys, "hand", "8", "8", "--upcard", "T", "--shoe", "1,1,1,1,2,2,2,2,2,6",
+                           "--split-strategy", "optimal")
+    assert status == 2 and out == "" and err.count("\n") == 1 and "--split-hands 2" in err, err

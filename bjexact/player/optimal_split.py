@@ -54,7 +54,12 @@ from .engine import stand_weights
 from .seen import NOTHING_GONE, SeenCards
 from .values import FractionSolver
 
-__all__ = ["OptimalSplit", "Departure", "optimal_split"]
+__all__ = ["OptimalSplit", "Departure", "optimal_split", "MAX_POSITIONS"]
+
+# the most positions one split is valued over (one deck split once: 8,8 against a ten, about 270,000
+# positions in 0.3 GB; 2,2 against a 6, the largest, under 1 GB); beyond, a one-line refusal rather
+# than gigabytes (one deck split to four hands went past 5 GB)
+MAX_POSITIONS = 3_000_000
 
 _ZERO = mpq(0)
 _ONE = mpq(1)
@@ -284,6 +289,10 @@ class _Solver:
         if found is None:
             found = max(value() for value in self._moves(removed, done, hand, waiting, hands).values())
             self._played[key] = found
+            if len(self._played) > MAX_POSITIONS:
+                raise BjexactError(
+                    f"perfect post-split play needs more than {MAX_POSITIONS:,} positions here (several GB "
+                    f"in exact arithmetic): split fewer hands (--split-hands 2) or use a smaller shoe")
         return found
 
     def moves(self, removed: Counts, done: _Done, hand: _Hand, waiting: int, hands: int) -> dict[str, mpq]:
