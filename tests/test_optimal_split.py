@@ -4,6 +4,7 @@ state), a hand-checked shoe, and the properties the optimum must have."""
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import replace
 
@@ -260,3 +261,14 @@ def test_a_split_past_the_positions_bound_is_refused_in_one_line(capsys, monkeyp
     status, out, err = run(capsys, "hand", "8", "8", "--upcard", "T", "--shoe", "1,1,1,1,2,2,2,2,2,6",
                            "--split-strategy", "optimal")
     assert status == 2 and out == "" and err.count("\n") == 1 and "--split-hands 2" in err, err
+
+
+def test_a_play_log_under_optimal_splits_is_refused_in_one_line(capsys, monkeypatch, tmp_path):
+    """play refuses the strategy on its command line, and so in a log it replays (each hint would be a
+    split valued under perfect play)."""
+    log = tmp_path / "session.jsonl"
+    monkeypatch.setattr("sys.stdin", io.StringIO("10\ns\nq\n"))
+    assert run(capsys, "play", "--decks", "1", "--log", str(log))[0] == 0
+    log.write_text(log.read_text().replace('"split_strategy": "cdz"', '"split_strategy": "optimal"'))
+    status, out, err = run(capsys, "play", "--replay", str(log))
+    assert status == 2 and err.count("\n") == 1 and "--split-strategy optimal" in err, err

@@ -30,9 +30,11 @@ even money with playing on. JSON: {"cards": ["T", "6"], "upcard": "T", "moves":
 --split-strategy optimal values a pair's split under perfect post-split play (every
 split hand knowing every card seen in the round and the finished hands' totals) and
 shows it beside CDZ-, CDP1 and CDP (JSON: "split_strategies"); --show-play lists
-where it plays a split hand otherwise than CDZ-, e.g. "second hand 2,T after 2,A,9 12 D:
-stand (CDZ-: hit)" (JSON: "departures"). Exact, and slow on real shoes for now: one
-pair on one deck split once takes half a minute (8,8) to two and a half (2,2).
+where it plays a split hand otherwise than CDZ-, e.g. on one deck 8,8 v T the second
+hand 8,8 after a first hand 8,4,5 of 17 stands where CDZ- hits (JSON: "departures").
+Exact, and slow on real shoes for now: one pair on one deck split once takes half a
+minute (8,8) to two and a half (2,2); resplits on a deck reach a bound on the work
+and are refused in one line, after minutes.
 """
 
 

@@ -95,7 +95,8 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
         fixed = solve_game(replace(rules, split_strategy="cdz"), with_distribution=False, progress=progress,
                            engine=engine)
         seen = SeenCards(rules)
-        return with_optimal_splits(fixed, lambda pair, upcard: optimal_split(rules, pair, upcard, seen),
+        return with_optimal_splits(fixed, lambda pair, upcard: optimal_split(rules, pair, upcard, seen,
+                                                                             progress=False),
                                    progress=progress)
     solver = solver_for(rules, engine)
     return solve_with(solver, with_distribution=with_distribution, split_lines=split_lines, partial=partial,
