@@ -44,7 +44,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ..core.cards import Counts, add_counts, counts_of
+from ..core.cards import Counts, add_counts, check_shoe_holds, counts_of
+from ..core.choice import best_move
 from ..core.hand import HandValue, add_card, hand_value
 from ..core.numbers import mpq
 from ..core.rules import GameRules
@@ -177,9 +178,7 @@ def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | N
         raise BjexactError(f"{pair},{pair} cannot be split under these rules (split hands: {rules.split_hands})")
     seen = cards or SeenCards(rules)
     if not seen.infinite:
-        left = seen.unseen(counts_of([pair, pair]), upcard)
-        if min(left) < 0:
-            raise BjexactError("the shoe does not hold the pair and the up-card")
+        check_shoe_holds(seen.counts, (pair, pair, upcard))
     start = counts_of([pair, pair])
     draws: dict[Counts, list[tuple[int, mpq, Counts]]] = {}  # shared by both passes
     solver = _Solver(rules, seen, pair, upcard, draws)
@@ -194,8 +193,7 @@ def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | N
             del recorder  # its positions, as many as the second pass's, are not kept beside them
             seen.prefetch(wanted, upcard)
         w = solver.first_deal(start, bar)
-    natural_costs_one = rules.hole_card == "peek" or rules.obo
-    split = OptimalSplit(pair, upcard, w, seen.natural_chance(start, upcard), natural_costs_one,
+    split = OptimalSplit(pair, upcard, w, seen.natural_chance(start, upcard), rules.excludes_natural,
                          rules.hole_card == "peek")
     if departures:
         scale = 1 / (1 - split.natural) if split.peek and split.natural else mpq(1)
@@ -214,7 +212,7 @@ class _Solver:
         # while a set: the positions are walked only to note there the sets of cards gone the dealer meets
         # (then only whether a hand stands matters of the finished hands: see :meth:`_seen_as`)
         self.recording = recording
-        self.natural_costs_one = rules.hole_card == "peek" or rules.obo
+        self.natural_costs_one = rules.excludes_natural
         self.weights = {total: stand_weights(total, not self.natural_costs_one) for total in range(16, 22)}
         self.limit = rules.split_limit(pair)
         self.may_hit = rules.may_hit_split(pair)
@@ -349,10 +347,6 @@ class _Solver:
         return found
 
 
-# the order ties between moves are broken in (as everywhere: the earlier move of MOVES)
-_MOVE_ORDER = ("stand", "hit", "double", "split")
-
-
 def _departures(solver: _Solver, cdz: FractionSolver, start: Counts, scale: mpq) -> tuple[Departure, ...]:
     """Every position the optimum reaches where its move is not CDZ-'s (:class:`Departure`), found by
     following the optimum's play forward from the split, position by position in the order of the
@@ -386,7 +380,7 @@ def _departures(solver: _Solver, cdz: FractionSolver, start: Counts, scale: mpq)
         level = by_size.pop(min(by_size))
         for (removed, done, hand, waiting, hands, cards, before), chance in level.items():
             values = solver.moves(removed, done, hand, waiting, hands)
-            move = max(_MOVE_ORDER, key=lambda m: (m in values, values.get(m, _ZERO), -_MOVE_ORDER.index(m)))
+            move = best_move(values)
             fixed = "split" if "split" in values else cdz.split_move(counts_of(cards), upcard, pair, hands)
             if fixed != move and fixed in values:
                 # P(reach | no dealer natural) = P(reach) P(no natural | the cards seen there) / P(no natural)
