@@ -86,6 +86,7 @@ from ..core.rules import GameRules
 from ..core.settlement import hand_result, payout
 from ..errors import BjexactError
 from ..player.game import MoveValues, even_money, hand_moves, insurance_value
+from ..player.values import OPTIMAL_FOR_ONE_HAND
 from ..render.tables import NumberStyle
 
 __all__ = [
@@ -190,6 +191,8 @@ class GameConfig:
         rules = self.rules
         if rules.shoe is not None or not isinstance(rules.decks, int) or not 1 <= rules.decks <= 8:
             raise BjexactError(f"--decks must be a whole number from 1 to 8 for play, not {rules.decks!r}")
+        if rules.split_strategy == "optimal":  # a hint would value a split under perfect play: minutes
+            raise BjexactError(OPTIMAL_FOR_ONE_HAND)
         if isinstance(self.chips, bool) or not isinstance(self.chips, int) or self.chips < 1:
             raise BjexactError(f"--chips must be a whole number >= 1, not {self.chips!r}")
         if isinstance(self.min_bet, bool) or not isinstance(self.min_bet, int) or self.min_bet < 1:

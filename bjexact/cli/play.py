@@ -175,10 +175,6 @@ def run(args: argparse.Namespace) -> int:
         lines = read_bounded(args.replay, limit=MAX_LOG_BYTES, what="play log",
                              name=f"the log {args.replay}").splitlines(keepends=True)
         config, shoes, answers, how = read_log(lines, args.replay)
-        if config.rules.split_strategy == "optimal":  # the command line refuses it: so does a log
-            from ..player.values import OPTIMAL_FOR_ONE_HAND
-
-            raise BjexactError(f"the log {args.replay}: {OPTIMAL_FOR_ONE_HAND}")
         write(f"Replaying {args.replay}.")
         replayed: list = []
         Game(config, replay_reader(answers, how, write), write, log=replayed.append, shoes=iter(shoes),
