@@ -9,10 +9,13 @@ Bad input ends with a one-line ``bjexact: error: ...`` and exit status 2.
 from __future__ import annotations
 
 import argparse
+import atexit
 import functools
 import importlib
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -84,12 +87,9 @@ def _parser_of(command: str) -> argparse.ArgumentParser:
 
 def console_main() -> None:
     """The ``bjexact`` program: :func:`main`, then the exit, without waiting for threads that code
-    the user gave (``check-sim``, ``check-strategy``) started and left running: the report is out."""
-    import atexit
-    import os
-    import signal
-    import threading
-
+    the user gave (``check-sim``, ``check-strategy``) started and left running: the report is out.
+    (Its modules are imported with this package: a Ctrl-C while they load is one line, see
+    ``bjexact.__main__``.)"""
     # The last exit handler (the first registered): past it the interpreter restores the default
     # disposition of Ctrl-C, which would kill a process whose output is complete.
     atexit.register(signal.signal, signal.SIGINT, signal.SIG_IGN)
