@@ -7,6 +7,7 @@ function), so an import hidden in a function counts as much as one at the top.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import networkx as nx
@@ -24,6 +25,12 @@ DOMAIN = ("core", "chain", "dealer", "player")
 ABOVE_DOMAIN = ("checks", "render", "apps", "counting", "cli")
 
 
+@cache
+def parsed(path: Path) -> ast.Module:
+    """The syntax tree of ``path``, parsed once for every test of the module (the trees are only read)."""
+    return ast.parse(path.read_text())
+
+
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
@@ -36,7 +43,7 @@ def imports(path: Path) -> set[str]:
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names if alias.name.split(".")[0] == "bjexact")
         elif isinstance(node, ast.ImportFrom):
@@ -57,7 +64,7 @@ def string_imports(path: Path) -> set[str]:
     """The bjexact modules that ``path`` imports by name at run time: ``importlib.import_module``
     or ``__import__`` called with a string (or f-string) that begins with ``bjexact``."""
     found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(parsed(path)):
         if not isinstance(node, ast.Call) or not node.args:
             continue
         called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
@@ -76,7 +83,9 @@ def string_imports(path: Path) -> set[str]:
 MODULES = {module_name(path): path for path in PACKAGE.rglob("*.py")}
 
 
+@cache
 def graph() -> nx.DiGraph:
+    """The import graph, built once for every test of the module (the tests only read it)."""
     g = nx.DiGraph()
     g.add_nodes_from(MODULES)
     for name, path in MODULES.items():
@@ -147,7 +156,7 @@ def private_imports() -> list[tuple[str, str, str]]:
     found = []
     for name, path in MODULES.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path)):
             if not isinstance(node, ast.ImportFrom) or not node.level:
                 continue
             base = package.split(".")[: len(package.split(".")) - node.level + 1]
@@ -169,7 +178,7 @@ def test_imports_of_the_package_inside_functions_are_only_in_the_command_line():
     for name, path in MODULES.items():
         if name.startswith("bjexact.cli") or name in FACADES:
             continue
-        tree = ast.parse(path.read_text())
+        tree = parsed(path)
         for function in ast.walk(tree):
             if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 for node in ast.walk(function):
@@ -252,10 +261,10 @@ def foreign_private_uses(trees: dict[str, ast.AST]) -> list[str]:
 
 def test_modules_do_not_reach_into_each_others_private_attributes():
     # the package's modules, and the benchmarks and examples that use it as its users do
-    trees = {name: ast.parse(path.read_text()) for name, path in MODULES.items()}
+    trees = {name: parsed(path) for name, path in MODULES.items()}
     for folder in ("benchmarks", "examples"):
         for path in sorted((PACKAGE.parent / folder).rglob("*.py")):
-            trees[f"{folder}/{path.relative_to(PACKAGE.parent / folder)}"] = ast.parse(path.read_text())
+            trees[f"{folder}/{path.relative_to(PACKAGE.parent / folder)}"] = parsed(path)
     uses = foreign_private_uses(trees)
     assert not uses, ", ".join(uses)
 
