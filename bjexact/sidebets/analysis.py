@@ -168,7 +168,7 @@ class SideBetAnalysis:
             "sees": list(self.bet.sees),
             "decks": "inf" if self.shoe.replacement else self.shoe.uniform,
             "h17": self.h17,
-            "peek": self.peek,
+            "peek": self.peek if self.bet.settled is Settled.AFTER_UPCARD else None,
             "lines": [{"name": line.name, "pays": None if line.pays is None else fraction_string(line.pays),
                        "chance": fraction_string(line.chance), "combinations": line.combinations,
                        "contribution": fraction_string(line.contribution), "share": fraction_string(self.share(line))}
