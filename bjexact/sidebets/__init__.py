@@ -10,7 +10,7 @@ events a bet pays on, :mod:`~bjexact.sidebets.bets` bets and the built-in ones,
 
 >>> from bjexact.sidebets import analyse, built_in
 >>> analyse(built_in("21+3"), 6).house_edge
-mpq(59249,1829474)
+mpq(4059,125333)
 """
 
 from .analysis import LOSES, LineResult, SideBetAnalysis, UpcardResult, analyse, analyse_by_decks
