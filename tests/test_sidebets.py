@@ -76,10 +76,11 @@ def test_every_event_before_the_deal_equals_the_brute_force(shoe_case, name):
     shoe, h17, found, rows = shoe_case
     values = values_of(name, shoe)
     analysis = analyse(one_line_per_value(name, values, Settled.BEFORE_DEAL), shoe, h17=h17)
-    total = found.denominator
+    weights: dict[object, int] = {}  # the brute force's weight of each value of the feature
+    for f, _, w in rows:
+        weights[f[name]] = weights.get(f[name], 0) + w
     for (shown, read), line in zip(values, analysis.lines):
-        expected = Fraction(sum(w for f, _, w in rows if f[name] == read), total)
-        assert line.chance == expected, (name, shown)
+        assert line.chance == Fraction(weights.get(read, 0), found.denominator), (name, shown)
     assert analysis.lines[-1].name == LOSES
 
 
@@ -99,25 +100,32 @@ def test_the_named_card_events_equal_the_brute_force(shoe_case, name):
 AFTER_FEATURES = [n for n in SCALAR_FEATURES if n.startswith(("dealer.", "hand.")) or n == "upcard.value"]
 
 
-@pytest.mark.parametrize("peek", [True, False], ids=["peek", "no-peek"])
-@pytest.mark.parametrize("name", AFTER_FEATURES)
+# without peek nothing is conditioned: the events whose chances that changes most are enough
+NO_PEEK = ("dealer.natural", "dealer.bust", "dealer.total", "dealer.cards", "upcard.value", "hand.natural")
+AFTER_CASES = [(name, True) for name in AFTER_FEATURES] + [(name, False) for name in NO_PEEK]
+
+
+@pytest.mark.parametrize("name, peek", AFTER_CASES, ids=[f"{n}-{'peek' if p else 'no-peek'}" for n, p in AFTER_CASES])
 def test_every_event_after_the_upcard_equals_the_brute_force(shoe_case, name, peek):
     shoe, h17, found, rows = shoe_case
     values = values_of(name, shoe)
     analysis = analyse(one_line_per_value(name, values, Settled.AFTER_UPCARD), shoe, h17=h17, peek=peek)
 
-    def made(r) -> bool:  # under peek, a round with a dealer natural ends before the bet
-        return not (peek and brute.dealer_natural(r))
-
-    made_weight = sum(w for _, r, w in rows if made(r))
+    # the brute force's weight of each (up-card value, value of the feature), the rounds a peek ends left out
+    weights: dict[tuple[int, object], int] = {}
+    for f, r, w in rows:
+        if not (peek and brute.dealer_natural(r)):
+            key = (brute.value(r.upcard), f[name])
+            weights[key] = weights.get(key, 0) + w
+    made = sum(weights.values())
     for (shown, read), line in zip(values, analysis.lines):
-        expected = Fraction(sum(w for f, r, w in rows if made(r) and f[name] == read), made_weight)
+        expected = Fraction(sum(w for (_, value), w in weights.items() if value == read), made)
         assert line.chance == expected, (name, shown)
     # by up-card: the chance that the bet pays (some value's line holds: every deal but the losing ones)
+    paying = {read for _, read in values}
     for row in analysis.by_upcard:
-        given = [(f, r, w) for f, r, w in rows if made(r) and brute.value(r.upcard) == row.upcard]
-        paying = {read for _, read in values}
-        paid = Fraction(sum(w for f, _, w in given if f[name] in paying), sum(w for *_, w in given))
+        given = {value: w for (u, value), w in weights.items() if u == row.upcard}
+        paid = Fraction(sum(w for value, w in given.items() if value in paying), sum(given.values()))
         assert row.paid == paid, row.upcard
 
 
@@ -434,3 +442,15 @@ def test_the_suited_view_and_the_errors_of_shoes():
         SuitedShoe.of_cards(["XX"])
     with pytest.raises(BjexactError, match="too small"):
         analyse(built_in("21+3"), SuitedShoe.of_cards(["AS", "2S"]))
+
+
+def test_first_card_bets_on_the_infinite_deck():
+    # every card 1/52 at every draw: the second card is the first's twin with 1/52, of its colour in the
+    # other suit with 1/52, of its rank in the other colour with 2/52
+    chances = [line.chance for line in analyse(built_in("perfect-pairs"), math.inf).lines]
+    assert chances == [mpq(1, 52), mpq(1, 52), mpq(2, 52), mpq(48, 52)]
+    # a flush of three cards: the second and the up-card of the first's suit, (13/52)^2; of those, 3 ways in
+    # 13 x 13 are trips of one card, and 12 x 3 x 2 / (13 x 13) ... the straight flushes: 12 runs, 3! orders
+    flushes = analyse(SideBet("f", "f", Settled.BEFORE_DEAL, (pay_line("flush", 1, {
+        "three.hand": ["flush", "straight-flush", "suited-trips"]}),)), math.inf).lines[0].chance
+    assert flushes == mpq(1, 16)

@@ -287,39 +287,43 @@ def _layout(bet: SideBet) -> Layout:
 
 
 @cache
-def _first_card_classes(bet: SideBet) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """Each configuration's line (in :func:`configurations` order), and per line its configurations
-    counted by pattern: none of it depends on the shoe."""
-    layout = _layout(bet)
+def _first_card_classifier(bet: SideBet) -> _Classifier:
+    """The classifier of a bet's first cards: what it has learnt holds for every shoe."""
     conditions = [line.conditions for line in bet.lines]
-    classifier = _Classifier(conditions, range(len(conditions)))
-    line_of = []
-    patterns = [[0, 0, 0, 0] for _ in range(len(conditions) + 1)]
-    for configuration in configurations(layout):
-        i = classifier.line(Deal(configuration.hand, configuration.upcard))
-        line_of.append(i)
-        patterns[i][configuration.pattern] += 1
-    return tuple(line_of), tuple(tuple(p) for p in patterns)
+    return _Classifier(conditions, range(len(conditions)))
+
+
+@cache
+def _first_card_patterns(bet: SideBet) -> tuple[tuple[int, ...], ...]:
+    """Per line, its configurations counted by pattern (for N standard decks): every configuration classified once."""
+    classifier = _first_card_classifier(bet)
+    patterns = [[0, 0, 0, 0] for _ in range(len(bet.lines) + 1)]
+    for configuration in configurations(_layout(bet)):
+        patterns[classifier.line(Deal(configuration.hand, configuration.upcard))][configuration.pattern] += 1
+    return tuple(tuple(p) for p in patterns)
 
 
 def _first_card_analysis(bet: SideBet, shoe: SuitedShoe, h17: bool, peek: bool) -> SideBetAnalysis:
     layout = _layout(bet)
-    line_of, patterns = _first_card_classes(bet)
+    classifier = _first_card_classifier(bet)
     found: list[int] | None = None
     total = None
     if shoe.replacement:
         chances = [mpq(0)] * (len(bet.lines) + 1)
-        for configuration, i in zip(configurations(layout), line_of):
-            chances[i] += configuration_chance(configuration, shoe)
+        for configuration in configurations(layout):
+            chances[classifier.line(Deal(configuration.hand, configuration.upcard))] += \
+                configuration_chance(configuration, shoe)
     else:
         if shoe.uniform is not None:
             n = shoe.uniform
             found = [sum(count * pattern_combinations(layout, p, n) for p, count in enumerate(counts) if count)
-                     for counts in patterns]
-        else:
+                     for counts in _first_card_patterns(bet)]
+        else:  # any other shoe: only the configurations it can deal are classified
             found = [0] * (len(bet.lines) + 1)
-            for configuration, i in zip(configurations(layout), line_of):
-                found[i] += combinations(layout, configuration, shoe)
+            for configuration in configurations(layout):
+                ways = combinations(layout, configuration, shoe)
+                if ways:
+                    found[classifier.line(Deal(configuration.hand, configuration.upcard))] += ways
         if layout.unordered:  # each unordered set of three cards is three configurations
             found = [count // 3 for count in found]
         total = total_combinations(layout, shoe)
