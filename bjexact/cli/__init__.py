@@ -24,7 +24,7 @@ from ..errors import BjexactError
 # Subcommand modules, in the order ``--help`` lists them.
 COMMANDS = ("dealer", "matrix", "player", "edge", "hand", "chart", "graph", "report", "replay", "verify", "check_sim",
             "check_strategy",
-            "eor", "symbolic", "play", "sweep", "count")
+            "eor", "symbolic", "play", "sweep", "count", "sidebet")
 
 
 class _Parser(argparse.ArgumentParser):
