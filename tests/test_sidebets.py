@@ -165,12 +165,13 @@ def test_every_built_in_bet_pays_as_the_brute_force_does(shoe_case, name):
     analysis = analyse(bet, shoe, h17=h17)
     pays = brute.PAY_TABLES[name]
     given = (lambda r: not brute.dealer_natural(r)) if bet.settled is Settled.AFTER_UPCARD else (lambda r: True)
-    total = sum(w for _, r, w in rows if given(r))
-    expected: dict[Fraction, Fraction] = {}
+    weights: dict[Fraction, int] = {}  # result -> the rounds' weights, summed as integers
     for _, r, w in rows:
         if given(r):
             result = pays(r)
-            expected[result] = expected.get(result, Fraction(0)) + Fraction(w, total)
+            weights[result] = weights.get(result, 0) + w
+    total = sum(weights.values())
+    expected = {result: Fraction(w, total) for result, w in weights.items()}
     found_results: dict[Fraction, Fraction] = {}
     for line in analysis.lines:
         result = Fraction(int(line.result.numerator), int(line.result.denominator))
