@@ -10,7 +10,9 @@ results.
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 import sidebets_bruteforce as brute
@@ -455,3 +457,14 @@ def test_first_card_bets_on_the_infinite_deck():
     flushes = analyse(SideBet("f", "f", Settled.BEFORE_DEAL, (pay_line("flush", 1, {
         "three.hand": ["flush", "straight-flush", "suited-trips"]}),)), math.inf).lines[0].chance
     assert flushes == mpq(1, 16)
+
+
+def test_the_readmes_table_of_house_edges_is_the_one_computed():
+    """The README's side-bet table: every house edge, rounded to its printed digits, is the analysis's."""
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    rows = re.findall(r"^\| `([^`]+)` \| [^|]+ \|((?: [\d.]+ \|){5})$", text, flags=re.M)
+    assert [name for name, _ in rows] == ["buster", "bust-it", "21+3", "perfect-pairs"]
+    for name, cells in rows:
+        printed = [cell.strip() for cell in cells.strip(" |").split("|")]
+        computed = [f"{float(analyse(built_in(name), decks).house_edge) * 100:.4f}" for decks in (1, 2, 4, 6, 8)]
+        assert printed == computed, name
