@@ -53,6 +53,7 @@ from ..errors import BjexactError
 from ..progress import Progress
 from .engine import stand_weights
 from .seen import NOTHING_GONE, SeenCards
+from .split_batch import split_once_w
 from .values import FractionSolver
 
 __all__ = ["OptimalSplit", "Departure", "optimal_split", "MAX_POSITIONS"]
@@ -180,6 +181,13 @@ def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | N
     if not seen.infinite:
         check_shoe_holds(seen.counts, (pair, pair, upcard))
     start = counts_of([pair, pair])
+    if not seen.infinite and rules.split_limit(pair) == 2 and not departures:
+        assert seen.dealer_oracle is not None  # a finite shoe's
+        w = split_once_w(rules, seen.dealer_oracle, pair, upcard, seen.counts, limit=MAX_POSITIONS,
+                         too_many=f"perfect post-split play needs more than {MAX_POSITIONS:,} positions here: "
+                                  f"use a smaller shoe", progress=progress)
+        return OptimalSplit(pair, upcard, w, seen.natural_chance(start, upcard), rules.excludes_natural,
+                            rules.hole_card == "peek")
     draws: dict[Counts, list[tuple[int, mpq, Counts]]] = {}  # shared by both passes
     solver = _Solver(rules, seen, pair, upcard, draws)
     first_cards = solver.draws(start)
