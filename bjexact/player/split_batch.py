@@ -94,13 +94,20 @@ class _HandTable:
 
     ``after[s, r - 1]``: the state after drawing rank r (-1: bust); ``slot[s]``: its stand slot
     (max(total, 16) - 16); ``hit[s]``, ``double[s]``: whether it may hit, double (while a card can
-    be drawn); ``second[r - 1]``: the state of the pair card and a second card r."""
+    be drawn); ``second[r - 1]``: the state of the pair card and a second card r. By state and rank
+    (states x ranks): ``stays``, ``busts``: a hit is allowed and the card leaves the hand standing,
+    busts it; ``doubles``: a double is allowed; ``landed``: the stand slot after the card
+    (:data:`_BUST_SLOT` for a bust)."""
 
     after: Any
     slot: Any
     hit: Any
     double: Any
     second: tuple[int, ...]
+    stays: Any
+    busts: Any
+    doubles: Any
+    landed: Any
 
     @staticmethod
     def of(rules: GameRules, pair: int) -> _HandTable:
@@ -124,7 +131,9 @@ class _HandTable:
                         after[s, rank - 1] = -1 if drawn.bust else _code(drawn, False)
         first = hand_value([pair])
         second = tuple(_code(add_card(first, rank), True) for rank in RANKS)
-        return _HandTable(after, slot, hit, double, second)
+        landed = np.where(after >= 0, slot[np.maximum(after, 0)], _BUST_SLOT)
+        return _HandTable(after, slot, hit, double, second, hit[:, None] & (after >= 0), hit[:, None] & (after < 0),
+                          np.repeat(double[:, None], 10, axis=1), landed)
 
 
 def _code(value: HandValue, two: bool) -> int:
@@ -137,7 +146,9 @@ def _code(value: HandValue, two: bool) -> int:
 class _Space:
     """The cards the player may draw after the split: ``left`` (the shoe less the up-card and the
     pair), ``total`` of them (N0, the hole card among them); a set of cards drawn R as the integer
-    sum_r R_r radix[r] (mixed radix, digit r below left[r] + 1)."""
+    sum_r R_r radix[r] (mixed radix, digit r below left[r] + 1). ``low``, ``high``: where small
+    enough, the unseen counts of ranks A..5 by the code's remainder modulo radix[5], and of ranks
+    6..T by its quotient (two look-ups instead of ten divisions)."""
 
     shoe: Counts
     pair: int
@@ -145,26 +156,36 @@ class _Space:
     left: tuple[int, ...]
     total: int
     radix: tuple[int, ...]
+    low: Any
+    high: Any
 
     @staticmethod
     def of(shoe: Counts, pair: int, upcard: int) -> _Space:
+        import numpy as np
+
         left = list(shoe)
         left[pair - 1] -= 2
         left[upcard - 1] -= 1
         radix = [1]
         for count in left[:-1]:
             radix.append(radix[-1] * (count + 1))
-        if radix[-1] * (left[-1] + 1) * _STATES >= 1 << 62:
+        codes = radix[-1] * (left[-1] + 1)
+        if codes * _STATES * _KINDS >= 1 << 62:
             raise BjexactError("the shoe is too large for perfect post-split play")
-        return _Space(shoe, pair, upcard, tuple(left), sum(left), tuple(radix))
+        low = high = None
+        if codes // radix[_HALF] + radix[_HALF] <= _TABLE_ROWS:
+            low = _unseen(np.arange(radix[_HALF]), radix[:_HALF], left[:_HALF])
+            high = _unseen(np.arange(codes // radix[_HALF]) * radix[_HALF], radix[_HALF:], left[_HALF:])
+        return _Space(shoe, pair, upcard, tuple(left), sum(left), tuple(radix), low, high)
 
     def unseen(self, codes: Any) -> Any:
         """The unseen counts (sets x ranks) of the sets ``codes``."""
         import numpy as np
 
-        radix = np.array(self.radix, dtype=np.int64)
-        left = np.array(self.left, dtype=np.int64)
-        return left - (codes[:, None] // radix) % (left + 1)
+        if self.low is None:
+            return _unseen(codes, self.radix, self.left)
+        quotient, remainder = np.divmod(codes, self.radix[_HALF])
+        return np.concatenate((self.low[remainder], self.high[quotient]), axis=1)
 
     def removed(self, codes: Any) -> Any:
         """The cards gone besides the up-card (the pair and the sets ``codes``), sets x ranks."""
@@ -173,6 +194,18 @@ class _Space:
         gone = np.array(self.left, dtype=np.int64) - self.unseen(codes)
         gone[:, self.pair - 1] += 2
         return gone
+
+
+def _unseen(codes: Any, radix: Any, left: Any) -> Any:
+    """The unseen counts of the ranks of ``radix`` and ``left`` in the sets ``codes``."""
+    import numpy as np
+
+    left = np.array(left, dtype=np.int64)
+    return left - (codes[:, None] // np.array(radix, dtype=np.int64)) % (left + 1)
+
+
+_HALF = 5  # the ranks of a look-up table of unseen counts (see _Space)
+_TABLE_ROWS = 1 << 21
 
 
 # --- enumeration ------------------------------------------------------------------------------------
@@ -360,16 +393,17 @@ class _LevelValues:
 
 @dataclass(frozen=True)
 class _SecondDraws:
-    """The second hand's positions' draws (positions x ranks): ``counts`` of each rank unseen (0 where
-    the hand may neither hit nor double), and the rows of the next level the card leads to (the row
-    of zeros where it does not): ``child`` the position a hit goes on from, ``bust`` the finished
-    round of a hit that busts, ``double`` the finished round of a double, ``landed`` its stand slot
-    (:data:`_BUST_SLOT` for a bust)."""
+    """The second hand's positions' draws (positions x ranks): ``counts`` of each rank unseen (0
+    where the hand may neither hit nor double), the rows of the next level the card leads to (the
+    row of zeros where none): ``child`` the position a hit goes on from, ``end`` the finished round
+    of a hit that busts or of a double; ``busts``, ``doubles``: the counts where a hit busts, where
+    a double is allowed (else 0); ``landed`` the stand slot after the card."""
 
     counts: Any
     child: Any
-    bust: Any
-    double: Any
+    end: Any
+    busts: Any
+    doubles: Any
     landed: Any
 
 
@@ -387,11 +421,11 @@ class _Valuation:
         # D(n) = n!/m!, m below every n a dealer row is met at, less the dealer's longest path
         floor = max(0, space.total - (len(levels) - 1) - self.longest)
         self.d = {n: factorial(n) // factorial(floor) for n in range(floor, space.total + 1)}
-        largest = oracle.denominator(sum(space.shoe) - 1, upcard)  # the oracle's primes cover bound * it
-        self.bound = 8 * self.d[space.total] // largest + 1  # |X| <= 4 D(n): two doubled stakes
-        self.primes = moduli_above(self.bound * largest)
+        self.primes = moduli_above(8 * self.d[space.total])  # |X| <= 4 D(n): two doubled stakes
         self.p = np.array(self.primes, dtype=np.int64)
         self.radix = np.array(space.radix, dtype=np.int64)
+        # a second hand's key, plus this by state and rank: the key of the position a hit leads to
+        self.child_offset = (self.radix * _STATES + table.after - np.arange(_STATES)[:, None]) * _KINDS
         partner = natural_partner(upcard)
         # a bust costs P(no dealer natural) where a natural costs one bet, else 1
         self.partner = partner if partner is not None and rules.excludes_natural else None
@@ -458,20 +492,21 @@ class _Valuation:
         if not len(codes):
             return self.nothing().finals
         removed = space.removed(codes)
-        chunks = [self.oracle.walked_once(removed[i:i + _DEALER_CHUNK], space.upcard, self.bound)
+        # the rows modulo the oracle's primes (enough for their numerators, below the denominator)
+        chunks = [self.oracle.walked_once(removed[i:i + _DEALER_CHUNK], space.upcard)
                   for i in range(0, len(codes), _DEALER_CHUNK)]
-        if chunks[0].primes != self.primes:
-            raise AssertionError("the dealer's residues are modulo other primes")
-        rows = np.concatenate([chunk.residues for chunk in chunks], axis=2)  # primes x outcomes x sets
+        rows, walked = np.concatenate([chunk.residues for chunk in chunks], axis=2), chunks[0].primes
         denominator = chunks[0].denominators[0]  # n (n - 1) ... (n - K + 1): the same for every set
-        whole = self.modulo(denominator)[:, None]
-        if ((rows.sum(axis=1) % p[:, None] != whole).any(axis=0) & positions.dealer).any():
+        whole = np.array([denominator % q for q in walked], dtype=np.int64)[:, None]
+        if ((rows.sum(axis=1) % np.array(walked)[:, None] != whole).any(axis=0) & positions.dealer).any():
             raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
+        digits = _digits(rows, walked)  # the numerators in mixed radix: as floats, and modulo other primes
+        rows = _modulo_each(digits, walked, self.primes)
         scale = self.modulo(self.d[n] // denominator)
         residues = np.empty((len(codes), _STAKE_KINDS, len(p)), dtype=np.int64)
         residues[:, :_BUST_SLOT] = np.einsum("pos,ot->stp", rows, self.weights) % p * scale % p
         floats = np.empty((len(codes), _STAKE_KINDS))
-        floats[:, :_BUST_SLOT] = (_as_floats(rows, self.primes) / float(denominator)).T @ self.weights
+        floats[:, :_BUST_SLOT] = (_as_float(digits, walked) / float(denominator)).T @ self.weights
         if self.partner is None:
             residues[:, _BUST_SLOT] = self.modulo(-self.d[n])
             floats[:, _BUST_SLOT] = -1.0
@@ -498,46 +533,38 @@ class _Valuation:
         floats = [stake * finals.floats[own, base] + finals.floats[own, slots]]
         if n < 2:
             return _padded(keys, floats[0], stand(np.arange(len(keys))))
-        draws = self.second_draws(sets, states, kinds, later)
+        draws = self.second_draws(keys, sets, states, later)
         ends, hands = later.finals, later.second
-        counts = draws.counts
-        stake_by_rank, base_by_rank = stake[:, None], base[:, None]
+        counts, end, busts, doubles = draws.counts, draws.end, draws.busts, draws.doubles
+        left_behind = stake[:, None] * ends.floats[end, base[:, None]]  # the first hand's term after the card
         floats.append(((counts * hands.floats[draws.child]).sum(axis=1)
-                       + (counts * (stake_by_rank * ends.floats[draws.bust, base_by_rank]
-                                    + ends.floats[draws.bust, _BUST_SLOT])).sum(axis=1)) / n)
-        floats.append((counts * (stake_by_rank * ends.floats[draws.double, base_by_rank]
-                                 + 2 * ends.floats[draws.double, draws.landed])).sum(axis=1) / n)
+                       + (busts * (left_behind + ends.floats[end, _BUST_SLOT])).sum(axis=1)) / n)
+        floats.append((doubles * (left_behind + 2 * ends.floats[end, draws.landed])).sum(axis=1) / n)
+
+        def behind(rows: Any) -> Any:
+            return stake[rows, None, None] * ends.residues[end[rows], base[rows, None]]
 
         def hit(rows: Any) -> Any:
-            c, s, b, bust = counts[rows][:, :, None], stake[rows, None, None], base[rows, None], draws.bust[rows]
-            return ((c * hands.residues[draws.child[rows]]).sum(axis=1)
-                    + (c * (s * ends.residues[bust, b] + ends.residues[bust, _BUST_SLOT])).sum(axis=1)) % p
+            return ((counts[rows][:, :, None] * hands.residues[draws.child[rows]]).sum(axis=1)
+                    + (busts[rows][:, :, None] * (behind(rows) + ends.residues[end[rows], _BUST_SLOT])).sum(axis=1)) % p
 
         def double(rows: Any) -> Any:
-            c, s, b, end = counts[rows][:, :, None], stake[rows, None, None], base[rows, None], draws.double[rows]
-            return (c * (s * ends.residues[end, b] + 2 * ends.residues[end, draws.landed[rows]])).sum(axis=1) % p
+            return (doubles[rows][:, :, None] * (behind(rows) + 2 * ends.residues[end[rows], draws.landed[rows]])
+                    ).sum(axis=1) % p
 
         allowed = [None, table.hit[states], table.double[states]]
         return _padded(keys, *_chosen(floats, allowed, [stand, hit, double], self.primes))
 
-    def second_draws(self, sets: Any, states: Any, kinds: Any, later: _LevelValues) -> _SecondDraws:
-        """The draws of the second hand's positions (:class:`_SecondDraws`) into ``later``."""
-        import numpy as np
-
+    def second_draws(self, keys: Any, sets: Any, states: Any, later: _LevelValues) -> _SecondDraws:
+        """The draws of the second hand's positions ``keys`` (:class:`_SecondDraws`) into ``later``."""
         table = self.table
         counts = self.space.unseen(sets)
-        after = table.after[states]
         held = counts > 0
-        hits = held & table.hit[states][:, None]
-        doubles = held & table.double[states][:, None]
-        counts = np.where(hits | doubles, counts, 0)
-        drawn = sets[:, None] + self.radix
-        child = later.second.find((drawn * _STATES + after) * _KINDS + kinds[:, None], hits & (after >= 0))
-        busts = hits & (after < 0)
-        end = later.finals.find(drawn, busts | doubles)
-        nothing = len(later.finals.keys)
-        landed = np.where(after >= 0, table.slot[np.maximum(after, 0)], _BUST_SLOT)
-        return _SecondDraws(counts, child, np.where(busts, end, nothing), np.where(doubles, end, nothing), landed)
+        stays, busts, doubles = held & table.stays[states], held & table.busts[states], held & table.doubles[states]
+        child = later.second.find(keys[:, None] + self.child_offset[states], stays)
+        end = later.finals.find(sets[:, None] + self.radix, busts | doubles)
+        return _SecondDraws(counts * (stays | busts | doubles), child, end, counts * busts, counts * doubles,
+                            table.landed[states])
 
     def dealt(self, keys: Any, n: int, later: _LevelValues) -> _Values:
         """The second hand dealt its second card from ``keys`` (set code * kinds + kind, n unseen)."""
@@ -633,16 +660,37 @@ def _signed(x: int, primes: list[int]) -> int:
     return x - product if 2 * x > product else x
 
 
-def _as_floats(residues: Any, primes: list[int]) -> Any:
-    """Non-negative integers below the primes' product, from their residues (primes x ...), as
-    floats (relative error a few 2^-53): Garner's mixed-radix digits, summed by Horner's rule."""
+def _digits(residues: Any, primes: list[int]) -> list[Any]:
+    """The mixed-radix digits (Garner's) of non-negative integers below the primes' product, from their
+    residues (primes x ...): x = d0 + d1 p0 + d2 p0 p1 + ..., each digit below its prime."""
     digits: list[Any] = []
     for i, p in enumerate(primes):
         t = residues[i] % p
         for j, digit in enumerate(digits):
-            t = (t - digit) % p * pow(primes[j], -1, p) % p
+            t = (t - digit) % p * pow(primes[j], -1, p) % p  # below 2^52: exact in int64
         digits.append(t)
+    return digits
+
+
+def _as_float(digits: list[Any], primes: list[int]) -> Any:
+    """The integers of mixed-radix ``digits`` (:func:`_digits`) as floats (Horner's rule: relative error
+    a few 2^-53)."""
     value = digits[-1].astype(float)
     for j in range(len(primes) - 2, -1, -1):
         value = value * primes[j] + digits[j]
     return value
+
+
+def _modulo_each(digits: list[Any], radix: list[int], primes: list[int]) -> Any:
+    """The integers of mixed-radix ``digits`` (over the primes ``radix``) modulo each of ``primes``
+    (primes x ...)."""
+    import numpy as np
+
+    out = []
+    for q in primes:
+        total, weight = np.zeros_like(digits[0]), 1
+        for digit, p in zip(digits, radix):
+            total = (total + digit * (weight % q)) % q  # below 2^53
+            weight *= p
+        out.append(total)
+    return np.stack(out)
