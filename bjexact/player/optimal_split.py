@@ -150,7 +150,7 @@ _ANY_STANDING = ((21, 1),)  # what the finished hands stand on, where only wheth
 
 
 def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | None = None, *,
-                  progress: bool | None = None, departures: bool = False) -> OptimalSplit:
+                  progress: bool | None = None, departures: bool = False, batched: bool = True) -> OptimalSplit:
     """The exact value of splitting ``pair`` (a rank, 1 = ace) against ``upcard`` when every split
     hand is played perfectly (the module docstring gives the conventions).
 
@@ -159,6 +159,10 @@ def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | N
     when it is a terminal), by the first split hand's second card. ``departures``: also every
     position where the optimum plays otherwise than CDZ- (:attr:`OptimalSplit.departures`: a walk
     of the positions the optimum reaches, whose values are known by then, and CDZ-'s moves there).
+    ``batched``: a split to two hands on a finite shoe is valued in batches
+    (:mod:`bjexact.player.split_batch`), unless ``departures`` are asked for; ``batched=False``:
+    by the recursive solver, as resplits and the infinite deck are (many times slower; the same
+    values, kept as an independent check of the batches).
 
     Examples
     --------
@@ -181,7 +185,7 @@ def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | N
     if not seen.infinite:
         check_shoe_holds(seen.counts, (pair, pair, upcard))
     start = counts_of([pair, pair])
-    if not seen.infinite and rules.split_limit(pair) == 2 and not departures:
+    if batched and not departures and not seen.infinite and rules.split_limit(pair) == 2:
         assert seen.dealer_oracle is not None  # a finite shoe's
         w = split_once_w(rules, seen.dealer_oracle, pair, upcard, seen.counts, limit=MAX_POSITIONS,
                          too_many=f"perfect post-split play needs more than {MAX_POSITIONS:,} positions here: "
