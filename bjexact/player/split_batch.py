@@ -506,7 +506,10 @@ class _Valuation:
         residues = np.empty((len(codes), _STAKE_KINDS, len(p)), dtype=np.int64)
         residues[:, :_BUST_SLOT] = np.einsum("pos,ot->stp", rows, self.weights) % p * scale % p
         floats = np.empty((len(codes), _STAKE_KINDS))
-        floats[:, :_BUST_SLOT] = (_as_float(digits, walked) / float(denominator)).T @ self.weights
+        chances = _as_float(digits, walked) / float(denominator)  # outcomes x sets
+        # the weighted sums term by term: a matrix product would wake BLAS's threads, whose waiting costs
+        # more processor time than the product
+        floats[:, :_BUST_SLOT] = sum(chances[o][:, None] * self.weights[o] for o in range(len(chances)))
         if self.partner is None:
             residues[:, _BUST_SLOT] = self.modulo(-self.d[n])
             floats[:, _BUST_SLOT] = -1.0
