@@ -33,14 +33,16 @@ Exact values, decided in floats, certified
     denominator n (n - 1) ... (n - K + 1)), as in :mod:`bjexact.player.engine`: a draw of
     rank r has chance c_r / n and D(n) = n D(n - 1), so a move's X is sum_r c_r X(child), no
     division. The X are kept modulo primes below 2^26 whose product exceeds 8 D(N0) (|W| <= 4,
-    two doubled stakes), the dealer's exact rows come modulo the same primes
-    (:meth:`~bjexact.dealer.batch.DealerOracle.walked_once`, one batch per level), and the
-    root's X is rebuilt by the Chinese remainder theorem. The moves are chosen in float64 beside
-    them; the floats' rounding error is below 1e-12 in all (about 100 roundings of 2^-53 of values
+    two doubled stakes). The dealer's exact rows come modulo the few primes their numerators need
+    (:meth:`~bjexact.dealer.batch.DealerOracle.walked_once`, one batch per level); their
+    mixed-radix (Garner) digits give both their floats and their residues modulo the X's primes.
+    The root's X is rebuilt by the Chinese remainder theorem. The moves are chosen in float64
+    first; the floats' rounding error is below 1e-11 in all (about 100 roundings of 2^-53 of values
     at most 4 per level, fewer than 100 levels), so wherever two moves' floats are within
-    :data:`TIE` (about 1e-9) of each other at a reachable position, both moves' exact values are
-    rebuilt from their residues (CRT) and compared exactly; exact ties go to the earlier move of
-    stand, hit, double (:func:`~bjexact.core.choice.best_move`). No float decides a result.
+    :data:`TIE` (about 1e-9) of each other, both moves' exact values are rebuilt from their
+    residues (CRT) and compared exactly; exact ties go to the earlier move of stand, hit, double
+    (:func:`~bjexact.core.choice.best_move`). Only the residues of the move made are computed
+    (of every move where the floats leave it in doubt). No float decides a result.
 """
 
 from __future__ import annotations
