@@ -22,10 +22,10 @@ Positions, level by level
     refusals of tiny shoes first), then valued backwards. A set R is a mixed-radix integer (the
     digit of rank r its count), so a child's key is the parent's plus the radix of the card;
     children are found by binary search (``numpy.searchsorted``) in the sorted keys of the next
-    level. The second hand's values are computed for all fourteen kinds at once (a kind its
-    position cannot be reached with is valued too and never used; only reachable ones decide
-    anything). A hand's state is its total, whether it is soft, and whether it holds two cards
-    (what doubling and hitting split aces ask); a split once has no resplit.
+    level. Only the positions some play reaches are valued (a second hand's set and state come
+    with one or two of the fourteen kinds, seldom more). A hand's state is its total, whether it
+    is soft, and whether it holds two cards (what doubling and hitting split aces ask); a split
+    once has no resplit.
 
 Exact values, decided in floats, certified
     Each value of a position with n unseen is an integer X over D(n) = n!/m! (m below every
