@@ -5,10 +5,15 @@ Run:  python benchmarks/optimal_split.py [--decks 1] [--pair 8] [--upcard T] [--
 The command is run as a process (start-up included); its processor time (user + sys, the fair
 measure on a busy machine) and peak memory (the largest resident set) are printed beside the targets
 of one pair and up-card split once: one deck at most 3 s and 1 GB, two decks at most 20 s and 2 GB.
-The command also values CDZ-, CDP1 and CDP (about a second of the time on one deck). Measured on a
-busy 2-core machine, 8,8 against a ten on one deck: 28.7 s and 316 MB (38.5 s before the first pass,
-which finds the dealer's tables, kept only whether a finished hand stands): far over the 3 s target,
-which needs the positions valued in batches as the engine values unsplit hands.
+The command also values CDZ-, CDP1 and CDP (a few tenths of a second on one deck). Measured on a
+2-core machine, split once, positions valued in batches (bjexact.player.split_batch):
+
+    one deck,  8,8 v T   1.1 s    76 MB     (28.7 s and 316 MB valued one by one, recursively)
+    one deck,  2,2 v 6   2.6 s   190 MB     (the most positions; about 150 s and 1 GB recursively)
+    two decks, 8,8 v T   1.4 s    98 MB
+    two decks, 2,2 v 6   7.2 s   389 MB
+
+Every pair and up-card of one deck split once: 95 s in one process (the slowest pair, 2,2 v 3, 3.0 s).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ examples:
   bjexact hand T 9 --upcard A --decks 1                   # and the value of insurance
   bjexact hand A K --upcard A                             # a natural: even money or not
   bjexact hand T T --upcard T --shoe 1,0,0,0,0,0,0,0,0,9 --split-hands 2 --split-strategy optimal
-  bjexact hand 8 8 --upcard T --decks 1 --split-hands 2 --split-strategy optimal   # half a minute
+  bjexact hand 8 8 --upcard T --decks 1 --split-hands 2 --split-strategy optimal   # a second
 
 Values per unit initial bet, composition-dependent (the hand's cards and the up-card
 have left the shoe). With the dealer peeking (the default) and a ten or ace up they
@@ -32,8 +32,9 @@ split hand knowing every card seen in the round and the finished hands' totals) 
 shows it beside CDZ-, CDP1 and CDP (JSON: "split_strategies"); --show-play lists
 where it plays a split hand otherwise than CDZ-, e.g. on one deck 8,8 v T the second
 hand 8,8 after a first hand 8,4,5 of 17 stands where CDZ- hits (JSON: "departures").
-Exact, and slow on real shoes for now: one pair on one deck split once takes half a
-minute (8,8) to two and a half (2,2); resplits on a deck reach a bound on the work
+Exact: split once, one pair on one deck takes about a second (8,8) to three (2,2),
+on two decks two to eight; --show-play and resplits value the positions one by one,
+half a minute for 8,8 on one deck, and resplits on a deck reach a bound on the work
 and are refused in one line, after minutes.
 """
 

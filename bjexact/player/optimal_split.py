@@ -31,12 +31,18 @@ Conventions
     the problem); realistic shoes never come near.
 
 Cost
-    Every position of the round (the cards gone, the finished hands' totals and stakes, the hand
-    in play, the hands waiting) is valued once, in exact rationals, in two passes: the first finds
-    the sets of cards gone the dealer meets (its tables are then computed in one batch), the
-    second values. The positions, valued one by one, are the price: one deck split once, 8,8
-    against a ten about 30 s and 0.3 GB, 2,2 against a 6 about 150 s and 1 GB; valued in batches,
-    as the engine values unsplit hands, is what seconds need.
+    A split to two hands on a finite shoe is valued in batches (:mod:`bjexact.player.split_batch`):
+    every position with as many cards gone at once, decided in floats and valued exactly modulo
+    primes, the same values. Measured (the whole ``hand`` command, processor time and peak memory,
+    ``benchmarks/optimal_split.py``): one deck, 8,8 against a ten 1.1 s and 76 MB, 2,2 against a 6
+    (the most positions) 2.6 s and 190 MB; two decks, 8,8 against a ten 1.4 s and 98 MB, 2,2
+    against a 6 7.2 s and 389 MB; every pair and up-card of one deck 95 s. Resplits, the infinite
+    deck and the departures value every position of the round (the cards gone, the finished
+    hands' totals and stakes, the hand in play, the hands waiting) once, in exact rationals,
+    recursively, in two passes: the first finds the sets of cards gone the dealer meets (its
+    tables are then computed in one batch), the second values. The positions, valued one by one,
+    are the price: one deck split once, 8,8 against a ten about 30 s and 0.3 GB, 2,2 against a 6
+    about 150 s and 1 GB.
 """
 
 from __future__ import annotations
@@ -53,13 +59,15 @@ from ..errors import BjexactError
 from ..progress import Progress
 from .engine import stand_weights
 from .seen import NOTHING_GONE, SeenCards
+from .split_batch import split_once_w
 from .values import FractionSolver
 
 __all__ = ["OptimalSplit", "Departure", "optimal_split", "MAX_POSITIONS"]
 
-# the most positions one split is valued over (one deck split once: 8,8 against a ten, about 270,000
-# positions in 0.3 GB; 2,2 against a 6, the largest, under 1 GB); beyond, a one-line refusal rather
-# than gigabytes (one deck split to four hands went past 5 GB)
+# the most positions one split is valued over (recursively, one deck split once: 8,8 against a ten,
+# about 270,000 positions in 0.3 GB; 2,2 against a 6, the largest, under 1 GB; in batches, two decks
+# split once: 2,2 against a 6, 1.6 million in 0.4 GB); beyond, a one-line refusal rather than
+# gigabytes (one deck split to four hands went past 5 GB)
 MAX_POSITIONS = 3_000_000
 
 _ZERO = mpq(0)
@@ -149,7 +157,7 @@ _ANY_STANDING = ((21, 1),)  # what the finished hands stand on, where only wheth
 
 
 def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | None = None, *,
-                  progress: bool | None = None, departures: bool = False) -> OptimalSplit:
+                  progress: bool | None = None, departures: bool = False, batched: bool = True) -> OptimalSplit:
     """The exact value of splitting ``pair`` (a rank, 1 = ace) against ``upcard`` when every split
     hand is played perfectly (the module docstring gives the conventions).
 
@@ -158,6 +166,10 @@ def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | N
     when it is a terminal), by the first split hand's second card. ``departures``: also every
     position where the optimum plays otherwise than CDZ- (:attr:`OptimalSplit.departures`: a walk
     of the positions the optimum reaches, whose values are known by then, and CDZ-'s moves there).
+    ``batched``: a split to two hands on a finite shoe is valued in batches
+    (:mod:`bjexact.player.split_batch`), unless ``departures`` are asked for; ``batched=False``:
+    by the recursive solver, as resplits and the infinite deck are (many times slower; the same
+    values, kept as an independent check of the batches).
 
     Examples
     --------
@@ -180,6 +192,13 @@ def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | N
     if not seen.infinite:
         check_shoe_holds(seen.counts, (pair, pair, upcard))
     start = counts_of([pair, pair])
+    if batched and not departures and not seen.infinite and rules.split_limit(pair) == 2:
+        assert seen.dealer_oracle is not None  # a finite shoe's
+        w = split_once_w(rules, seen.dealer_oracle, pair, upcard, seen.counts, limit=MAX_POSITIONS,
+                         too_many=f"perfect post-split play needs more than {MAX_POSITIONS:,} positions here: "
+                                  f"use a smaller shoe", progress=progress)
+        return OptimalSplit(pair, upcard, w, seen.natural_chance(start, upcard), rules.excludes_natural,
+                            rules.hole_card == "peek")
     draws: dict[Counts, list[tuple[int, mpq, Counts]]] = {}  # shared by both passes
     solver = _Solver(rules, seen, pair, upcard, draws)
     first_cards = solver.draws(start)

@@ -1,0 +1,701 @@
+"""Perfect play after splitting once, on a finite shoe, valued in batches: the same exact W as
+:mod:`bjexact.player.optimal_split`'s recursive solver, many times faster.
+
+The structure of a split to two hands
+    The two hands meet the same dealer, so a finished round is worth a sum over the hands given
+    the cards gone ``R`` (the player's cards besides the pair; the up-card and the pair are gone
+    throughout): for each standing hand, its stake times G(R, total), and for each busted hand
+    minus its stake times P(no dealer natural | R) where a natural costs one bet (1 otherwise);
+    G(R, t) = sum over the dealer's outcomes of the payoff of standing on t (a total below 17
+    as 16) times their chance given R (:func:`~bjexact.player.engine.stand_weights`). So what
+    the first hand leaves the second is one of fourteen *kinds*: it stands on 16 (or less) .. 21
+    or busts, with a stake of 1 or 2; the second hand is a single hand whose final payoff adds
+    the kind's term at the final R. The first hand is a single hand whose final value is the
+    value of dealing the second hand from its R and kind.
+
+Positions, level by level
+    A position of the second hand is (R, its state, the kind), of the first hand R alone (its
+    cards are R). Every position with ``L`` cards gone (besides the up-card and the pair) has
+    the same n = N0 - L cards unseen, the hole card among them, and its children (a drawn card)
+    have one card more: the positions are enumerated forwards level by level from the split
+    (every move the rules allow, as the recursive solver explores them, which also finds the
+    refusals of tiny shoes first), then valued backwards. A set R is a mixed-radix integer (the
+    digit of rank r its count), so a child's key is the parent's plus the radix of the card;
+    children are found by binary search (``numpy.searchsorted``) in the sorted keys of the next
+    level. Only the positions some play reaches are valued (a second hand's set and state come
+    with one or two of the fourteen kinds, seldom more). A hand's state is its total, whether it
+    is soft, and whether it holds two cards (what doubling and hitting split aces ask); a split
+    once has no resplit.
+
+Exact values, decided in floats, certified
+    Each value of a position with n unseen is an integer X over D(n) = n!/m! (m below every
+    n the dealer meets, less its longest path K, so D(n) is a multiple of the dealer's
+    denominator n (n - 1) ... (n - K + 1)), as in :mod:`bjexact.player.engine`: a draw of
+    rank r has chance c_r / n and D(n) = n D(n - 1), so a move's X is sum_r c_r X(child), no
+    division. The X are kept modulo primes below 2^26 whose product exceeds 8 D(N0) (|W| <= 4,
+    two doubled stakes). The dealer's exact rows come modulo the few primes their numerators need
+    (:meth:`~bjexact.dealer.batch.DealerOracle.walked_once`, one batch per level); their
+    mixed-radix (Garner) digits give both their floats and their residues modulo the X's primes.
+    The root's X is rebuilt by the Chinese remainder theorem. The moves are chosen in float64
+    first; the floats' rounding error is below 1e-11 in all (about 100 roundings of 2^-53 of values
+    at most 4 per level, fewer than 100 levels), so wherever two moves' floats are within
+    :data:`TIE` (about 1e-9) of each other, both moves' exact values are rebuilt from their
+    residues (CRT) and compared exactly; exact ties go to the earlier move of stand, hit, double
+    (:func:`~bjexact.core.choice.best_move`). Only the residues of the move made are computed
+    (of every move where the floats leave it in doubt). No float decides a result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from math import factorial, prod
+from typing import Any
+
+from ..core.cards import RANKS, Counts
+from ..core.hand import HandValue, add_card, hand_value, natural_partner
+from ..core.numbers import mpq
+from ..core.rules import GameRules
+from ..dealer.batch import DealerOracle, from_residues, moduli_above
+from ..errors import BjexactError
+from ..progress import Progress
+from .engine import stand_weights
+
+__all__ = ["split_once_w", "TIE"]
+
+TIE = 2.0 ** -30  # floats of two moves closer than this are compared exactly
+
+_STAKE_KINDS = 7  # stand on 16..21 (slots 0..5), bust (slot 6)
+_BUST_SLOT = 6
+_KINDS = 2 * _STAKE_KINDS  # with a stake of 1 (kinds 0..6) or 2 (kinds 7..13)
+_STANDING = sum(1 << k for k in range(_KINDS) if k % _STAKE_KINDS != _BUST_SLOT)  # kinds a hand stands on
+_STATES = 88  # hand states: (total * 2 + soft) * 2 + two cards, total <= 21
+_CHUNK = 40_000  # positions valued at once (the arrays of a chunk: positions x kinds x primes)
+_DEALER_CHUNK = 10_000  # sets of cards gone per walk of the dealer's residues
+
+
+def split_once_w(rules: GameRules, oracle: DealerOracle, pair: int, upcard: int, shoe: Counts, *,
+                 limit: int, too_many: str, progress: bool | None = None) -> mpq:
+    """W of splitting ``pair`` against ``upcard`` into two hands (no more), both played perfectly
+    (the conventions of :mod:`bjexact.player.optimal_split`), on the finite ``shoe`` (its counts
+    before anything is dealt); ``oracle`` its dealer. More than ``limit`` positions: refused with
+    the message ``too_many``. ``progress``: a bar on standard error (default: when it is a
+    terminal), by the levels valued."""
+    table = _HandTable.of(rules, pair)
+    space = _Space.of(shoe, pair, upcard)
+    levels = _enumerate(space, table, limit, too_many)
+    with Progress(len(levels) - 1, "split hands, by cards drawn", enabled=progress) as bar:
+        return _Valuation(rules, oracle, space, table, levels, bar.advance).root()
+
+
+# --- the split hands' states ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _HandTable:
+    """The states of a split hand (:data:`_STATES` codes) and what the rules let each do.
+
+    ``after[s, r - 1]``: the state after drawing rank r (-1: bust); ``slot[s]``: its stand slot
+    (max(total, 16) - 16); ``hit[s]``, ``double[s]``: whether it may hit, double (while a card can
+    be drawn); ``second[r - 1]``: the state of the pair card and a second card r. By state and rank
+    (states x ranks): ``stays``, ``busts``: a hit is allowed and the card leaves the hand standing,
+    busts it; ``doubles``: a double is allowed; ``landed``: the stand slot after the card
+    (:data:`_BUST_SLOT` for a bust)."""
+
+    after: Any
+    slot: Any
+    hit: Any
+    double: Any
+    second: tuple[int, ...]
+    stays: Any
+    busts: Any
+    doubles: Any
+    landed: Any
+
+    @staticmethod
+    def of(rules: GameRules, pair: int) -> _HandTable:
+        import numpy as np
+
+        after = np.full((_STATES, 10), -1, dtype=np.int64)
+        slot = np.zeros(_STATES, dtype=np.int64)
+        hit = np.zeros(_STATES, dtype=bool)
+        double = np.zeros(_STATES, dtype=bool)
+        may_hit_split = rules.may_hit_split(pair)
+        for total in range(2, 22):
+            for soft in (False, True):
+                for two in (False, True):
+                    s = _code(HandValue(total, soft), two)
+                    value = HandValue(total, soft)
+                    slot[s] = max(total, 16) - 16
+                    hit[s] = not two or may_hit_split
+                    double[s] = rules.may_double(value, split_pair=pair, cards=2 if two else 3)
+                    for rank in RANKS:
+                        drawn = add_card(value, rank)
+                        after[s, rank - 1] = -1 if drawn.bust else _code(drawn, False)
+        first = hand_value([pair])
+        second = tuple(_code(add_card(first, rank), True) for rank in RANKS)
+        landed = np.where(after >= 0, slot[np.maximum(after, 0)], _BUST_SLOT)
+        return _HandTable(after, slot, hit, double, second, hit[:, None] & (after >= 0), hit[:, None] & (after < 0),
+                          np.repeat(double[:, None], 10, axis=1), landed)
+
+
+def _code(value: HandValue, two: bool) -> int:
+    return (value.total * 2 + value.soft) * 2 + two
+
+
+# --- the sets of cards gone -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Space:
+    """The cards the player may draw after the split: ``left`` (the shoe less the up-card and the
+    pair), ``total`` of them (N0, the hole card among them); a set of cards drawn R as the integer
+    sum_r R_r radix[r] (mixed radix, digit r below left[r] + 1). ``low``, ``high``: where small
+    enough, the unseen counts of ranks A..5 by the code's remainder modulo radix[5], and of ranks
+    6..T by its quotient (two look-ups instead of ten divisions)."""
+
+    shoe: Counts
+    pair: int
+    upcard: int
+    left: tuple[int, ...]
+    total: int
+    radix: tuple[int, ...]
+    low: Any
+    high: Any
+
+    @staticmethod
+    def of(shoe: Counts, pair: int, upcard: int) -> _Space:
+        import numpy as np
+
+        left = list(shoe)
+        left[pair - 1] -= 2
+        left[upcard - 1] -= 1
+        radix = [1]
+        for count in left[:-1]:
+            radix.append(radix[-1] * (count + 1))
+        codes = radix[-1] * (left[-1] + 1)
+        if codes * _STATES * _KINDS >= 1 << 62:
+            raise BjexactError("the shoe is too large for perfect post-split play")
+        low = high = None
+        if codes // radix[_HALF] + radix[_HALF] <= _TABLE_ROWS:
+            low = _unseen(np.arange(radix[_HALF]), radix[:_HALF], left[:_HALF])
+            high = _unseen(np.arange(codes // radix[_HALF]) * radix[_HALF], radix[_HALF:], left[_HALF:])
+        return _Space(shoe, pair, upcard, tuple(left), sum(left), tuple(radix), low, high)
+
+    def unseen(self, codes: Any) -> Any:
+        """The unseen counts (sets x ranks) of the sets ``codes``."""
+        import numpy as np
+
+        if self.low is None:
+            return _unseen(codes, self.radix, self.left)
+        quotient, remainder = np.divmod(codes, self.radix[_HALF])
+        return np.concatenate((self.low[remainder], self.high[quotient]), axis=1)
+
+    def removed(self, codes: Any) -> Any:
+        """The cards gone besides the up-card (the pair and the sets ``codes``), sets x ranks."""
+        import numpy as np
+
+        gone = np.array(self.left, dtype=np.int64) - self.unseen(codes)
+        gone[:, self.pair - 1] += 2
+        return gone
+
+
+def _unseen(codes: Any, radix: Any, left: Any) -> Any:
+    """The unseen counts of the ranks of ``radix`` and ``left`` in the sets ``codes``."""
+    import numpy as np
+
+    left = np.array(left, dtype=np.int64)
+    return left - (codes[:, None] // np.array(radix, dtype=np.int64)) % (left + 1)
+
+
+_HALF = 5  # the ranks of a look-up table of unseen counts (see _Space)
+_TABLE_ROWS = 1 << 21
+
+
+# --- enumeration ------------------------------------------------------------------------------------
+
+@dataclass
+class _Level:
+    """The positions with a number of cards gone, each kind of sorted keys.
+
+    ``first``: the first hand's positions (set codes) and ``first_states`` their states; ``dealt``:
+    where the second hand is dealt from, keyed set code * :data:`_KINDS` + kind; ``second``: the
+    second hand's positions, keyed (set code * :data:`_STATES` + state) * :data:`_KINDS` + kind;
+    ``finals``: the set codes a finished round is valued at, and ``dealer``: whether a round that
+    reaches it has a hand standing (the dealer must then complete its hand)."""
+
+    first: Any
+    first_states: Any
+    dealt: Any
+    second: Any
+    finals: Any
+    dealer: Any
+
+
+def _enumerate(space: _Space, table: _HandTable, limit: int, too_many: str) -> list[_Level]:
+    """Every position reachable from the split by any moves, level by level (see the module docstring),
+    with the refusals of the recursive solver where the shoe cannot complete a round."""
+    import numpy as np
+
+    radix = np.array(space.radix, dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int64)
+    if space.total <= 1:
+        raise BjexactError("the shoe runs out before every split hand has its second card")
+    firsts = [r for r in range(10) if space.left[r]]
+    first = radix[firsts]
+    first_states = np.array([table.second[r] for r in firsts], dtype=np.int64)
+    dealt_in: list[Any] = []  # from the level before
+    second_in: list[Any] = []
+    finals_in: list[tuple[Any, Any]] = []
+    levels = [_Level(empty, empty, empty, empty, empty, empty.astype(bool))]
+    positions = 0
+    while len(first) or dealt_in or second_in or finals_in:
+        n = space.total - len(levels)
+        draw = n >= 2
+        next_dealt: list[Any] = []
+        next_second: list[Any] = []
+        next_finals: list[tuple[Any, Any]] = []
+        next_first: list[Any] = []
+        next_first_states: list[Any] = []
+        if len(first):  # the first hand stands here, or hits or doubles into the next level
+            dealt_in.append(first * _KINDS + table.slot[first_states])
+            if draw:
+                counts = space.unseen(first)
+                for r in range(10):
+                    after = table.after[first_states, r]
+                    held = counts[:, r] > 0
+                    hits = held & table.hit[first_states]
+                    stays = hits & (after >= 0)
+                    next_first.append(first[stays] + radix[r])
+                    next_first_states.append(after[stays])
+                    next_dealt.append((first[hits & (after < 0)] + radix[r]) * _KINDS + _BUST_SLOT)
+                    doubles = held & table.double[first_states]
+                    slots = np.where(after[doubles] >= 0, table.slot[after[doubles]], _BUST_SLOT)
+                    next_dealt.append((first[doubles] + radix[r]) * _KINDS + _STAKE_KINDS + slots)
+        dealt = _distinct(np.concatenate(dealt_in)) if dealt_in else empty
+        if len(dealt):  # the second hand takes its second card
+            if not draw:
+                raise BjexactError("the shoe runs out before every split hand has its second card")
+            sets, kinds = dealt // _KINDS, dealt % _KINDS
+            counts = space.unseen(sets)
+            for r in range(10):
+                held = counts[:, r] > 0
+                next_second.append(((sets[held] + radix[r]) * _STATES + table.second[r]) * _KINDS + kinds[held])
+        second = _distinct(np.concatenate(second_in)) if second_in else empty
+        if len(second):
+            sets, states, kinds = second // (_STATES * _KINDS), second // _KINDS % _STATES, second % _KINDS
+            finals_in.append((sets, np.ones(len(sets), dtype=bool)))
+            if draw:
+                counts = space.unseen(sets)
+                stands = (np.left_shift(1, kinds) & _STANDING) != 0
+                for r in range(10):
+                    after = table.after[states, r]
+                    held = counts[:, r] > 0
+                    hits = held & table.hit[states]
+                    stays = hits & (after >= 0)
+                    next_second.append(((sets[stays] + radix[r]) * _STATES + after[stays]) * _KINDS + kinds[stays])
+                    busts = hits & (after < 0)
+                    next_finals.append((sets[busts] + radix[r], stands[busts]))
+                    doubles = held & table.double[states]
+                    next_finals.append((sets[doubles] + radix[r], (after[doubles] >= 0) | stands[doubles]))
+        finals, dealer = _merged(*_joined(finals_in)) if finals_in else (empty, empty.astype(bool))
+        levels.append(_Level(first, first_states, dealt, second, finals, dealer))
+        positions += len(first) + len(second)
+        if positions > limit:
+            raise BjexactError(too_many)
+        if next_first:
+            keys = np.concatenate(next_first)
+            order = np.argsort(keys)
+            keys, first_states = keys[order], np.concatenate(next_first_states)[order]
+            fresh = _fresh(keys)
+            first, first_states = keys[fresh], first_states[fresh]
+        else:
+            first, first_states = empty, empty
+        dealt_in = [keys for keys in next_dealt if len(keys)]
+        second_in = [keys for keys in next_second if len(keys)]
+        finals_in = [part for part in next_finals if len(part[0])]
+    return levels
+
+
+def _merged(keys: Any, flags: Any) -> tuple[Any, Any]:
+    """The distinct ``keys``, sorted, each with whether any of its ``flags`` is set."""
+    import numpy as np
+
+    marked = np.sort(keys * 2 + ~flags)  # a key's set flag, if any, sorts first
+    first = marked[_fresh(marked >> 1)]
+    return first >> 1, (first & 1) == 0
+
+
+def _fresh(keys: Any) -> Any:
+    """Where sorted ``keys`` change (the first of each run of equal keys)."""
+    import numpy as np
+
+    return np.concatenate(([True], keys[1:] != keys[:-1])) if len(keys) else np.zeros(0, dtype=bool)
+
+
+def _distinct(keys: Any) -> Any:
+    """The distinct ``keys``, sorted (a sort: faster than ``numpy.unique`` on millions of keys)."""
+    import numpy as np
+
+    keys = np.sort(keys)
+    return keys[_fresh(keys)]
+
+
+def _joined(parts: list[tuple[Any, Any]]) -> tuple[Any, Any]:
+    import numpy as np
+
+    return np.concatenate([k for k, _ in parts]), np.concatenate([f for _, f in parts])
+
+
+# --- valuation --------------------------------------------------------------------------------------
+
+@dataclass
+class _Values:
+    """Values of one kind of positions at one level, in the order of their sorted ``keys``, with a
+    row of zeros after the last (the index ``len(keys)``: no position): ``floats`` (W, which decide)
+    and ``residues`` (X = W D(n) modulo each prime, the last axis)."""
+
+    keys: Any
+    floats: Any
+    residues: Any
+
+    def at(self, queries: Any) -> Any:
+        """The indices of ``queries`` among the keys (every one is there)."""
+        import numpy as np
+
+        found = np.searchsorted(self.keys, queries)
+        if len(queries) and not (self.keys[np.minimum(found, len(self.keys) - 1)] == queries).all():
+            raise AssertionError("a position's child was not enumerated")
+        return found
+
+    def find(self, queries: Any, where: Any) -> Any:
+        """The indices of ``queries`` (an array) where ``where``, elsewhere the row of zeros."""
+        import numpy as np
+
+        found = np.full(queries.shape, len(self.keys), dtype=np.int64)
+        found[where] = self.at(queries[where])
+        return found
+
+
+def _padded(keys: Any, floats: Any, residues: Any) -> _Values:
+    """:class:`_Values` of ``keys`` with the row of zeros added."""
+    import numpy as np
+
+    return _Values(keys, np.concatenate((floats, np.zeros((1,) + floats.shape[1:]))),
+                   np.concatenate((residues, np.zeros((1,) + residues.shape[1:], dtype=np.int64))))
+
+
+@dataclass
+class _LevelValues:
+    """Every value of one level (:class:`_Level`'s kinds of positions)."""
+
+    finals: _Values
+    second: _Values
+    dealt: _Values
+    first: _Values
+
+
+@dataclass(frozen=True)
+class _SecondDraws:
+    """The second hand's positions' draws (positions x ranks): ``counts`` of each rank unseen (0
+    where the hand may neither hit nor double), the rows of the next level the card leads to (the
+    row of zeros where none): ``child`` the position a hit goes on from, ``end`` the finished round
+    of a hit that busts or of a double; ``busts``, ``doubles``: the counts where a hit busts, where
+    a double is allowed (else 0); ``landed`` the stand slot after the card."""
+
+    counts: Any
+    child: Any
+    end: Any
+    busts: Any
+    doubles: Any
+    landed: Any
+
+
+class _Valuation:
+    """The backward pass: every level's positions valued from the next level's, exactly (see the
+    module docstring)."""
+
+    def __init__(self, rules: GameRules, oracle: DealerOracle, space: _Space, table: _HandTable,
+                 levels: list[_Level], advance: Callable[[], None] | None):
+        import numpy as np
+
+        self.oracle, self.space, self.table, self.levels, self.advance = oracle, space, table, levels, advance
+        upcard = space.upcard
+        self.longest = oracle.longest(upcard)
+        # D(n) = n!/m!, m below every n a dealer row is met at, less the dealer's longest path
+        floor = max(0, space.total - (len(levels) - 1) - self.longest)
+        self.d = {n: factorial(n) // factorial(floor) for n in range(floor, space.total + 1)}
+        self.primes = moduli_above(8 * self.d[space.total])  # |X| <= 4 D(n): two doubled stakes
+        self.p = np.array(self.primes, dtype=np.int64)
+        self.radix = np.array(space.radix, dtype=np.int64)
+        # a second hand's key, plus this by state and rank: the key of the position a hit leads to
+        self.child_offset = (self.radix * _STATES + table.after - np.arange(_STATES)[:, None]) * _KINDS
+        partner = natural_partner(upcard)
+        # a bust costs P(no dealer natural) where a natural costs one bet, else 1
+        self.partner = partner if partner is not None and rules.excludes_natural else None
+        natural_loses = not rules.excludes_natural
+        # outcomes x stand slots: the payoff of standing on 16..21 against each dealer outcome
+        self.weights = np.array([stand_weights(16 + slot, natural_loses) for slot in range(_BUST_SLOT)],
+                                dtype=np.int64).T
+
+    def modulo(self, x: int) -> Any:
+        """``x`` modulo each prime (an int64 array)."""
+        import numpy as np
+
+        return np.array([x % q for q in self.primes], dtype=np.int64)
+
+    def root(self) -> mpq:
+        """W of the split."""
+        import numpy as np
+
+        space, levels = self.space, self.levels
+        later = self.nothing()
+        for level in range(len(levels) - 1, 0, -1):
+            later = self.level(level, later)
+            if self.advance is not None:
+                self.advance()
+        first = later.first
+        ranks = [r for r in range(10) if space.left[r]]
+        at = first.at(self.radix[ranks])
+        counts = np.array([space.left[r] for r in ranks], dtype=np.int64)
+        residues = (counts[:, None] * first.residues[at]).sum(axis=0) % self.p
+        x = _signed(from_residues(residues[:, None], self.primes)[0], self.primes)
+        w = mpq(x, self.d[space.total])
+        estimate = float((counts * first.floats[at]).sum()) / space.total
+        if abs(estimate - float(w)) > 1e-9:
+            raise AssertionError("the floats have strayed from the exact values")
+        return w
+
+    def nothing(self) -> _LevelValues:
+        """The values of a level with no positions (the one after the last)."""
+        import numpy as np
+
+        keys, primes = np.zeros(0, dtype=np.int64), len(self.primes)
+        plain = _padded(keys, np.zeros(0), np.zeros((0, primes), dtype=np.int64))
+        return _LevelValues(_padded(keys, np.zeros((0, _STAKE_KINDS)),
+                                    np.zeros((0, _STAKE_KINDS, primes), dtype=np.int64)), plain, plain, plain)
+
+    def level(self, level: int, later: _LevelValues) -> _LevelValues:
+        """The values of every position with ``level`` cards drawn, from those with one more."""
+        positions = self.levels[level]
+        n = self.space.total - level
+        finals = self.finals(positions, n)
+        second = self.second(positions.second, n, finals, later)
+        dealt = self.dealt(positions.dealt, n, later)
+        first = self.first(positions, n, dealt, later)
+        return _LevelValues(finals, second, dealt, first)
+
+    def finals(self, positions: _Level, n: int) -> _Values:
+        """The terms of a finished round at the sets ``positions.finals`` (n unseen): per set, G of
+        standing on 16..21 and the cost of a bust (slots 0..6: floats sets x 7, residues sets x 7 x
+        primes), from one batch of the dealer's exact rows; refused where a round that needs the dealer
+        leaves it too few cards."""
+        import numpy as np
+
+        codes, p, space = positions.finals, self.p, self.space
+        if not len(codes):
+            return self.nothing().finals
+        removed = space.removed(codes)
+        # the rows modulo the oracle's primes (enough for their numerators, below the denominator)
+        chunks = [self.oracle.walked_once(removed[i:i + _DEALER_CHUNK], space.upcard)
+                  for i in range(0, len(codes), _DEALER_CHUNK)]
+        rows, walked = np.concatenate([chunk.residues for chunk in chunks], axis=2), chunks[0].primes
+        denominator = chunks[0].denominators[0]  # n (n - 1) ... (n - K + 1): the same for every set
+        whole = np.array([denominator % q for q in walked], dtype=np.int64)[:, None]
+        if ((rows.sum(axis=1) % np.array(walked)[:, None] != whole).any(axis=0) & positions.dealer).any():
+            raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
+        digits = _digits(rows, walked)  # the numerators in mixed radix: as floats, and modulo other primes
+        rows = _modulo_each(digits, walked, self.primes)
+        scale = self.modulo(self.d[n] // denominator)
+        residues = np.empty((len(codes), _STAKE_KINDS, len(p)), dtype=np.int64)
+        residues[:, :_BUST_SLOT] = np.einsum("pos,ot->stp", rows, self.weights) % p * scale % p
+        floats = np.empty((len(codes), _STAKE_KINDS))
+        chances = _as_float(digits, walked) / float(denominator)  # outcomes x sets
+        # the weighted sums term by term: a matrix product would wake BLAS's threads, whose waiting costs
+        # more processor time than the product
+        floats[:, :_BUST_SLOT] = sum(chances[o][:, None] * self.weights[o] for o in range(len(chances)))
+        if self.partner is None:
+            residues[:, _BUST_SLOT] = self.modulo(-self.d[n])
+            floats[:, _BUST_SLOT] = -1.0
+        else:  # minus P(no dealer natural) = (n - partners) / n, over D(n) = n D(n - 1)
+            others = n - space.unseen(codes)[:, self.partner - 1]
+            residues[:, _BUST_SLOT] = -others[:, None] * self.modulo(self.d[n - 1]) % p
+            floats[:, _BUST_SLOT] = -others / n
+        return _padded(codes, floats, residues)
+
+    def second(self, keys: Any, n: int, finals: _Values, later: _LevelValues) -> _Values:
+        """The second hand's positions ``keys`` (n unseen), each at its best move: decided in floats,
+        then the residues of the move made (of every move where the floats cannot decide)."""
+        import numpy as np
+
+        table, p = self.table, self.p
+        sets, states, kinds = keys // (_STATES * _KINDS), keys // _KINDS % _STATES, keys % _KINDS
+        base, stake = kinds % _STAKE_KINDS, 1 + kinds // _STAKE_KINDS
+        own, slots = finals.at(sets), table.slot[states]
+
+        def stand(rows: Any) -> Any:
+            return (stake[rows, None] * finals.residues[own[rows], base[rows]]
+                    + finals.residues[own[rows], slots[rows]]) % p
+
+        floats = [stake * finals.floats[own, base] + finals.floats[own, slots]]
+        if n < 2:
+            return _padded(keys, floats[0], stand(np.arange(len(keys))))
+        draws = self.second_draws(keys, sets, states, later)
+        ends, hands = later.finals, later.second
+        counts, end, busts, doubles = draws.counts, draws.end, draws.busts, draws.doubles
+        left_behind = stake[:, None] * ends.floats[end, base[:, None]]  # the first hand's term after the card
+        floats.append(((counts * hands.floats[draws.child]).sum(axis=1)
+                       + (busts * (left_behind + ends.floats[end, _BUST_SLOT])).sum(axis=1)) / n)
+        floats.append((doubles * (left_behind + 2 * ends.floats[end, draws.landed])).sum(axis=1) / n)
+
+        def behind(rows: Any) -> Any:
+            return stake[rows, None, None] * ends.residues[end[rows], base[rows, None]]
+
+        def hit(rows: Any) -> Any:
+            return ((counts[rows][:, :, None] * hands.residues[draws.child[rows]]).sum(axis=1)
+                    + (busts[rows][:, :, None] * (behind(rows) + ends.residues[end[rows], _BUST_SLOT])).sum(axis=1)) % p
+
+        def double(rows: Any) -> Any:
+            return (doubles[rows][:, :, None] * (behind(rows) + 2 * ends.residues[end[rows], draws.landed[rows]])
+                    ).sum(axis=1) % p
+
+        allowed = [None, table.hit[states], table.double[states]]
+        return _padded(keys, *_chosen(floats, allowed, [stand, hit, double], self.primes))
+
+    def second_draws(self, keys: Any, sets: Any, states: Any, later: _LevelValues) -> _SecondDraws:
+        """The draws of the second hand's positions ``keys`` (:class:`_SecondDraws`) into ``later``."""
+        table = self.table
+        counts = self.space.unseen(sets)
+        held = counts > 0
+        stays, busts, doubles = held & table.stays[states], held & table.busts[states], held & table.doubles[states]
+        child = later.second.find(keys[:, None] + self.child_offset[states], stays)
+        end = later.finals.find(sets[:, None] + self.radix, busts | doubles)
+        return _SecondDraws(counts * (stays | busts | doubles), child, end, counts * busts, counts * doubles,
+                            table.landed[states])
+
+    def dealt(self, keys: Any, n: int, later: _LevelValues) -> _Values:
+        """The second hand dealt its second card from ``keys`` (set code * kinds + kind, n unseen)."""
+        import numpy as np
+
+        sets, kinds = keys // _KINDS, keys % _KINDS
+        counts = self.space.unseen(sets)
+        second = np.array(self.table.second, dtype=np.int64)
+        hands = later.second
+        child = hands.find(((sets[:, None] + self.radix) * _STATES + second) * _KINDS + kinds[:, None], counts > 0)
+        floats = (counts * hands.floats[child]).sum(axis=1) / max(n, 1)
+        residues = (counts[:, :, None] * hands.residues[child]).sum(axis=1) % self.p
+        return _padded(keys, floats, residues)
+
+    def first(self, positions: _Level, n: int, dealt: _Values, later: _LevelValues) -> _Values:
+        """The first hand's positions at this level (n unseen), each at its best move."""
+        import numpy as np
+
+        table, p = self.table, self.p
+        sets, states = positions.first, positions.first_states
+        stood = dealt.at(sets * _KINDS + table.slot[states])
+        floats = [dealt.floats[stood]]
+
+        def stand(rows: Any) -> Any:
+            return dealt.residues[stood[rows]]
+
+        if n < 2:
+            return _padded(sets, floats[0], stand(np.arange(len(sets))))
+        counts = self.space.unseen(sets)
+        after = table.after[states]
+        held = counts > 0
+        hits = held & table.hit[states][:, None]
+        doubles = held & table.double[states][:, None]
+        drawn = sets[:, None] + self.radix
+        hands, deals = later.first, later.dealt
+        child = hands.find(drawn, hits & (after >= 0))
+        bust = deals.find(drawn * _KINDS + _BUST_SLOT, hits & (after < 0))
+        landed = np.where(after >= 0, table.slot[np.maximum(after, 0)], _BUST_SLOT)
+        double_deal = deals.find(drawn * _KINDS + _STAKE_KINDS + landed, doubles)
+        hit_counts, double_counts = np.where(hits, counts, 0), np.where(doubles, counts, 0)
+        floats.append((hit_counts * (hands.floats[child] + deals.floats[bust])).sum(axis=1) / n)
+        floats.append((double_counts * deals.floats[double_deal]).sum(axis=1) / n)
+
+        def hit(rows: Any) -> Any:
+            c = hit_counts[rows][:, :, None]
+            return (c * (hands.residues[child[rows]] + deals.residues[bust[rows]])).sum(axis=1) % p
+
+        def double(rows: Any) -> Any:
+            return (double_counts[rows][:, :, None] * deals.residues[double_deal[rows]]).sum(axis=1) % p
+
+        allowed = [None, table.hit[states], table.double[states]]
+        return _padded(sets, *_chosen(floats, allowed, [stand, hit, double], self.primes))
+
+
+def _chosen(floats: list[Any], allowed: list[Any], residues: list[Callable[[Any], Any]],
+            primes: list[int]) -> tuple[Any, Any]:
+        """The value (floats, residues) of each position at its best move. ``floats``: each move's
+        floats, in the order stand, hit, double; ``allowed``: where each is allowed (``None``:
+        everywhere); ``residues``: each move's residues of the positions (rows) it is given. The
+        floats decide where the best leads every other allowed move by more than :data:`TIE`;
+        elsewhere the exact values do (rebuilt from the residues), ties going to the earlier move.
+        Only the residues of the move made are computed, and of every move where it is in doubt."""
+        import numpy as np
+
+        values = np.stack([f if where is None else np.where(where, f, -np.inf) for f, where in zip(floats, allowed)])
+        everywhere = np.arange(values.shape[1])
+        choice = values.argmax(axis=0)
+        best = values[choice, everywhere]
+        close = best - values <= TIE
+        close[choice, everywhere] = False
+        doubtful = np.flatnonzero(close.any(axis=0))
+        if len(doubtful):
+            exact = [[_signed(x, primes) for x in from_residues(move(doubtful).T, primes)] for move in residues]
+            for i, position in enumerate(doubtful.tolist()):
+                near = [m for m in range(len(floats)) if best[position] - values[m, position] <= TIE]
+                choice[position] = max(near, key=lambda m: (exact[m][i], -m))
+        out = np.empty((values.shape[1], len(primes)), dtype=np.int64)
+        for m, move in enumerate(residues):
+            for rows in _chunks(np.flatnonzero(choice == m)):
+                out[rows] = move(rows)
+        return values[choice, everywhere], out
+
+
+def _chunks(rows: Any) -> list[Any]:
+    """``rows`` in pieces of at most :data:`_CHUNK` (a move's residues of many positions take
+    positions x ranks x primes integers while they are summed)."""
+    return [rows[i:i + _CHUNK] for i in range(0, len(rows), _CHUNK)]
+
+
+def _signed(x: int, primes: list[int]) -> int:
+    """``x`` (from 0 to the primes' product) as the signed integer it stands for."""
+    product = prod(primes)
+    return x - product if 2 * x > product else x
+
+
+def _digits(residues: Any, primes: list[int]) -> list[Any]:
+    """The mixed-radix digits (Garner's) of non-negative integers below the primes' product, from their
+    residues (primes x ...): x = d0 + d1 p0 + d2 p0 p1 + ..., each digit below its prime."""
+    digits: list[Any] = []
+    for i, p in enumerate(primes):
+        t = residues[i] % p
+        for j, digit in enumerate(digits):
+            t = (t - digit) % p * pow(primes[j], -1, p) % p  # below 2^52: exact in int64
+        digits.append(t)
+    return digits
+
+
+def _as_float(digits: list[Any], primes: list[int]) -> Any:
+    """The integers of mixed-radix ``digits`` (:func:`_digits`) as floats (Horner's rule: relative error
+    a few 2^-53)."""
+    value = digits[-1].astype(float)
+    for j in range(len(primes) - 2, -1, -1):
+        value = value * primes[j] + digits[j]
+    return value
+
+
+def _modulo_each(digits: list[Any], radix: list[int], primes: list[int]) -> Any:
+    """The integers of mixed-radix ``digits`` (over the primes ``radix``) modulo each of ``primes``
+    (primes x ...)."""
+    import numpy as np
+
+    out = []
+    for q in primes:
+        total, weight = np.zeros_like(digits[0]), 1
+        for digit, p in zip(digits, radix):
+            total = (total + digit * (weight % q)) % q  # below 2^53
+            weight *= p
+        out.append(total)
+    return np.stack(out)
