@@ -12,8 +12,9 @@ import optimal_split_bruteforce as bf
 import pytest
 from clirun import run
 
-from bjexact.core.cards import counts_of
-from bjexact.core.numbers import mpq
+from bjexact.apps.sweep import solve_task
+from bjexact.core.cards import counts_of, rank_symbol
+from bjexact.core.numbers import fraction_string, mpq
 from bjexact.core.rules import GameRules
 from bjexact.errors import BjexactError
 from bjexact.player.game import hand_moves, solve_game
@@ -194,7 +195,7 @@ def test_hand_json_gives_every_strategys_split(capsys):
     assert "split_strategies" not in json.loads(out)  # only where the optimum was asked for
 
 
-@pytest.mark.parametrize("argv", [["chart"], ["play"], ["count", "--shoes", "1", "--serial"],
+@pytest.mark.parametrize("argv", [["play"], ["count", "--shoes", "1", "--serial"],
                                   ["edge", "--distribution"], ["edge", "--strategy", "chart"],
                                   ["hand", "8", "8", "--upcard", "A", "--split-hands", "1"]])
 def test_where_the_optimum_is_not_given_yet_one_line_says_so(capsys, argv):
@@ -204,12 +205,30 @@ def test_where_the_optimum_is_not_given_yet_one_line_says_so(capsys, argv):
     assert expected in err
 
 
-def test_a_sweep_of_optimal_splits_is_refused_in_one_line(capsys, tmp_path):
-    (tmp_path / "grid.toml").write_text('[base]\ndecks = 1\nsplit_strategy = "optimal"\n[grid]\nh17 = [false, true]\n')
+def test_a_sweep_and_a_chart_under_optimal_splits_give_edges_values_and_best_moves(capsys, tmp_path):
+    """On a 20-card shoe: the sweep's house edges are solve_game's (a task has no variance: no
+    distribution is computed under perfect post-split play), and the chart's pair cells split (P, Ph,
+    Pd) exactly where the optimal splits are the best move."""
+    shoe = (2, 2, 2, 2, 2, 2, 1, 1, 1, 5)
+    base = GameRules(shoe=shoe, split_hands=2, split_strategy="optimal")
+    (tmp_path / "grid.toml").write_text(f'[base]\nshoe = {list(shoe)}\nsplit_hands = 2\n'
+                                        'split_strategy = "optimal"\n[grid]\nh17 = [false, true]\n')
     status, out, err = run(capsys, "sweep", str(tmp_path / "grid.toml"), "--serial", "--quiet", "--store",
-                           str(tmp_path / "store"))
-    assert status == 2 and err.count("\n") == 1 and "is given by bjexact hand" in err, err
-    assert not (tmp_path / "store").exists() or not any((tmp_path / "store").iterdir())
+                           str(tmp_path / "store"), "--format", "json")
+    assert status == 0, err
+    document = json.loads(out)
+    solution = solve_game(base)
+    assert document["base_house_edge"] == fraction_string(-solution.ev)
+    assert document["effects"][0]["house_edge"] == fraction_string(-solve_game(replace(base, h17=True)).ev)
+    assert solve_task(base.to_json())["variance"] is None
+    status, out, err = run(capsys, "chart", "--shoe", ",".join(map(str, shoe)), "--split-hands", "2",
+                           "--split-strategy", "optimal", "--format", "json")
+    assert status == 0, err
+    pairs = json.loads(out)["pairs"]
+    split_cells = {(row, up) for row, cells in pairs.items() for up, code in cells.items() if code.startswith("P")}
+    expected = {(rank_symbol(a), rank_symbol(u)) for (a, b, u), moves in solution.hands.items()
+                if a == b and moves.best == "split"}
+    assert split_cells == expected and expected
 
 
 # --- where the optimum departs from CDZ- -------------------------------------------------------------

@@ -35,7 +35,6 @@ from ..dealer.batch import MAX_ENGINE_CARDS
 from ..errors import BjexactError
 from ..files import read_bounded, write_atomically
 from ..player.game import solve_game
-from ..player.values import OPTIMAL_FOR_ONE_HAND
 from ..progress import Progress
 from ..render.tables import NumberStyle
 
@@ -96,11 +95,9 @@ MAX_RULE_SETS = 10_000
 
 def canonical_rules(rules: Mapping[str, Any]) -> dict[str, Any]:
     """The complete, validated form of a rule set, a task to solve: ``GameRules.to_json`` of it;
-    refused at once if its shoe holds more cards than the engine can solve, or under perfect post-split
-    play (not swept yet)."""
+    refused at once if its shoe holds more cards than the engine can solve. (Under perfect post-split
+    play a task has no variance: :func:`solve_task`.)"""
     game = refuse_split_rules_without_splitting(rules_from_json(rules))
-    if game.split_strategy == "optimal":  # minutes to hours a rule set for now
-        raise BjexactError(OPTIMAL_FOR_ONE_HAND)
     shoe = game.make_shoe()
     if isinstance(shoe, FiniteShoe) and sum(shoe.counts) > MAX_ENGINE_CARDS:
         raise BjexactError(f"a shoe of {sum(shoe.counts):,} cards: the engine solves at most {MAX_ENGINE_CARDS:,} "

@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         raise BjexactError(f"--format {fmt} and -o {args.output[:40]} disagree: a .{named_ending} file is a figure "
                            f"(leave out --format, or name the file for {fmt})")
     heatmap = figure_file(args.heatmap, "--heatmap") if args.heatmap is not None else None
-    rules = game_rules_from_args(args)
+    rules = game_rules_from_args(args, optimal_splits=True)
     if args.move == "surrender" and rules.surrender == "none":
         raise BjexactError("--move surrender: these rules allow no surrender (add --surrender late or early)")
     if args.move == "split" and rules.split_hands < 2:

@@ -33,7 +33,7 @@ dealer peeks with a ten or ace up, CDZ- post-split play):
                             split hand; CDP: optimal for the split hands on the table when the
                             hand is played (the other pair cards gone); splitting once, CDP1;
                             optimal: every split hand knows every card seen in the round
-                            (bjexact hand and edge, for now)
+                            (bjexact hand, edge, chart and sweep)
 """
 
 
@@ -78,7 +78,7 @@ def add_game_rule_options(parser: argparse.ArgumentParser, *, title: str = "rule
                             "first split hand's optimal strategy, the other pair card gone, for every split hand), "
                             "cdp (optimal with the other split hands' pair cards gone, as many as are on the "
                             "table when the hand is played) or optimal (perfect play: every split hand knows every "
-                            "card seen in the round; bjexact hand and edge, for now)")
+                            "card seen in the round; bjexact hand, edge, chart and sweep)")
 
 
 def _charlie(text: str) -> int:

@@ -379,8 +379,8 @@ class GameRules:
     other pair card gone too, for every split hand) or ``"cdp"`` (optimal with the other
     split hands' pair cards gone too, as many as are on the table when the hand is played), or
     ``"optimal"`` (perfect post-split play, every split hand knowing every card seen in the round:
-    :mod:`bjexact.player.optimal_split`; one hand's moves and the round's value, not charts or
-    sweeps yet).
+    :mod:`bjexact.player.optimal_split`; one hand's moves, the round's value, charts and sweeps,
+    no distribution of the net result).
     """
 
     decks: int | float | str | None = None

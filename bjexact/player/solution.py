@@ -9,7 +9,7 @@ one, for simulators. Made by :func:`~bjexact.player.game.solve_game`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,6 +21,8 @@ from ..core.hand import hand_value
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..core.text import decimal_string
+from .optimal_split import optimal_split
+from .seen import SeenCards
 from .values import EngineSolver, FractionSolver, MoveValues, solver_for
 
 __all__ = ["CHART_SECTIONS", "ChartCell", "chart_code", "GameSolution", "Strategy"]
@@ -228,28 +230,39 @@ class GameSolution(Displayable):
 def _das_codes(solution: GameSolution, pairs: Mapping[str, Mapping[int, ChartCell]]) -> dict[tuple[int, int], str]:
     """Ph / Pd for the pair cells whose split is best only with doubling after splitting."""
     rules = replace(solution.rules, das=False, double_split_aces=False)  # no doubling after any split
-    without = solver_for(rules)
     splits: dict[int, list[int]] = {}  # up-card -> the pairs split there
     for row, cells in pairs.items():
         for upcard, cell in cells.items():
             if cell.best == "split":
                 splits.setdefault(upcard, []).append(as_rank(row))
-    for upcard, ranks in splits.items():
-        if isinstance(without, EngineSolver):
-            without.prefetch_pairs(ranks, upcard)
-        else:
-            without.prefetch_splits(ranks, upcard)
+    split_w = _split_values(rules, splits)
     codes: dict[tuple[int, int], str] = {}
     for upcard, ranks in splits.items():
         for pair in ranks:
             moves = solution.hands[(pair, pair, upcard)]
             values = {m: moves.unconditional(m) for m in moves.w}
-            split = without.split(pair, upcard)
+            split = split_w(pair, upcard)
             values["split"] = split - moves.natural if moves.natural_costs_one else split
             best = best_move(values)
             if best in ("hit", "double"):
                 codes[(pair, upcard)] = "Ph" if best == "hit" else "Pd"
     return codes
+
+
+def _split_values(rules: GameRules, splits: Mapping[int, list[int]]) -> Callable[[int, int], mpq]:
+    """W of splitting (pair, up-card) under ``rules`` for the ``splits`` (up-card -> pairs): under perfect
+    post-split play one :func:`~bjexact.player.optimal_split.optimal_split` each, else from a solver
+    whose dealer rows for them come in a batch per up-card."""
+    if rules.split_strategy == "optimal":
+        seen = SeenCards(rules)
+        return lambda pair, upcard: optimal_split(rules, pair, upcard, seen, progress=False).w
+    without = solver_for(rules)
+    for upcard, ranks in splits.items():
+        if isinstance(without, EngineSolver):
+            without.prefetch_pairs(ranks, upcard)
+        else:
+            without.prefetch_splits(ranks, upcard)
+    return without.split
 
 
 def _row_key(section: str, row: str) -> int:

@@ -74,9 +74,8 @@ _ONE = mpq(1)
 _HALF = mpq(1, 2)
 
 # where perfect post-split play is given so far
-OPTIMAL_FOR_ONE_HAND = ("--split-strategy optimal (perfect post-split play) is given by bjexact hand (one pair) "
-                        "and bjexact edge (the round's value) for now; charts, sweeps and the other commands take "
-                        "cdz, cdp1 or cdp")
+OPTIMAL_FOR_ONE_HAND = ("--split-strategy optimal (perfect post-split play) is given by bjexact hand, edge, chart "
+                        "and sweep (values and best moves); the other commands take cdz, cdp1 or cdp")
 
 
 def add_card(counts: Counts, rank: int) -> Counts:
