@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         raise BjexactError("name a bet (bjexact sidebet --list names them) or give a bet file (.toml)")
     from ..sidebets.analysis import analyse, parse_deck_list
 
-    bet = _bet(args.bet)
+    bet = bet_from_text(args.bet)
     decks = parse_deck_list(args.decks)
     if args.removal or args.by_count is not None:
         return _counting(args, bet, decks, style)
@@ -138,7 +138,8 @@ def _built_in_bets():
     return list(BUILT_IN.values())
 
 
-def _bet(text: str):
+def bet_from_text(text: str):
+    """A built-in bet by name, or a bet file (.toml)."""
     from pathlib import Path
 
     from ..sidebets.bets import BUILT_IN, built_in
