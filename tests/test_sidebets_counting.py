@@ -48,7 +48,7 @@ def as_mpq(value: Fraction) -> mpq:
     return mpq(value.numerator, value.denominator)
 
 
-@pytest.mark.parametrize("name", ["21+3", "perfect-pairs", "buster", "bust-it", "lucky-ladies", "match-the-dealer"])
+@pytest.mark.parametrize("name", ["21+3", "perfect-pairs", "buster", "bust-it", "lucky-ladies"])
 def test_each_cards_effect_of_removal_equals_the_brute_force(brute_less_each_card, name):
     shoe = SuitedShoe.of_cards(TINY)
     pays = brute.PAY_TABLES[name]
