@@ -272,6 +272,13 @@ def _seen(bet: SideBet) -> str:
 # --- the document --------------------------------------------------------------------------------------
 
 
+def _among_all_deals(a: SideBetAnalysis) -> str:
+    if a.bet.settled is Settled.AFTER_UPCARD and a.peek:
+        return (" (a chance among all deals: the tables' chances are these divided by the chance that the bet "
+                "is made, the round going on after the peek)")
+    return ""
+
+
 def sidebet_document(report: SideBetReport, *, drawn: bool = True) -> Document:
     """The report: one section (see the module docstring). ``drawn=False`` (no Graphviz): the diagram is
     written as a .dot file only, and a paragraph says how to draw it."""
@@ -312,7 +319,7 @@ def sidebet_document(report: SideBetReport, *, drawn: bool = True) -> Document:
                                  "k-th card; the boxes are the final hands of k cards grouped by the pay line they "
                                  "take (suits not split). The states are nested events, so each edge's chance, "
                                  "P(next | state), is exact as such, and the product along the path to a box is "
-                                 "its chance, printed in it."),
+                                 "its chance, printed in it" + _among_all_deals(first) + "."),
                        Figure(DIAGRAM, f"The dealer's hand card by card and the bust lines of {bet.title}, "
                                        f"{first.rules_text} (4 significant digits).", diagram, landscape=True)]
         else:
