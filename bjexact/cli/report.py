@@ -16,6 +16,17 @@ examples:
   bjexact report -o out/ --decks inf --no-pdf --quiet
   bjexact report -o out/ --decks 8 --no-rule-effects   # without the effect of each rule: about 40 s less
   bjexact report --reference reports/             # maintainers: regenerate the committed reference reports
+  bjexact report --sidebet buster --decks 1,2,6,8 -o buster/   # a side bet's one-section math report
+
+--sidebet NAME|FILE writes the side bet's math report alone, one section (the bet's rules
+and conventions, its pay table, the combinations of each line for bets on the first cards,
+each line's chance and return for each --decks, comma-separated, default 2, the derivation,
+and for bets paying on the dealer busting a diagram of the dealer's hand card by card with
+its bust lines), not a section added to the report of the main game: a side bet's numbers
+do not depend on the player's play, a regulator's lab asks for the bet's analysis on its
+own, and it takes a second where the main game's report takes minutes on a finite shoe.
+It writes report.md, report.tex, figures/bust-lines.* and (with TeX) report.pdf, replacing
+a report already in the folder; --h17 and --hole-card apply, the other rules do not.
 
 The report's first page is a summary: the rules in words, the house edge (optimal
 play and the basic strategy chart), the net result's mean and standard deviation and
@@ -55,6 +66,8 @@ def register(subparsers) -> None:
     parser.add_argument("--no-rule-effects", action="store_true",
                         help="leave out the effect of each rule (a full-game solve per rule changed: "
                              "1 to 5 s each on a finite shoe)")
+    parser.add_argument("--sidebet", metavar="NAME|FILE", default=None,
+                        help="a side bet's one-section math report instead (built-in name or bet file; see below)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar or notes")
     parser.set_defaults(run=run)
 
@@ -72,7 +85,9 @@ def run(args: argparse.Namespace) -> int:
     if not named.strip():
         raise BjexactError("no report directory named: give one after -o")
     target = Path(named)
-    if args.reference is not None:
+    if args.sidebet is not None:
+        written = _sidebet_report(args, target)
+    elif args.reference is not None:
         default_rules = (args.decks is None and args.shoe is None and not args.h17 and args.naturals == "as21"
                          and args.objective == "ev" and args.bj_pays == "3/2")
         if not default_rules:
@@ -103,6 +118,38 @@ def run(args: argparse.Namespace) -> int:
         shown = [p for p in written if p.name.startswith("report.") or p.name == "index.md"]
         print("wrote " + ", ".join(str(p) for p in shown), file=sys.stderr)
     return 0
+
+
+def _sidebet_report(args: argparse.Namespace, target) -> list:
+    """``report --sidebet``: the side bet's math report (see the help), staged like the main report."""
+    from ..errors import BjexactError
+    from ..render.sidebet_report import SIDEBET_ENTRIES, SideBetReport, write_sidebet_report
+    from ..sidebets.analysis import analyse, parse_deck_list
+    from .game_options import GAME_OPTION_DEFAULTS
+    from .sidebet import bet_from_text
+
+    if args.reference is not None:
+        raise BjexactError("--sidebet writes one report: give -o DIR, not --reference")
+    if args.shoe is not None:
+        raise BjexactError("--sidebet takes --decks (comma-separated), not --shoe")
+    if args.naturals != "as21" or args.bj_pays != "3/2" or args.objective != "ev" or args.no_rule_effects:
+        raise BjexactError("--naturals, --bj-pays, --objective and --no-rule-effects are for the main game's "
+                           "report: a side bet's report takes --decks, --h17 and --hole-card")
+    for dest, (option, default) in GAME_OPTION_DEFAULTS.items():
+        if dest != "hole_card" and getattr(args, dest) != default:
+            raise BjexactError(f"{option} is a rule of the full game: it does not apply to a side bet's report")
+    bet = bet_from_text(args.sidebet)
+    decks = parse_deck_list(args.decks or "2")
+    peek = args.hole_card == "peek"
+    analyses = tuple(analyse(bet, d, h17=args.h17, peek=peek) for d in decks)
+    flags = [f"--decks {','.join('inf' if d == float('inf') else str(d) for d in decks)}"]
+    flags += ["--h17"] if args.h17 else []
+    flags += ["--hole-card enhc"] if not peek else []
+    command = f"bjexact report --sidebet {args.sidebet} {' '.join(flags)} -o DIR"
+    _check_target(target, SIDEBET_ENTRIES)
+    report = SideBetReport(analyses, command)
+    return write_staged(target, lambda into: write_sidebet_report(
+        report, into, compile_pdf=not args.no_pdf, quiet=args.quiet, shown_as=target), stale=SIDEBET_ENTRIES)
 
 
 # What a report directory holds (True: a directory); a new report replaces all of them, so that no old

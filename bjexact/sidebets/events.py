@@ -186,8 +186,20 @@ class Condition:
 
     def describe(self) -> str:
         """The condition as a TOML line would write it: ``dealer.cards = [3, 4]``."""
+        numbers = sorted(v for v in self.allowed if type(v) is int)
+        if self.feature.kind in ("number", "value") and len(numbers) == len(self.allowed) > 1:
+            return f"{self.feature.name} = {_number_range(self.feature, numbers)}"
         shown = sorted(_show(self.feature, v) for v in self.allowed)
         return f"{self.feature.name} = {shown[0] if len(shown) == 1 else '[' + ', '.join(shown) + ']'}"
+
+
+def _number_range(feature: Feature, numbers: list[int]) -> str:
+    """Numbers as a bet file writes them: ``"8+"`` up to the feature's largest, ``"3-4"``, or a list."""
+    if numbers == list(range(numbers[0], numbers[-1] + 1)):
+        if numbers[-1] == feature.numbers.stop - 1:
+            return f'"{numbers[0]}+"'
+        return f'"{numbers[0]}-{numbers[-1]}"'
+    return "[" + ", ".join(map(str, numbers)) + "]"
 
 
 def _show(feature: Feature, value: Hashable) -> str:
