@@ -761,6 +761,7 @@ BASES = {  # fast settings that the fuzzed options are added to
     "count betting": ["--shoe", "2,2,2,2,2,2,2,2,2,8", "--split-hands", "1", "--span", "2", "--serial", "--quiet",
                       "--store", "{tmp}/store"],
     "check-strategy": ["{tmp}/engine.py:decide", "--shoe", HALF_DECK],
+    "sidebet": ["bust", "--decks", "1"],
 }
 SLOW_OR_ELSEWHERE = {"--decks", "--shoe", "--output", "-o", "--reference", "--game", "--rounds", "--episodes",
                      "--timeout", "--call-timeout", "--full", "--plot", "--file", "--help", "-h", "--symbolic",
@@ -814,7 +815,7 @@ def _command_files(tmp: Path) -> None:
 
 
 SLOW_EXAMPLES = ("boundaries", "check-sim", "edge", "hand", "chart", "player", "sweep", "verify --kind chart",
-                 "verify --kind edge", "count indices", "count betting", "check-strategy")
+                 "verify --kind edge", "count indices", "count betting", "check-strategy", "sidebet")
 
 
 @pytest.mark.parametrize("command", sorted(BASES))
