@@ -206,10 +206,10 @@ def test_where_the_optimum_is_not_given_yet_one_line_says_so(capsys, argv):
 
 
 def test_a_sweep_and_a_chart_under_optimal_splits_give_edges_values_and_best_moves(capsys, tmp_path):
-    """On a 20-card shoe: the sweep's house edges are solve_game's (a task has no variance: no
+    """On a 14-card shoe: the sweep's house edges are solve_game's (a task has no variance: no
     distribution is computed under perfect post-split play), and the chart's pair cells split (P, Ph,
     Pd) exactly where the optimal splits are the best move."""
-    shoe = (2, 2, 2, 2, 2, 2, 1, 1, 1, 5)
+    shoe = (2, 1, 1, 1, 1, 1, 1, 1, 1, 4)
     base = GameRules(shoe=shoe, split_hands=2, split_strategy="optimal")
     (tmp_path / "grid.toml").write_text(f'[base]\nshoe = {list(shoe)}\nsplit_hands = 2\n'
                                         'split_strategy = "optimal"\n[grid]\nh17 = [false, true]\n')
