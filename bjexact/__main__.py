@@ -1,10 +1,4 @@
-import os
 import sys
-
-# One BLAS thread, set before numpy is first imported: the engine's arrays are small, and
-# starting (and contending for) a thread pool on a shared machine costs more than it gives.
-for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_variable, "1")
 
 try:
     from .cli import console_main

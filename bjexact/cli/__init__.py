@@ -21,6 +21,13 @@ from typing import Any
 
 from ..errors import BjexactError
 
+# One BLAS thread, set before numpy is first imported (every command imports it lazily, after this):
+# the engine's arrays are small, and starting (and contending for) a thread pool on a shared machine
+# costs more than it gives. Here, so that the installed ``bjexact`` script and ``python -m bjexact``
+# both run with it; a library user's own setting is kept.
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
 # Subcommand modules, in the order ``--help`` lists them.
 COMMANDS = ("dealer", "matrix", "player", "edge", "hand", "chart", "graph", "report", "replay", "verify", "check_sim",
             "check_strategy",
