@@ -94,7 +94,7 @@ def count_true_count(system: CountSystem, full: Sequence[int], shoe: Sequence[in
     that many cards count on average (0 for a balanced count), per deck left (52 cards); exact.
     For a balanced count this is the running count per deck unseen."""
     dealt = [f - n for f, n in zip(full, shoe)]
-    return (system.running(dealt) - system.mean_tag(full) * sum(dealt)) * 52 / sum(shoe)
+    return system.balanced_true_count(full, system.running(dealt), sum(dealt))
 
 
 HALF = mpq(1, 2)

@@ -516,12 +516,6 @@ def _tag_profile(system: CountSystem, full: Sequence[int], removed: Sequence[int
     return tuple(left)
 
 
-def _true_count(system: CountSystem, full: Sequence[int], seen: int, running: int) -> mpq:
-    """The running count read as balanced (less the shoe's mean tag per card seen) per deck unseen."""
-    size = sum(full)
-    return (running - system.mean_tag(full) * seen) * 52 / mpq(size - seen)
-
-
 def value_by_count(bet: SideBet, shoe: SuitedShoe, system: CountSystem, seen: int, *, h17: bool = False,
                    peek: bool = True, span: int = 6) -> ValueByCount:
     """The bet's exact value at each floored true count after ``seen`` cards (see the module docstring).
@@ -557,7 +551,7 @@ def value_by_count(bet: SideBet, shoe: SuitedShoe, system: CountSystem, seen: in
             entry[0] += chance * q
             entry[1] += part * q
     counts = dict(count_chances(system, full, seen))
-    true_counts = {c: _true_count(system, full, seen, c) for c in counts}
+    true_counts = {c: system.balanced_true_count(full, c, seen) for c in counts}
     rows: dict[int, list[mpq]] = {}
     for running, p in counts.items():
         t = max(-span, min(span, int(floor(true_counts[running]))))

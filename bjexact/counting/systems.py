@@ -55,6 +55,12 @@ class CountSystem:
         times the cards seen."""
         return mpq(self.running(full), sum(full))
 
+    def balanced_true_count(self, full: Sequence[int], running: int, seen: int) -> mpq:
+        """The true count after ``seen`` cards of the shoe ``full`` counted ``running``: the running count
+        less what that many cards count on average (:meth:`mean_tag`; 0 for a balanced count), per deck
+        unseen (52 cards); exact."""
+        return (running - self.mean_tag(full) * seen) * 52 / mpq(sum(full) - seen)
+
 
 def load_system(name: str) -> CountSystem:
     """A built-in system (hi-lo, ko, hi-opt-1, hi-opt-2, omega-2, zen) or a TOML file:
