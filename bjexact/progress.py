@@ -4,7 +4,25 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TextIO
+
+Listener = Callable[[str, int, int], None]
+"""Told ``(label, done, total)`` as a bar starts, moves (at most ten times a second) and ends."""
+
+_listeners: list[Listener] = []
+
+
+@contextmanager
+def listening(listener: Listener) -> Iterator[None]:
+    """Within the block, every :class:`Progress` also tells ``listener`` how far it is, drawn or not
+    (the web application shows a solve's progress this way)."""
+    _listeners.append(listener)
+    try:
+        yield
+    finally:
+        _listeners.remove(listener)
 
 
 class Progress:
@@ -21,6 +39,7 @@ class Progress:
 
     def __enter__(self) -> Progress:
         self.draw()
+        self._tell()
         return self
 
     def advance(self, steps: int = 1) -> None:
@@ -29,6 +48,11 @@ class Progress:
         if now - self._last > 0.1 or self.done >= self.total:
             self._last = now
             self.draw()
+            self._tell()
+
+    def _tell(self) -> None:
+        for listener in _listeners:
+            listener(self.label, min(self.done, self.total), self.total)
 
     def draw(self) -> None:
         """Redraw the bar (nothing when not enabled); subclasses override it to change its look,

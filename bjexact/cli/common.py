@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..core.cards import MAX_RANK_COUNT
+from ..core.cards import parse_shoe
 from ..core.numbers import short
 from ..errors import BjexactError
 from ..files import check_distinct, check_writable, staged_files, text_bytes, write_files, write_stdout
@@ -44,31 +44,6 @@ def add_rule_options(parser: argparse.ArgumentParser, *, naturals_default: str |
 def add_bj_pays_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bj-pays", default="3/2", metavar="P/Q",
                         help="what a player's natural pays with --naturals separate or peek (default: 3/2)")
-
-
-def whole_number(text: str, what: str, *, maximum: int) -> int:
-    """A whole number written with ASCII digits (not '²', not 5,000 digits), from 0 to ``maximum``."""
-    text = text.strip()
-    if not text.isascii() or not text.isdigit():
-        raise BjexactError(f"{what} must be a whole number, not {short(text)!r}")
-    if len(text.lstrip("0")) > len(str(maximum)) or int(text) > maximum:
-        raise BjexactError(f"{what} is too large: at most {maximum:,}, not {short(text)}")
-    return int(text)
-
-
-def parse_shoe(text: str) -> tuple[int, ...]:
-    parts = [p.strip() for p in text.replace(";", ",").split(",")]
-    if len(parts) > 10 and not any(parts[10:]):
-        raise BjexactError(f"--shoe {text!r} ends with a comma: give exactly 10 counts A,2,3,4,5,6,7,8,9,T")
-    for position, part in enumerate(parts[:10]):
-        if not part:
-            raise BjexactError(f"--shoe: count {position + 1} of {text!r} is empty: give 10 counts A,2,...,9,T")
-    counts = []
-    for symbol, part in zip("A23456789T", parts):
-        counts.append(whole_number(part, f"--shoe: the count of {symbol}", maximum=MAX_RANK_COUNT))
-    if len(parts) != 10:
-        raise BjexactError(f"--shoe needs 10 counts (A,2,3,4,5,6,7,8,9,T), got {len(parts)}")
-    return tuple(counts)
 
 
 def shoe_from_args(args: argparse.Namespace) -> dict[str, Any]:

@@ -68,8 +68,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..player.game import solve_game
-    from ..render.game import edge_headline, edge_json, edge_summary_table, edge_tables, strategy_lines
-    from ..render.tables import render
+    from ..render.game import edge_output
 
     figure = figure_file(args.plot, "--plot") if args.plot is not None else None
     strategy = "chart" if args.chart is not None else args.strategy or "optimal"
@@ -95,15 +94,7 @@ def run(args: argparse.Namespace) -> int:
         solution = played
     else:
         solution = optimal = solve_game(rules, split_lines=split_lines, progress=progress)
-    style = number_style(args)
-    tables = edge_tables(solution, style)
-    if args.format in ("csv", "latex"):
-        tables = [edge_summary_table(optimal, style, None if strategy == "optimal" else solution.ev)] + tables
-    document = edge_json(solution) | strategy_json(strategy, chart_source, optimal)
-    text = render(tables, args.format, style, document)
-    if args.format in ("text", "md"):
-        head = edge_headline(solution, style) + strategy_lines(strategy, chart_source, optimal, solution, style)
-        text = "\n".join(head) + "\n\n" + text
+    text = edge_output(solution, optimal, args.format, number_style(args), strategy, chart_source)
     figures = []
     if figure is not None:
         from ..render.figures import result_distribution_figure
@@ -112,14 +103,3 @@ def run(args: argparse.Namespace) -> int:
     write_outputs(text, args.output, rendered(figures))
     return 0
 
-
-def strategy_json(strategy: str, chart_source: str | None, optimal) -> dict:
-    """Which play the document's numbers are for: ``{"strategy": "optimal"}`` (composition-dependent),
-    or ``{"strategy": "chart", "chart": source, "optimal_ev", "optimal_house_edge"}`` (and their floats)."""
-    from ..core.numbers import fraction_string
-    from ..render.tables import with_floats
-
-    if strategy == "optimal":
-        return {"strategy": "optimal"}
-    return with_floats({"strategy": "chart", "chart": chart_source, "optimal_ev": fraction_string(optimal.ev),
-                        "optimal_house_edge": fraction_string(-optimal.ev)}, ("optimal_ev", "optimal_house_edge"))

@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar
 from ..errors import BjexactError
 from .numbers import mpq, short
 
-__all__ = [
+__all__ = ["whole_number", "parse_shoe",
     "ACE",
     "TEN",
     "RANKS",
@@ -412,3 +412,29 @@ class FiniteShoe(Shoe):
         if total <= 0:
             return (mpq(0),) * 10
         return tuple(mpq(n, total) for n in left)
+
+
+def whole_number(text: str, what: str, *, maximum: int) -> int:
+    """A whole number written with ASCII digits (not '²', not 5,000 digits), from 0 to ``maximum``."""
+    text = text.strip()
+    if not text.isascii() or not text.isdigit():
+        raise BjexactError(f"{what} must be a whole number, not {short(text)!r}")
+    if len(text.lstrip("0")) > len(str(maximum)) or int(text) > maximum:
+        raise BjexactError(f"{what} is too large: at most {maximum:,}, not {short(text)}")
+    return int(text)
+
+
+def parse_shoe(text: str) -> tuple[int, ...]:
+    """The ten counts A,2,...,9,T of a ``--shoe`` text such as ``"4,4,4,4,4,4,4,4,4,16"``."""
+    parts = [p.strip() for p in text.replace(";", ",").split(",")]
+    if len(parts) > 10 and not any(parts[10:]):
+        raise BjexactError(f"--shoe {text!r} ends with a comma: give exactly 10 counts A,2,3,4,5,6,7,8,9,T")
+    for position, part in enumerate(parts[:10]):
+        if not part:
+            raise BjexactError(f"--shoe: count {position + 1} of {text!r} is empty: give 10 counts A,2,...,9,T")
+    counts = []
+    for symbol, part in zip("A23456789T", parts):
+        counts.append(whole_number(part, f"--shoe: the count of {symbol}", maximum=MAX_RANK_COUNT))
+    if len(parts) != 10:
+        raise BjexactError(f"--shoe needs 10 counts (A,2,3,4,5,6,7,8,9,T), got {len(parts)}")
+    return tuple(counts)

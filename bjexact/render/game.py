@@ -11,7 +11,7 @@ from ..core.numbers import fraction_string, mpq
 from ..core.text import decimal_string as _decimal
 from ..player.game import MOVES, GameSolution, MoveValues, chart_code
 from ..player.optimal_split import OptimalSplit
-from .tables import NumberStyle, Table, with_floats
+from .tables import NumberStyle, Table, render, with_floats
 
 __all__ = ["edge_tables", "edge_json", "edge_headline", "hand_tables", "hand_json", "chart_tables", "chart_json",
            "even_money_tables", "even_money_json", "chart_row_label", "player_game_tables", "player_game_json",
@@ -361,3 +361,28 @@ def player_game_json(solution: GameSolution) -> dict[str, Any]:
     return with_floats({"rules": chart.pop("rules"), "moves": "full", "ev": fraction_string(solution.ev),
                         "house_edge": fraction_string(-solution.ev), "chart": chart, "hands": hands},
                        ("ev", "house_edge"))
+
+
+def strategy_json(strategy: str, chart_source: str | None, optimal: GameSolution) -> dict[str, Any]:
+    """Which play the document's numbers are for: ``{"strategy": "optimal"}`` (composition-dependent),
+    or ``{"strategy": "chart", "chart": source, "optimal_ev", "optimal_house_edge"}`` (and their floats)."""
+    if strategy == "optimal":
+        return {"strategy": "optimal"}
+    return with_floats({"strategy": "chart", "chart": chart_source, "optimal_ev": fraction_string(optimal.ev),
+                        "optimal_house_edge": fraction_string(-optimal.ev)}, ("optimal_ev", "optimal_house_edge"))
+
+
+def edge_output(played: GameSolution, optimal: GameSolution, fmt: str, style: NumberStyle,
+                strategy: str = "optimal", chart_source: str | None = None) -> str:
+    """What ``bjexact edge`` writes in ``fmt``: the round ``played`` (the ``optimal`` one, or under
+    ``strategy`` chart, a chart's from ``chart_source``), with the optimum beside a chart's; text and
+    Markdown open with the headline."""
+    tables = edge_tables(played, style)
+    if fmt in ("csv", "latex"):
+        tables = [edge_summary_table(optimal, style, None if strategy == "optimal" else played.ev)] + tables
+    document = edge_json(played) | strategy_json(strategy, chart_source, optimal)
+    text = render(tables, fmt, style, document)
+    if fmt in ("text", "md"):
+        head = edge_headline(played, style) + strategy_lines(strategy, chart_source, optimal, played, style)
+        text = "\n".join(head) + "\n\n" + text
+    return text
