@@ -16,14 +16,14 @@ PACKAGE = Path(__file__).resolve().parent.parent / "bjexact"
 
 # From the bottom up. A module may import from its own layer and the layers before it.
 LAYERS = ("base", "core", "chain", "dealer", "player", "sidebets", "symbolic", "checks", "render", "apps", "counting",
-          "cli")
+          "web", "cli")
 # modules directly in bjexact/ that belong to the bottom layer (no imports of other layers)
 BASE = {"bjexact.collector", "bjexact.errors", "bjexact.files", "bjexact.progress"}
 # the package itself and its entry point
 FACADES = {"bjexact", "bjexact.__main__"}
 # the layers that must not know about presentation, checking or applications
 DOMAIN = ("core", "chain", "dealer", "player", "sidebets")
-ABOVE_DOMAIN = ("checks", "render", "apps", "counting", "cli")
+ABOVE_DOMAIN = ("checks", "render", "apps", "counting", "web", "cli")
 
 
 @cache

@@ -31,7 +31,7 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 # Subcommand modules, in the order ``--help`` lists them.
 COMMANDS = ("dealer", "matrix", "player", "edge", "hand", "chart", "graph", "report", "replay", "verify", "check_sim",
             "check_strategy",
-            "eor", "symbolic", "play", "sweep", "count", "sidebet")
+            "eor", "symbolic", "play", "sweep", "count", "sidebet", "serve")
 
 
 class _Parser(argparse.ArgumentParser):
