@@ -255,3 +255,47 @@ def test_the_query_of_a_shoe_and_of_the_defaults():
     assert rules_query(shoe) == "shoe=4,4,4,4,4,4,4,4,4,16"
     assert rules_from_query({"shoe": "4,4,4,4,4,4,4,4,4,16"}) == shoe
     assert rules_from_query({"split-hands": "2", "h17": ""}) == GameRules(split_hands=2, h17=True)
+
+
+# --- the command ----------------------------------------------------------------------------------------
+
+def test_a_taken_port_or_unknown_host_is_one_line_and_exit_2(capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, out, err = run(capsys, "serve", "--port", str(port))
+    assert status == 2 and out == ""
+    assert err == (f"bjexact: error: port {port} on 127.0.0.1 is taken: choose another with --port "
+                   "(or stop the program that holds it)\n")
+    status, _, err = run(capsys, "serve", "--host", "no-such-host.invalid", "--port", "0")
+    assert status == 2 and err.startswith("bjexact: error: --host 'no-such-host.invalid'") and err.count("\n") == 1
+
+
+def test_the_command_serves_and_stops_at_ctrl_c_without_a_trace():
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    server = subprocess.Popen([sys.executable, "-m", "bjexact", "serve", "--port", "0", "--workers", "1"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()
+        assert line.startswith("bjexact serve: open http://127.0.0.1:") and line.endswith("/ (Ctrl-C stops it)\n")
+        url = line.split("open ", 1)[1].split(" ", 1)[0]
+        for _ in range(300):
+            try:
+                with urllib.request.urlopen(url + "api/defaults", timeout=5) as response:
+                    assert json.loads(response.read())["rules"] == GameRules().to_json()
+                break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            raise AssertionError("the server did not answer")
+        server.send_signal(signal.SIGINT)
+        out, err = server.communicate(timeout=30)
+    finally:
+        server.kill()
+    assert server.returncode == 130 and err == "bjexact: interrupted\n"

@@ -34,7 +34,7 @@ from ..errors import BjexactError
 from ..render.effects import RuleEffect, RuleEffects, rule_changes
 from . import answers
 from .queries import RULE_NAMES, refuse_heavy_work, rules_from_query
-from .service import Question, SolveService
+from .service import STOPPING, Question, SolveService
 
 __all__ = ["create_app", "REQUEST_PARAMETERS"]
 
@@ -141,6 +141,8 @@ def create_app(service: SolveService | None = None, *, workers: int | None = Non
 
     async def ask(request: Request, question: Question) -> Any:
         answer = await request.app.state.service.answer(question)
+        if answer.error == STOPPING:
+            raise StarletteHTTPException(503, STOPPING)
         if answer.error is not None:
             raise BadInput(answer.error)
         return answer.value
@@ -209,6 +211,8 @@ def create_app(service: SolveService | None = None, *, workers: int | None = Non
         changes = rule_changes(rules)
         edges = await asyncio.gather(*(request.app.state.service.answer(Question(answers.house_edge_answer, r))
                                        for r in (rules, *(c.rules for c in changes))))
+        if any(e.error == STOPPING for e in edges):
+            raise StarletteHTTPException(503, STOPPING)
         if edges[0].error is not None:
             raise BadInput(edges[0].error)
         base = mpq(edges[0].value["house_edge"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import socket
+from types import FrameType
 
 import uvicorn
 from fastapi import FastAPI
@@ -34,6 +35,22 @@ def bound_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+class _Server(uvicorn.Server):
+    """uvicorn's server, which also tells the application's solver when it is asked to stop, so that
+    requests waiting for a solve are answered at once (HTTP 503) and the server stops in a moment."""
+
+    def __init__(self, config: uvicorn.Config, app: FastAPI):
+        super().__init__(config)
+        self.application = app
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        service = getattr(self.application.state, "service", None)
+        if service is not None:
+            service.stop()
+        super().handle_exit(sig, frame)
+
+
 def serve(app: FastAPI, sock: socket.socket) -> None:
     """Run ``app`` on ``sock`` until Ctrl-C (uvicorn; its log: warnings and errors only)."""
-    uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False)).run(sockets=[sock])
+    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=5)
+    _Server(config, app).run(sockets=[sock])

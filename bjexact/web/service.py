@@ -6,9 +6,11 @@ by default, so that solves for different rule sets run side by side. Its convent
 
 - **One solve per question.** A question asked while the same one is being solved waits for that
   solve; answered, it is kept for the life of the service and answered again from memory.
-- **A rule set stays with one worker.** Every question of a rule set goes to the same worker
-  (chosen by the rule set's hash), which keeps its recent solutions: the chart, a cell's hands and
-  the house edge of one rule set cost one solve.
+- **A rule set stays with one worker, unless another is idle.** A question goes to its rule set's
+  worker (chosen by the rule set's hash), which keeps its recent solutions: the chart, a cell's
+  hands and the house edge of one rule set cost one solve. When that worker is busy and another
+  is idle, the idle one takes it (a page asks for four answers of one rule set at once: they are
+  spread over the cores, at the price of solving the rule set in both).
 - **A client that leaves does not stop the solve.** The answer is kept for the next one.
 - **Progress.** Each worker tells the service how far its solve is (the engine's progress bars,
   :func:`bjexact.progress.listening`), per rule set: :meth:`SolveService.progress`.
@@ -21,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -32,7 +35,10 @@ from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..progress import listening
 
-__all__ = ["Question", "Answer", "SolveService"]
+__all__ = ["Question", "Answer", "SolveService", "STOPPING"]
+
+STOPPING = "the server is stopping: ask again when it is back"
+"""The answer of a question still being solved when the server stops."""
 
 
 @dataclass(frozen=True)
@@ -64,9 +70,18 @@ _progress_queue: Any = None
 
 
 def _start_worker(queue: Any) -> None:
-    """A worker's set-up: where it tells its progress."""
+    """A worker's set-up: where it tells its progress; and it ends when the server does, however the
+    server ended (a killed server cannot stop its workers)."""
     global _progress_queue
     _progress_queue = queue
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C at the terminal is the server's to handle
+    threading.Thread(target=_end_with_parent, args=(os.getppid(),), name="bjexact-parent", daemon=True).start()
+
+
+def _end_with_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1)
+    os._exit(0)
 
 
 def _answer_in_worker(question: Question) -> Answer:
@@ -103,6 +118,9 @@ class SolveService:
         self._queue = context.Queue()
         self._pools = [ProcessPoolExecutor(1, mp_context=context, initializer=_start_worker,
                                            initargs=(self._queue,)) for _ in range(self.workers)]
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stopping: asyncio.Event | None = None
+        self._load = [0] * self.workers  # questions under way, per worker
         self._answers: dict[Any, Answer] = {}
         self._pending: dict[Any, asyncio.Future[Answer]] = {}
         self._progress: dict[GameRules, tuple[str, int, int]] = {}
@@ -131,23 +149,51 @@ class SolveService:
         pending = self._pending.get(key)
         if pending is None:
             pending = self._submit(question, key)
-        # a client that leaves cancels its wait, not the solve the others wait for too
-        return await asyncio.shield(pending)
+        if self._stopping is None:
+            self._loop, self._stopping = asyncio.get_running_loop(), asyncio.Event()
+        stopped: asyncio.Future[Any] = asyncio.ensure_future(self._stopping.wait())
+        waits: set[asyncio.Future[Any]] = {pending, stopped}
+        try:
+            # a client that leaves cancels its wait (asyncio.wait cancels neither), not the solve
+            # that others may wait for too
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopped.cancel()
+        if not pending.done():
+            return Answer(error=STOPPING)
+        return pending.result()
+
+    def stop(self) -> None:
+        """The server is stopping: questions still waiting for a solve are answered :data:`STOPPING`
+        at once (callable from a signal handler or another thread)."""
+        if self._loop is not None and self._stopping is not None:
+            self._loop.call_soon_threadsafe(self._stopping.set)
 
     def _submit(self, question: Question, key: Any) -> asyncio.Future[Answer]:
         self.solves += 1
-        pool = self._pools[hash(question.rules) % len(self._pools)]
+        worker = self._worker_for(question.rules)
+        pool = self._pools[worker]
+        self._load[worker] += 1
         self._progress.setdefault(question.rules, ("waiting for a worker", 0, 0))
         pending = asyncio.wrap_future(pool.submit(_answer_in_worker, question))
         self._pending[key] = pending
 
         def done(future: asyncio.Future[Answer]) -> None:
+            self._load[worker] -= 1
             self._pending.pop(key, None)
             if not future.cancelled() and future.exception() is None:
                 self._answers[key] = future.result()
 
         pending.add_done_callback(done)
         return pending
+
+    def _worker_for(self, rules: GameRules) -> int:
+        """The rule set's own worker, or an idle one when its own is busy."""
+        own = hash(rules) % len(self._pools)
+        if self._load[own] == 0:
+            return own
+        idle = [w for w, load in enumerate(self._load) if load == 0]
+        return idle[0] if idle else own
 
     def known(self, question: Question) -> Answer | None:
         """The question's answer if it is in memory, without solving."""
@@ -172,8 +218,12 @@ class SolveService:
     def close(self) -> None:
         """Stop the workers (a solve under way is abandoned)."""
         for pool in self._pools:
-            pool.shutdown(wait=False, cancel_futures=True)
+            # a solve under way is not waited for: its process ends now (the executor has no public way)
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+            pool.shutdown(wait=True, cancel_futures=True)
         self._queue.close()
+        self._queue.join_thread()
 
 
 def run_now(question: Question) -> Answer:
