@@ -20,6 +20,7 @@ from bjexact.core.rules import GameRules
 from bjexact.player.game import hand_moves, solve_game
 from bjexact.render.effects import house_edge, rule_changes
 from bjexact.web.queries import RULE_NAMES, rules_from_query, rules_query
+from bjexact.web.service import too_long
 
 # small, fast rule sets: the infinite deck and one deck, split once
 INF = "decks=inf&split_hands=2"
@@ -226,6 +227,19 @@ def test_a_client_that_leaves_mid_solve_does_not_stop_the_solve(server):
     assert document["house_edge"] == fraction_string(-ev)
     assert seen.is_set()
     assert server.json(f"/api/progress?{query}") == {"solving": False, "stage": "", "done": 0, "total": 0}
+
+
+def test_a_solve_past_the_bound_is_stopped_and_refused_and_the_server_goes_on():
+    heavy = "edge?decks=1&split_hands=4&split_strategy=cdp&hit_split_aces=true&double_after_hit=true"
+    with running_server(workers=1, max_seconds=1) as bounded:
+        code, _, body = bounded.get("/api/" + heavy)
+        assert code == 400
+        assert json.loads(body)["error"] == too_long(1)
+        assert bounded.json(f"/api/progress?{heavy.split('?')[1]}")["solving"] is False
+        # the worker that took its place answers, and the refusal is kept
+        assert bounded.json("/api/dealer?decks=inf")["rules"]["decks"] == "inf"
+        solves = bounded.service.solves
+        assert bounded.get("/api/" + heavy)[0] == 400 and bounded.service.solves == solves
 
 
 # --- the shareable link ---------------------------------------------------------------------------------

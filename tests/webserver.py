@@ -44,9 +44,9 @@ class Running:
 
 
 @contextmanager
-def running_server(workers: int = 2) -> Iterator[Running]:
+def running_server(workers: int = 2, max_seconds: float = 60) -> Iterator[Running]:
     """The application on 127.0.0.1, a free port, until the block ends."""
-    service = SolveService(workers)
+    service = SolveService(workers, max_seconds)
     service.warm_up()
     sock = bound_socket("127.0.0.1", 0)
     server = uvicorn.Server(uvicorn.Config(create_app(service), log_level="warning", access_log=False))

@@ -36,7 +36,8 @@ Bad input: HTTP 400 with {"error": the command line's one line}.
 
 Each rule set is solved once, in one of the worker processes, and its answers are kept
 for the life of the server; a second request for the same rules waits for the first.
-Perfect post-split play (split_strategy=optimal: minutes per rule set) is refused.
+Perfect post-split play (split_strategy=optimal: minutes per rule set) is refused, and a
+solve past --max-seconds is stopped and its request refused, saying so.
 Needs the web extra: pip install 'bjexact[web]'.
 """
 
@@ -53,6 +54,9 @@ def register(subparsers) -> None:
                         help="the port (default: 8000; 0: any free port)")
     parser.add_argument("--workers", type=bounded_int(1, 64), default=None, metavar="N",
                         help="solver processes (default: one per core)")
+    parser.add_argument("--max-seconds", type=bounded_int(1, 86_400), default=60, metavar="S",
+                        help="the bound on one rule set's solve: a solve past S seconds is stopped and the "
+                             "request refused, saying so (default: 60)")
     parser.set_defaults(run=run)
 
 
@@ -67,5 +71,5 @@ def run(args: argparse.Namespace) -> int:
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(f"bjexact serve: open http://{shown}:{port}/ (Ctrl-C stops it)", flush=True)
-    serve(create_app(workers=args.workers), sock)
+    serve(create_app(workers=args.workers, max_seconds=args.max_seconds), sock)
     return 0

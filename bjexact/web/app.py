@@ -34,7 +34,7 @@ from ..errors import BjexactError
 from ..render.effects import RuleEffect, RuleEffects, rule_changes
 from . import answers
 from .queries import RULE_NAMES, refuse_heavy_work, rules_from_query
-from .service import STOPPING, Question, SolveService
+from .service import DEFAULT_MAX_SECONDS, STOPPING, Question, SolveService
 
 __all__ = ["create_app", "REQUEST_PARAMETERS"]
 
@@ -103,16 +103,18 @@ def _cards(text: str | None, what: str) -> list[str]:
     return cards
 
 
-def create_app(service: SolveService | None = None, *, workers: int | None = None) -> FastAPI:
+def create_app(service: SolveService | None = None, *, workers: int | None = None,
+               max_seconds: float = DEFAULT_MAX_SECONDS) -> FastAPI:
     """The application; ``service``: the solver to use (default: a :class:`SolveService` of
-    ``workers`` processes, started with the application and stopped with it)."""
+    ``workers`` processes and the bound ``max_seconds`` on a solve, started with the application
+    and stopped with it)."""
     owned = service is None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):  # type: ignore[no-untyped-def]
         nonlocal service
         if service is None:
-            service = SolveService(workers)
+            service = SolveService(workers, max_seconds)
             await asyncio.get_running_loop().run_in_executor(None, service.warm_up)
         app.state.service = service
         yield

@@ -11,6 +11,9 @@ by default, so that solves for different rule sets run side by side. Its convent
   hands and the house edge of one rule set cost one solve. When that worker is busy and another
   is idle, the idle one takes it (a page asks for four answers of one rule set at once: they are
   spread over the cores, at the price of solving the rule set in both).
+- **A bound on the work of a question.** A solve that runs past ``max_seconds`` is stopped (its
+  worker process ends and a new one starts) and the question is answered with :func:`too_long`,
+  which is kept like any answer; questions queued behind it go to the new worker.
 - **A client that leaves does not stop the solve.** The answer is kept for the next one.
 - **Progress.** Each worker tells the service how far its solve is (the engine's progress bars,
   :func:`bjexact.progress.listening`), per rule set: :meth:`SolveService.progress`.
@@ -28,6 +31,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +39,10 @@ from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..progress import listening
 
-__all__ = ["Question", "Answer", "SolveService", "STOPPING"]
+__all__ = ["Question", "Answer", "SolveService", "STOPPING", "DEFAULT_MAX_SECONDS", "too_long"]
+
+DEFAULT_MAX_SECONDS = 60.0
+"""The default bound on one question's solve, in seconds (``bjexact serve --max-seconds``)."""
 
 STOPPING = "the server is stopping: ask again when it is back"
 """The answer of a question still being solved when the server stops."""
@@ -62,6 +69,12 @@ class Answer:
     value: Any = None
     error: str | None = None
     seconds: float = 0.0
+
+
+def too_long(max_seconds: float) -> str:
+    """The refusal of a rule set whose solve passed the bound on one request's work."""
+    return (f"these rules take more than {max_seconds:g} s to solve, the bound on one request's work "
+            "(bjexact serve --max-seconds): the command line computes them (bjexact edge, chart, hand)")
 
 
 # --- the worker side: these run in the worker processes ---------------------------------------------------
@@ -108,16 +121,20 @@ def _answer_in_worker(question: Question) -> Answer:
 class SolveService:
     """Worker processes answering :class:`Question` s; see the module's conventions.
 
-    ``workers``: the number of processes (default: one per core). Use it as an async context
+    ``workers``: the number of processes (default: one per core); ``max_seconds``: the bound on one
+    question's solve (:func:`too_long`). Use it as an async context
     manager, or :meth:`close` it; :meth:`answer` is a coroutine of the server's event loop.
     """
 
-    def __init__(self, workers: int | None = None):
+    def __init__(self, workers: int | None = None, max_seconds: float = DEFAULT_MAX_SECONDS):
         self.workers = max(1, workers or os.cpu_count() or 1)
+        self.max_seconds = max_seconds
+        """The bound on one question's solve: past it, the solve is stopped and the question refused."""
         context = multiprocessing.get_context("spawn")  # no copy of the server's threads and sockets
         self._queue = context.Queue()
-        self._pools = [ProcessPoolExecutor(1, mp_context=context, initializer=_start_worker,
-                                           initargs=(self._queue,)) for _ in range(self.workers)]
+        self._context = context
+        self._pools = [self._new_pool() for _ in range(self.workers)]
+        self._past_bound: set[Any] = set()  # the questions whose solve passed max_seconds
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping: asyncio.Event | None = None
         self._load = [0] * self.workers  # questions under way, per worker
@@ -134,6 +151,9 @@ class SolveService:
 
     async def __aexit__(self, *exc: object) -> None:
         self.close()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(1, mp_context=self._context, initializer=_start_worker, initargs=(self._queue,))
 
     def warm_up(self) -> None:
         """Start every worker now (each imports the engine, about a second), not at the first question."""
@@ -171,21 +191,53 @@ class SolveService:
 
     def _submit(self, question: Question, key: Any) -> asyncio.Future[Answer]:
         self.solves += 1
-        worker = self._worker_for(question.rules)
-        pool = self._pools[worker]
-        self._load[worker] += 1
-        self._progress.setdefault(question.rules, ("waiting for a worker", 0, 0))
-        pending = asyncio.wrap_future(pool.submit(_answer_in_worker, question))
+        pending: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self._pending[key] = pending
-
-        def done(future: asyncio.Future[Answer]) -> None:
-            self._load[worker] -= 1
-            self._pending.pop(key, None)
-            if not future.cancelled() and future.exception() is None:
-                self._answers[key] = future.result()
-
-        pending.add_done_callback(done)
+        self._progress.setdefault(question.rules, ("waiting for a worker", 0, 0))
+        self._dispatch(question, key, pending)
         return pending
+
+    def _dispatch(self, question: Question, key: Any, pending: asyncio.Future[Answer]) -> None:
+        """Send ``question`` to a worker; ``pending`` gets its answer (or the refusal of a solve
+        that took longer than :attr:`max_seconds`)."""
+        loop = asyncio.get_running_loop()
+        worker = self._worker_for(question.rules)
+        self._load[worker] += 1
+        solving = asyncio.wrap_future(self._pools[worker].submit(_answer_in_worker, question), loop=loop)
+        timer = loop.call_later(self.max_seconds, self._overtime, worker, solving, key)
+
+        def finished(future: asyncio.Future[Answer]) -> None:
+            timer.cancel()
+            self._load[worker] -= 1
+            if key in self._past_bound:
+                answer = Answer(error=too_long(self.max_seconds))
+                self._progress.pop(question.rules, None)  # its worker ended without saying so
+            elif future.cancelled() or isinstance(future.exception(), BrokenProcessPool):
+                # a worker ended under it (another question's overtime): ask again, on a live worker
+                self._dispatch(question, key, pending)
+                return
+            elif future.exception() is not None:
+                error = future.exception()
+                answer = Answer(error=f"internal error: {type(error).__name__} (please report it)")
+            else:
+                answer = future.result()
+            self._pending.pop(key, None)
+            self._answers[key] = answer
+            if not pending.done():
+                pending.set_result(answer)
+
+        solving.add_done_callback(finished)
+
+    def _overtime(self, worker: int, solving: asyncio.Future[Answer], key: Any) -> None:
+        """A solve past :attr:`max_seconds`: its worker process ends and a new one takes its place."""
+        if solving.done():
+            return
+        self._past_bound.add(key)
+        pool, self._pools[worker] = self._pools[worker], self._new_pool()
+        self._pools[worker].submit(int)  # the new worker starts (and imports the engine) at once
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
 
     def _worker_for(self, rules: GameRules) -> int:
         """The rule set's own worker, or an idle one when its own is busy."""

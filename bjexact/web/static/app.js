@@ -176,11 +176,11 @@ async function showCell(cell, q) {
         .map(([move, exact]) => {
           const value = hand.moves_float[move];
           const cost = move === hand.best ? "best" : percent(fractionValue(best) - value);
-          return [`<td>${move}</td>`, `<td>${percent(value)}</td>`, `<td class="exact">${exact}</td>`,
-            `<td>${cost}</td>`];
+          return [`<td>${move}</td>`, `<td>${percent(value)}</td>`,
+            `<td>${cost}</td></tr><tr class="exact"><td colspan="3">= ${exact}</td>`];
         });
       html += `<h3 class="hand">${hand.cards.join(",")} v ${hand.upcard}: ${hand.best}</h3>`;
-      html += table(["move", "value", "exact", "cost"], rows);
+      html += table(["move", "value (exact below)", "cost"], rows);
     }
     html += '<p class="note">Values per unit initial bet';
     html += answer.hands.some((h) => h.conditioned_on_no_dealer_natural)
