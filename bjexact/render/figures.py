@@ -282,9 +282,7 @@ def strategy_chart_figure(solution: GameSolution, chart: Chart | None = None) ->
         differ = " (its hands differ)" if cell.depends_on_composition else ""
         title = (f"{chart_row_label(section, row)} v {rank_symbol(upcard)}: {cell.code}{differ}\n"
                  + _value_lines(values, cell.best))
-        # the cell's place, for pages that act on a click (the web application shows its hands' values)
-        place = (("code", cell.code), ("section", section), ("row", row), ("upcard", rank_symbol(upcard)))
-        return _Cell(fill, cell.code + ("*" if cell.depends_on_composition else ""), title, place)
+        return _Cell(fill, cell.code + ("*" if cell.depends_on_composition else ""), title, (("code", cell.code),))
 
     def legend(x: float, y: float, width: float) -> tuple[list[Shape], float]:
         shapes: list[Shape] = [Label(x, y + 12, "Codes", 13, bold=True)]
