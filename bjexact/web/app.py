@@ -28,7 +28,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
-from ..core.numbers import mpq
+from ..core.numbers import mpq, short
 from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..render.effects import RuleEffect, RuleEffects, rule_changes
@@ -62,7 +62,7 @@ def _rules_dependency() -> Callable[..., GameRules]:
         seen: set[str] = set()
         for key, _ in request.query_params.multi_items():
             if key in seen:
-                raise BadInput(f"{key} is given twice: give each rule once")
+                raise BadInput(f"{short(key)} is given twice: give each rule once")
             seen.add(key)
         try:
             rules = rules_from_query(dict(request.query_params), ignore=REQUEST_PARAMETERS)

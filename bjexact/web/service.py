@@ -122,8 +122,8 @@ class SolveService:
     """Worker processes answering :class:`Question` s; see the module's conventions.
 
     ``workers``: the number of processes (default: one per core); ``max_seconds``: the bound on one
-    question's solve (:func:`too_long`). Use it as an async context
-    manager, or :meth:`close` it; :meth:`answer` is a coroutine of the server's event loop.
+    question's solve (:func:`too_long`). :meth:`answer` is a coroutine of the server's event loop;
+    :meth:`close` stops the workers.
     """
 
     def __init__(self, workers: int | None = None, max_seconds: float = DEFAULT_MAX_SECONDS):
@@ -145,12 +145,6 @@ class SolveService:
         """How many questions were sent to a worker (the rest came from memory or a pending solve)."""
         self._reader = threading.Thread(target=self._read_progress, name="bjexact-progress", daemon=True)
         self._reader.start()
-
-    async def __aenter__(self) -> SolveService:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        self.close()
 
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(1, mp_context=self._context, initializer=_start_worker, initargs=(self._queue,))
@@ -247,10 +241,6 @@ class SolveService:
         idle = [w for w, load in enumerate(self._load) if load == 0]
         return idle[0] if idle else own
 
-    def known(self, question: Question) -> Answer | None:
-        """The question's answer if it is in memory, without solving."""
-        return self._answers.get(question.key())
-
     def progress(self, rules: GameRules) -> dict[str, Any]:
         """How far the solves of ``rules`` are: ``{"solving": bool, "stage", "done", "total"}``."""
         stage, done, total = self._progress.get(rules, ("", 0, 0))
@@ -277,7 +267,3 @@ class SolveService:
         self._queue.close()
         self._queue.join_thread()
 
-
-def run_now(question: Question) -> Answer:
-    """Answer ``question`` in this process (tests, and tools that need no server)."""
-    return _answer_in_worker(question)
