@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from ..core.cards import ACE, parse_rank
     from ..core.hand import is_natural
     from ..errors import BjexactError
-    from ..player.game import even_money, hand_moves, insurance_value, split_values
+    from ..player.game import even_money, hand_moves_and_split_values, insurance_value
     from ..player.optimal_split import optimal_split
     from ..render.game import (
         departures_table,
@@ -86,12 +86,10 @@ def run(args: argparse.Namespace) -> int:
     split = None
     if args.show_play and len(cards) == 2 and rules.may_split(cards) and not is_natural(cards):
         split = optimal_split(rules, cards[0], upcard, departures=True)
-    moves = hand_moves(rules, cards, upcard, split=split)
+    moves, by_strategy = hand_moves_and_split_values(rules, cards, upcard, split=split)
     insurance = insurance_value(rules, cards) if upcard == ACE and len(cards) == 2 else None
     tables = hand_tables(moves, rules.describe(), style, insurance)
-    by_strategy = None
-    if rules.split_strategy == "optimal" and "split" in moves.w:
-        by_strategy = split_values(rules, cards[0], upcard, optimal=moves)
+    if by_strategy is not None:
         tables.append(split_strategy_table(moves, by_strategy, style))
     if split is not None:
         tables.append(departures_table(split, style))
