@@ -34,15 +34,16 @@ Exact values, decided in floats, certified
     rank r has chance c_r / n and D(n) = n D(n - 1), so a move's X is sum_r c_r X(child), no
     division. The X are kept modulo primes below 2^26 whose product exceeds 8 D(N0) (|W| <= 4,
     two doubled stakes). The dealer's exact rows come modulo the few primes their numerators need
-    (:meth:`~bjexact.dealer.batch.DealerOracle.walked_once`, one batch per level); their
-    mixed-radix (Garner) digits give both their floats and their residues modulo the X's primes.
-    The root's X is rebuilt by the Chinese remainder theorem. The moves are chosen in float64
-    first; the floats' rounding error is below 1e-11 in all (about 100 roundings of 2^-53 of values
-    at most 4 per level, fewer than 100 levels), so wherever two moves' floats are within
-    :data:`TIE` (about 1e-9) of each other, both moves' exact values are rebuilt from their
-    residues (CRT) and compared exactly; exact ties go to the earlier move of stand, hit, double
-    (:func:`~bjexact.core.choice.best_move`). Only the residues of the move made are computed
-    (of every move where the floats leave it in doubt). No float decides a result.
+    (:meth:`~bjexact.dealer.batch.DealerOracle.walked_once`, one batch per level), only at the sets
+    where a hand stands (where every hand has busted, the dealer's cards do not matter: often more
+    than half the sets); their mixed-radix (Garner) digits give both their floats and their
+    residues modulo the X's primes. The root's X is rebuilt by the Chinese remainder theorem. The
+    moves are chosen in float64 first; the floats' rounding error is below 1e-11 in all (about 100
+    roundings of 2^-53 of values at most 4 per level, fewer than 100 levels), so wherever two
+    moves' floats are within :data:`TIE` (about 1e-9) of each other, both moves' exact values are
+    rebuilt from their residues (CRT) and compared exactly; exact ties go to the earlier move of
+    stand, hit, double (:func:`~bjexact.core.choice.best_move`). Only the residues of the move made
+    are computed (of every move where the floats leave it in doubt). No float decides a result.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ _BUST_SLOT = 6
 _KINDS = 2 * _STAKE_KINDS  # with a stake of 1 (kinds 0..6) or 2 (kinds 7..13)
 _STANDING = sum(1 << k for k in range(_KINDS) if k % _STAKE_KINDS != _BUST_SLOT)  # kinds a hand stands on
 _STATES = 88  # hand states: (total * 2 + soft) * 2 + two cards, total <= 21
-_CHUNK = 40_000  # positions valued at once (the arrays of a chunk: positions x kinds x primes)
+_CHUNK = 16_384  # positions valued at once: their arrays (positions x ranks x primes) stay a few MB, reused
 _DEALER_CHUNK = 10_000  # sets of cards gone per walk of the dealer's residues
 
 
@@ -282,9 +283,10 @@ def _enumerate(space: _Space, table: _HandTable, limit: int, too_many: str) -> l
         second = _distinct(np.concatenate(second_in)) if second_in else empty
         if len(second):
             sets, states, kinds = second // (_STATES * _KINDS), second // _KINDS % _STATES, second % _KINDS
-            finals_in.append((sets, np.ones(len(sets), dtype=bool)))
+            starts, group = _runs(sets)  # a set's positions, together: its finished rounds are noted once
+            finals_in.append((sets[starts], np.ones(len(starts), dtype=bool)))
             if draw:
-                counts = space.unseen(sets)
+                counts = space.unseen(sets[starts])[group]
                 stands = (np.left_shift(1, kinds) & _STANDING) != 0
                 for r in range(10):
                     after = table.after[states, r]
@@ -293,9 +295,11 @@ def _enumerate(space: _Space, table: _HandTable, limit: int, too_many: str) -> l
                     stays = hits & (after >= 0)
                     next_second.append(((sets[stays] + radix[r]) * _STATES + after[stays]) * _KINDS + kinds[stays])
                     busts = hits & (after < 0)
-                    next_finals.append((sets[busts] + radix[r], stands[busts]))
                     doubles = held & table.double[states]
-                    next_finals.append((sets[doubles] + radix[r], (after[doubles] >= 0) | stands[doubles]))
+                    # the round ends with the card (a bust, a double), with a hand standing or not
+                    ends = np.logical_or.reduceat(busts | doubles, starts)
+                    standing = np.logical_or.reduceat((busts & stands) | (doubles & ((after >= 0) | stands)), starts)
+                    next_finals.append((sets[starts][ends] + radix[r], standing[ends]))
         finals, dealer = _merged(*_joined(finals_in)) if finals_in else (empty, empty.astype(bool))
         levels.append(_Level(first, first_states, dealt, second, finals, dealer))
         positions += len(first) + len(second)
@@ -329,6 +333,14 @@ def _fresh(keys: Any) -> Any:
     import numpy as np
 
     return np.concatenate(([True], keys[1:] != keys[:-1])) if len(keys) else np.zeros(0, dtype=bool)
+
+
+def _runs(keys: Any) -> tuple[Any, Any]:
+    """Where each run of equal sorted ``keys`` starts, and the run of each key."""
+    import numpy as np
+
+    fresh = _fresh(keys)
+    return np.flatnonzero(fresh), np.cumsum(fresh) - 1
 
 
 def _distinct(keys: Any) -> Any:
@@ -486,32 +498,19 @@ class _Valuation:
     def finals(self, positions: _Level, n: int) -> _Values:
         """The terms of a finished round at the sets ``positions.finals`` (n unseen): per set, G of
         standing on 16..21 and the cost of a bust (slots 0..6: floats sets x 7, residues sets x 7 x
-        primes), from one batch of the dealer's exact rows; refused where a round that needs the dealer
-        leaves it too few cards."""
+        primes). G only where a round that reaches the set has a hand standing (``positions.dealer``),
+        from the dealer's exact rows (:meth:`standing`); elsewhere every hand has busted, only the
+        bust's slot is ever read with a weight, and G is left 0."""
         import numpy as np
 
         codes, p, space = positions.finals, self.p, self.space
         if not len(codes):
             return self.nothing().finals
-        removed = space.removed(codes)
-        # the rows modulo the oracle's primes (enough for their numerators, below the denominator)
-        chunks = [self.oracle.walked_once(removed[i:i + _DEALER_CHUNK], space.upcard)
-                  for i in range(0, len(codes), _DEALER_CHUNK)]
-        rows, walked = np.concatenate([chunk.residues for chunk in chunks], axis=2), chunks[0].primes
-        denominator = chunks[0].denominators[0]  # n (n - 1) ... (n - K + 1): the same for every set
-        whole = np.array([denominator % q for q in walked], dtype=np.int64)[:, None]
-        if ((rows.sum(axis=1) % np.array(walked)[:, None] != whole).any(axis=0) & positions.dealer).any():
-            raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
-        digits = _digits(rows, walked)  # the numerators in mixed radix: as floats, and modulo other primes
-        rows = _modulo_each(digits, walked, self.primes)
-        scale = self.modulo(self.d[n] // denominator)
-        residues = np.empty((len(codes), _STAKE_KINDS, len(p)), dtype=np.int64)
-        residues[:, :_BUST_SLOT] = np.einsum("pos,ot->stp", rows, self.weights) % p * scale % p
-        floats = np.empty((len(codes), _STAKE_KINDS))
-        chances = _as_float(digits, walked) / float(denominator)  # outcomes x sets
-        # the weighted sums term by term: a matrix product would wake BLAS's threads, whose waiting costs
-        # more processor time than the product
-        floats[:, :_BUST_SLOT] = sum(chances[o][:, None] * self.weights[o] for o in range(len(chances)))
+        residues = np.zeros((len(codes), _STAKE_KINDS, len(p)), dtype=np.int64)
+        floats = np.zeros((len(codes), _STAKE_KINDS))
+        if positions.dealer.any():
+            floats[positions.dealer, :_BUST_SLOT], residues[positions.dealer, :_BUST_SLOT] = \
+                self.standing(codes[positions.dealer], n)
         if self.partner is None:
             residues[:, _BUST_SLOT] = self.modulo(-self.d[n])
             floats[:, _BUST_SLOT] = -1.0
@@ -521,9 +520,45 @@ class _Valuation:
             floats[:, _BUST_SLOT] = -others / n
         return _padded(codes, floats, residues)
 
+    def standing(self, codes: Any, n: int) -> tuple[Any, Any]:
+        """G of standing on 16..21 at the sets ``codes`` (n unseen): floats (sets x 6) and residues
+        (sets x 6 x primes), from batches of the dealer's exact rows; refused where the dealer could
+        run out of cards."""
+        import numpy as np
+
+        p, space = self.p, self.space
+        removed = space.removed(codes)
+        # the rows modulo the oracle's primes (enough for their numerators, below the denominator)
+        chunks = [self.oracle.walked_once(removed[i:i + _DEALER_CHUNK], space.upcard)
+                  for i in range(0, len(codes), _DEALER_CHUNK)]
+        rows, walked = np.concatenate([chunk.residues for chunk in chunks], axis=2), chunks[0].primes
+        denominator = chunks[0].denominators[0]  # n (n - 1) ... (n - K + 1): the same for every set
+        whole = np.array([denominator % q for q in walked], dtype=np.int64)[:, None]
+        if (rows.sum(axis=1) % np.array(walked)[:, None] != whole).any():
+            raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
+        digits = _digits(rows, walked)  # the numerators in mixed radix: as floats, and modulo other primes
+        rows = _modulo_each(digits, walked, self.primes)
+        scale = self.modulo(self.d[n] // denominator)
+        residues = np.einsum("pos,ot->stp", rows, self.weights) % p * scale % p
+        chances = _as_float(digits, walked) / float(denominator)  # outcomes x sets
+        # the weighted sums term by term: a matrix product would wake BLAS's threads, whose waiting costs
+        # more processor time than the product
+        floats = sum(chances[o][:, None] * self.weights[o] for o in range(len(chances)))
+        return floats, residues
+
     def second(self, keys: Any, n: int, finals: _Values, later: _LevelValues) -> _Values:
         """The second hand's positions ``keys`` (n unseen), each at its best move: decided in floats,
-        then the residues of the move made (of every move where the floats cannot decide)."""
+        then the residues of the move made (of every move where the floats cannot decide); in pieces
+        of :data:`_CHUNK` positions (their arrays, positions x ranks, stay small)."""
+        import numpy as np
+
+        parts = [self.second_part(keys[i:i + _CHUNK], n, finals, later) for i in range(0, max(len(keys), 1), _CHUNK)]
+        if len(parts) == 1:
+            return _padded(keys, *parts[0])
+        return _padded(keys, np.concatenate([f for f, _ in parts]), np.concatenate([r for _, r in parts]))
+
+    def second_part(self, keys: Any, n: int, finals: _Values, later: _LevelValues) -> tuple[Any, Any]:
+        """:meth:`second` of some of the positions (floats, residues), not padded."""
         import numpy as np
 
         table, p = self.table, self.p
@@ -537,7 +572,7 @@ class _Valuation:
 
         floats = [stake * finals.floats[own, base] + finals.floats[own, slots]]
         if n < 2:
-            return _padded(keys, floats[0], stand(np.arange(len(keys))))
+            return floats[0], stand(np.arange(len(keys)))
         draws = self.second_draws(keys, sets, states, later)
         ends, hands = later.finals, later.second
         counts, end, busts, doubles = draws.counts, draws.end, draws.busts, draws.doubles
@@ -558,16 +593,21 @@ class _Valuation:
                     ).sum(axis=1) % p
 
         allowed = [None, table.hit[states], table.double[states]]
-        return _padded(keys, *_chosen(floats, allowed, [stand, hit, double], self.primes))
+        return _chosen(floats, allowed, [stand, hit, double], self.primes)
 
     def second_draws(self, keys: Any, sets: Any, states: Any, later: _LevelValues) -> _SecondDraws:
         """The draws of the second hand's positions ``keys`` (:class:`_SecondDraws`) into ``later``."""
+        import numpy as np
+
         table = self.table
-        counts = self.space.unseen(sets)
+        starts, group = _runs(sets)  # the positions of a set share its unseen counts and finished rounds
+        counts = self.space.unseen(sets[starts])[group]
         held = counts > 0
         stays, busts, doubles = held & table.stays[states], held & table.busts[states], held & table.doubles[states]
         child = later.second.find(keys[:, None] + self.child_offset[states], stays)
-        end = later.finals.find(sets[:, None] + self.radix, busts | doubles)
+        ends = busts | doubles
+        end = later.finals.find(sets[starts, None] + self.radix, np.logical_or.reduceat(ends, starts))[group]
+        end[~ends] = len(later.finals.keys)
         return _SecondDraws(counts * (stays | busts | doubles), child, end, counts * busts, counts * doubles,
                             table.landed[states])
 
