@@ -293,14 +293,14 @@ def split_values(rules: GameRules, pair: int | str, upcard: int | str,
 
 def _by_strategy(rules: GameRules, optimal: MoveValues, cdz: MoveValues, seen: SeenCards) -> dict[str, mpq]:
     """:func:`split_values` of the pair of ``optimal`` (its moves under perfect post-split play) and
-    ``cdz`` (under CDZ-): the other fixed strategies' splits valued from the dealer's rows of ``seen``."""
+    ``cdz`` (under CDZ-): the other fixed strategies' splits valued from the dealer's rows of ``seen``.
+    Split once, CDP is CDP1 (each split hand takes the one other hand's pair card as gone): valued once."""
     pair, upcard = optimal.cards[0], optimal.upcard
-    values = {"optimal": optimal.values["split"]}
-    for strategy in FIXED_SPLIT_STRATEGIES:
-        w = cdz.w["split"] if strategy == "cdz" else _split_w(replace(rules, split_strategy=strategy), pair,
-                                                                upcard, seen)
-        values[strategy] = _with_split_w(cdz, w).value("split")
-    return values
+    w = {"cdz": cdz.w["split"], "cdp1": _split_w(replace(rules, split_strategy="cdp1"), pair, upcard, seen)}
+    w["cdp"] = w["cdp1"] if rules.split_limit(pair) == 2 else _split_w(replace(rules, split_strategy="cdp"), pair,
+                                                                        upcard, seen)
+    return {"optimal": optimal.values["split"]} | {strategy: _with_split_w(cdz, w[strategy]).value("split")
+                                                   for strategy in FIXED_SPLIT_STRATEGIES}
 
 
 def _split_w(rules: GameRules, pair: int, upcard: int, seen: SeenCards) -> mpq:
