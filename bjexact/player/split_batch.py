@@ -34,14 +34,14 @@ Exact values, decided in floats, certified
     rank r has chance c_r / n and D(n) = n D(n - 1), so a move's X is sum_r c_r X(child), no
     division. The X are kept modulo primes below 2^26 whose product exceeds 8 D(N0) (|W| <= 4,
     two doubled stakes). The dealer's exact rows come modulo the few primes their numerators need
-    (:meth:`~bjexact.dealer.batch.DealerOracle.walked_once`, one batch per level), only at the sets
-    where a hand stands (where every hand has busted, the dealer's cards do not matter: often more
-    than half the sets); their mixed-radix (Garner) digits give both their floats and their
-    residues modulo the X's primes. The root's X is rebuilt by the Chinese remainder theorem. The
-    moves are chosen in float64 first; the floats' rounding error is below 1e-11 in all (about 100
-    roundings of 2^-53 of values at most 4 per level, fewer than 100 levels), so wherever two
-    moves' floats are within :data:`TIE` (about 1e-9) of each other, both moves' exact values are
-    rebuilt from their residues (CRT) and compared exactly; exact ties go to the earlier move of
+    (:meth:`~bjexact.dealer.batch.DealerOracle.walked_once`, in batches that run across the levels),
+    only at the sets where a hand stands (where every hand has busted, the dealer's cards do not
+    matter: often more than half the sets); their mixed-radix (Garner) digits give both their floats
+    and their residues modulo the X's primes. The root's X is rebuilt by the Chinese remainder
+    theorem. The moves are chosen in float64 first; the floats' rounding error is below 1e-11 in all
+    (about 100 roundings of 2^-53 of values at most 4 per level, fewer than 100 levels), so wherever
+    two moves' floats are within :data:`TIE` (about 1e-9) of each other, both moves' exact values
+    are rebuilt from their residues (CRT) and compared exactly; exact ties go to the earlier move of
     stand, hit, double (:func:`~bjexact.core.choice.best_move`). Only the residues of the move made
     are computed (of every move where the floats leave it in doubt). No float decides a result.
 """
@@ -57,7 +57,7 @@ from ..core.cards import RANKS, Counts
 from ..core.hand import HandValue, add_card, hand_value, natural_partner
 from ..core.numbers import mpq
 from ..core.rules import GameRules
-from ..dealer.batch import DealerOracle, from_residues, moduli_above
+from ..dealer.batch import DealerOracle, Residues, from_residues, moduli_above
 from ..errors import BjexactError
 from ..progress import Progress
 from .engine import stand_weights
@@ -430,6 +430,7 @@ class _Valuation:
         import numpy as np
 
         self.oracle, self.space, self.table, self.levels, self.advance = oracle, space, table, levels, advance
+        self.dealer_rows = _DealerRows(oracle, space, levels)
         upcard = space.upcard
         self.longest = oracle.longest(upcard)
         # D(n) = n!/m!, m below every n a dealer row is met at, less the dealer's longest path
@@ -489,18 +490,19 @@ class _Valuation:
         """The values of every position with ``level`` cards drawn, from those with one more."""
         positions = self.levels[level]
         n = self.space.total - level
-        finals = self.finals(positions, n)
+        finals = self.finals(positions, n, self.dealer_rows.take(level))
         second = self.second(positions.second, n, finals, later)
         dealt = self.dealt(positions.dealt, n, later)
         first = self.first(positions, n, dealt, later)
         return _LevelValues(finals, second, dealt, first)
 
-    def finals(self, positions: _Level, n: int) -> _Values:
+    def finals(self, positions: _Level, n: int, walked: Residues | None) -> _Values:
         """The terms of a finished round at the sets ``positions.finals`` (n unseen): per set, G of
         standing on 16..21 and the cost of a bust (slots 0..6: floats sets x 7, residues sets x 7 x
         primes). G only where a round that reaches the set has a hand standing (``positions.dealer``),
-        from the dealer's exact rows (:meth:`standing`); elsewhere every hand has busted, only the
-        bust's slot is ever read with a weight, and G is left 0."""
+        from the dealer's rows there (``walked``, ``None`` where there are none: :meth:`standing`);
+        elsewhere every hand has busted, only the bust's slot is ever read with a weight, and G is
+        left 0."""
         import numpy as np
 
         codes, p, space = positions.finals, self.p, self.space
@@ -508,9 +510,8 @@ class _Valuation:
             return self.nothing().finals
         residues = np.zeros((len(codes), _STAKE_KINDS, len(p)), dtype=np.int64)
         floats = np.zeros((len(codes), _STAKE_KINDS))
-        if positions.dealer.any():
-            floats[positions.dealer, :_BUST_SLOT], residues[positions.dealer, :_BUST_SLOT] = \
-                self.standing(codes[positions.dealer], n)
+        if walked is not None:
+            floats[positions.dealer, :_BUST_SLOT], residues[positions.dealer, :_BUST_SLOT] = self.standing(walked, n)
         if self.partner is None:
             residues[:, _BUST_SLOT] = self.modulo(-self.d[n])
             floats[:, _BUST_SLOT] = -1.0
@@ -520,27 +521,22 @@ class _Valuation:
             floats[:, _BUST_SLOT] = -others / n
         return _padded(codes, floats, residues)
 
-    def standing(self, codes: Any, n: int) -> tuple[Any, Any]:
-        """G of standing on 16..21 at the sets ``codes`` (n unseen): floats (sets x 6) and residues
-        (sets x 6 x primes), from batches of the dealer's exact rows; refused where the dealer could
-        run out of cards."""
+    def standing(self, walked: Residues, n: int) -> tuple[Any, Any]:
+        """G of standing on 16..21 (floats sets x 6, residues sets x 6 x primes) at sets with n unseen,
+        from the dealer's exact rows there modulo the few primes their numerators need (``walked``);
+        refused where the dealer could run out of cards."""
         import numpy as np
 
-        p, space = self.p, self.space
-        removed = space.removed(codes)
-        # the rows modulo the oracle's primes (enough for their numerators, below the denominator)
-        chunks = [self.oracle.walked_once(removed[i:i + _DEALER_CHUNK], space.upcard)
-                  for i in range(0, len(codes), _DEALER_CHUNK)]
-        rows, walked = np.concatenate([chunk.residues for chunk in chunks], axis=2), chunks[0].primes
-        denominator = chunks[0].denominators[0]  # n (n - 1) ... (n - K + 1): the same for every set
-        whole = np.array([denominator % q for q in walked], dtype=np.int64)[:, None]
-        if (rows.sum(axis=1) % np.array(walked)[:, None] != whole).any():
+        p, rows, primes = self.p, walked.residues, walked.primes
+        denominator = walked.denominators[0]  # n (n - 1) ... (n - K + 1): the same for every set
+        whole = np.array([denominator % q for q in primes], dtype=np.int64)[:, None]
+        if (rows.sum(axis=1) % np.array(primes)[:, None] != whole).any():
             raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
-        digits = _digits(rows, walked)  # the numerators in mixed radix: as floats, and modulo other primes
-        rows = _modulo_each(digits, walked, self.primes)
+        digits = _digits(rows, primes)  # the numerators in mixed radix: as floats, and modulo other primes
+        rows = _modulo_each(digits, primes, self.primes)
         scale = self.modulo(self.d[n] // denominator)
         residues = np.einsum("pos,ot->stp", rows, self.weights) % p * scale % p
-        chances = _as_float(digits, walked) / float(denominator)  # outcomes x sets
+        chances = _as_float(digits, primes) / float(denominator)  # outcomes x sets
         # the weighted sums term by term: a matrix product would wake BLAS's threads, whose waiting costs
         # more processor time than the product
         floats = sum(chances[o][:, None] * self.weights[o] for o in range(len(chances)))
@@ -662,6 +658,47 @@ class _Valuation:
 
         allowed = [None, table.hit[states], table.double[states]]
         return _padded(sets, *_chosen(floats, allowed, [stand, hit, double], self.primes))
+
+
+class _DealerRows:
+    """The dealer's exact rows, modulo the few primes their numerators need, at every level's sets
+    where a hand stands (``_Level.dealer``), level after level as the backward pass asks for them
+    (deepest first): walked (:meth:`~bjexact.dealer.batch.DealerOracle.walked_once`) in batches of
+    :data:`_DEALER_CHUNK` sets that run on from one level to the next (a walk costs more than its
+    sets: fewer, fuller walks), each kept until its levels are taken."""
+
+    def __init__(self, oracle: DealerOracle, space: _Space, levels: list[_Level]):
+        import numpy as np
+
+        self.oracle, self.space = oracle, space
+        wanted = [positions.finals[positions.dealer] for positions in reversed(levels)]
+        self.codes = np.concatenate(wanted)  # in the order asked for
+        self.sizes = {len(levels) - 1 - i: len(codes) for i, codes in enumerate(wanted)}
+        self.walked = 0  # how many of the codes have been walked
+        self.left: Residues | None = None  # the rows walked and not yet taken, in order
+
+    def take(self, level: int) -> Residues | None:
+        """The rows of ``level``'s sets where a hand stands (``None`` where there are none), the levels
+        taken deepest first."""
+        size = self.sizes[level]
+        if not size:
+            return None
+        while self.left is None or len(self.left.denominators) < size:
+            removed = self.space.removed(self.codes[self.walked:self.walked + _DEALER_CHUNK])
+            walked = self.oracle.walked_once(removed, self.space.upcard)
+            self.left = walked if self.left is None else _joined_rows(self.left, walked)
+            self.walked += _DEALER_CHUNK
+        rows = self.left
+        self.left = Residues(rows.residues[:, :, size:], rows.denominators[size:], rows.primes)
+        return Residues(rows.residues[:, :, :size], rows.denominators[:size], rows.primes)
+
+
+def _joined_rows(first: Residues, then: Residues) -> Residues:
+    """The dealer's rows of ``first``, then of ``then`` (modulo the same primes)."""
+    import numpy as np
+
+    return Residues(np.concatenate((first.residues, then.residues), axis=2), first.denominators + then.denominators,
+                    first.primes)
 
 
 def _chosen(floats: list[Any], allowed: list[Any], residues: list[Callable[[Any], Any]],
