@@ -78,8 +78,8 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     check of the engine). Rules the engine does not cover (:func:`engine_covers`: doubling
     after hitting, a Charlie) take the fraction arithmetic whatever ``engine`` says.
     ``split_strategy="optimal"``: every pair's split under perfect post-split play
-    (:func:`with_optimal_splits`; no distribution); exact; split once, about a second a pair on one deck (three
-    for the small pairs), a minute and a half for every pair; resplits are slow on real shoes.
+    (:func:`with_optimal_splits`; no distribution); exact; split once, about a second a pair on one deck (two
+    for the small pairs), about a minute for every pair; resplits are slow on real shoes.
 
     Examples
     --------

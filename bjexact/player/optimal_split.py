@@ -34,9 +34,9 @@ Cost
     A split to two hands on a finite shoe is valued in batches (:mod:`bjexact.player.split_batch`):
     every position with as many cards gone at once, decided in floats and valued exactly modulo
     primes, the same values. Measured (the whole ``hand`` command, processor time and peak memory,
-    ``benchmarks/optimal_split.py``): one deck, 8,8 against a ten 1.1 s and 76 MB, 2,2 against a 6
-    (the most positions) 2.6 s and 190 MB; two decks, 8,8 against a ten 1.4 s and 98 MB, 2,2
-    against a 6 7.2 s and 389 MB; every pair and up-card of one deck 95 s. Resplits, the infinite
+    ``benchmarks/optimal_split.py``): one deck, 8,8 against a ten 0.7 s and 67 MB, 2,2 against a 6
+    (the most positions) 2.0 s and 107 MB; two decks, 8,8 against a ten 1.1 s and 87 MB, 2,2
+    against a 6 4.6 s and 251 MB; every pair and up-card of one deck 63 s. Resplits, the infinite
     deck and the departures value every position of the round (the cards gone, the finished
     hands' totals and stakes, the hand in play, the hands waiting) once, in exact rationals,
     recursively, in two passes: the first finds the sets of cards gone the dealer meets (its
