@@ -107,3 +107,17 @@ def test_small_pieces_give_the_same_values(monkeypatch):
     monkeypatch.setattr(split_batch, "_CHUNK", 5)
     monkeypatch.setattr(split_batch, "_DEALER_CHUNK", 3)
     assert [optimal_split(rules, pair, upcard).w for rules, pair, upcard in cases] == whole
+
+
+@pytest.mark.parametrize("rules", RULE_SETS[:6])
+def test_departures_over_the_batches_are_the_recursive_solvers(rules):
+    """The departures from CDZ- (``--show-play``) walked over the play the batches keep: the same, in the
+    same order, as over the recursive solver's values."""
+    found = 0
+    for pair, upcard in ((2, 6), (8, 10), (9, 1), (1, 5), (7, 7)):
+        game = GameRules(shoe=shoe_for(pair, upcard, 16), split_hands=2, **rules)  # type: ignore[arg-type]
+        fast = optimal_split(game, pair, upcard, departures=True)
+        recursive = optimal_split(game, pair, upcard, departures=True, batched=False)
+        assert (fast.w, fast.departures) == (recursive.w, recursive.departures), (pair, upcard)
+        found += len(fast.departures or ())
+    assert found
