@@ -9,16 +9,16 @@ of one pair and up-card split once: one deck at most 3 s and 1 GB, two decks at 
 The command also values CDZ-, CDP1 and CDP (a few tenths of a second on one deck). Measured on a
 2-core machine, split once, positions valued in batches (bjexact.player.split_batch):
 
-    one deck,  8,8 v T   1.1 s    76 MB     (28.7 s and 316 MB valued one by one, recursively)
-    one deck,  2,2 v 6   2.6 s   190 MB     (the most positions; about 150 s and 1 GB recursively)
-    two decks, 8,8 v T   1.4 s    98 MB
-    two decks, 2,2 v 6   7.2 s   389 MB
+    one deck,  8,8 v T   0.7 s    67 MB     (28.7 s and 316 MB valued one by one, recursively)
+    one deck,  2,2 v 6   2.0 s   107 MB     (the most positions; about 150 s and 1 GB recursively)
+    two decks, 8,8 v T   1.1 s    87 MB
+    two decks, 2,2 v 6   4.6 s   251 MB
 
-Every pair and up-card of one deck split once: 95 s in one process (the slowest pair, 2,2 v 3, 3.0 s).
+Every pair and up-card of one deck split once: 63 s in one process (the slowest pair, 2,2 v A, 2.0 s).
 The round (``--edge``: `bjexact edge --split-hands 2 --split-strategy optimal`, every pair's split),
-target 5 minutes for one deck: one deck 90 s and 270 MB, house edge -0.15497 % (CDZ- -0.15312 %);
-two decks 4 minutes and 470 MB, 0.22259 % (CDZ- 0.22317 %); measured while other work shared the
-machine.
+target 5 minutes for one deck: one deck 65 s and 155 MB, house edge -0.15497 % (CDZ- -0.15312 %);
+two decks two and a half minutes and 304 MB, 0.22259 % (CDZ- 0.22317 %); measured while other work
+shared the machine.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from bjexact.core.cards import counts_of
 from bjexact.core.numbers import mpq
 from bjexact.core.rules import GameRules
 from bjexact.errors import BjexactError
+from bjexact.player import split_batch
 from bjexact.player.optimal_split import optimal_split
 
 RANKS = range(1, 11)
@@ -95,3 +96,28 @@ def test_one_deck_as_the_recursive_solver_gave_it(rules, pair, upcard, w):
     found equal too, in minutes)."""
     split = optimal_split(GameRules(decks=1, split_hands=2, **rules), pair, upcard)
     assert str(split.w) == w
+
+
+def test_small_pieces_give_the_same_values(monkeypatch):
+    """The second hand valued a few positions at a time and the dealer walked a few sets at a time, its
+    batches running on across the levels: the same values as in one piece each."""
+    cases = [(GameRules(shoe=(2, 1, 1, 2, 1, 1, 1, 2, 1, 5), split_hands=2, **rules), pair, upcard)  # type: ignore[arg-type]
+             for rules, pair, upcard in (({}, 8, 9), ({"hole_card": "enhc"}, 4, 5), ({"h17": True}, 10, 6))]
+    whole = [optimal_split(rules, pair, upcard).w for rules, pair, upcard in cases]
+    monkeypatch.setattr(split_batch, "_CHUNK", 5)
+    monkeypatch.setattr(split_batch, "_DEALER_CHUNK", 3)
+    assert [optimal_split(rules, pair, upcard).w for rules, pair, upcard in cases] == whole
+
+
+@pytest.mark.parametrize("rules", RULE_SETS[:6])
+def test_departures_over_the_batches_are_the_recursive_solvers(rules):
+    """The departures from CDZ- (``--show-play``) walked over the play the batches keep: the same, in the
+    same order, as over the recursive solver's values."""
+    found = 0
+    for pair, upcard in ((2, 6), (8, 10), (9, 1), (1, 5), (7, 7)):
+        game = GameRules(shoe=shoe_for(pair, upcard, 16), split_hands=2, **rules)  # type: ignore[arg-type]
+        fast = optimal_split(game, pair, upcard, departures=True)
+        recursive = optimal_split(game, pair, upcard, departures=True, batched=False)
+        assert (fast.w, fast.departures) == (recursive.w, recursive.departures), (pair, upcard)
+        found += len(fast.departures or ())
+    assert found

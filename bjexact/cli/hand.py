@@ -32,10 +32,11 @@ split hand knowing every card seen in the round and the finished hands' totals) 
 shows it beside CDZ-, CDP1 and CDP (JSON: "split_strategies"); --show-play lists
 where it plays a split hand otherwise than CDZ-, e.g. on one deck 8,8 v T the second
 hand 8,8 after a first hand 8,4,5 of 17 stands where CDZ- hits (JSON: "departures").
-Exact: split once, one pair on one deck takes about a second (8,8) to three (2,2),
-on two decks two to eight; --show-play and resplits value the positions one by one,
-half a minute for 8,8 on one deck, and resplits on a deck reach a bound on the work
-and are refused in one line, after minutes.
+Exact: split once, one pair on one deck takes about a second (8,8) to two (2,2),
+on two decks one to five; --show-play follows the optimum over the positions valued,
+on one deck 8,8 in about three seconds, 2,2 in ten; resplits value the positions one
+by one, and on a deck reach a bound on the work and are refused in one line, after
+minutes.
 """
 
 
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from ..core.cards import ACE, parse_rank
     from ..core.hand import is_natural
     from ..errors import BjexactError
-    from ..player.game import even_money, hand_moves, insurance_value, split_values
+    from ..player.game import even_money, hand_moves_and_split_values, insurance_value
     from ..player.optimal_split import optimal_split
     from ..render.game import (
         departures_table,
@@ -86,12 +87,10 @@ def run(args: argparse.Namespace) -> int:
     split = None
     if args.show_play and len(cards) == 2 and rules.may_split(cards) and not is_natural(cards):
         split = optimal_split(rules, cards[0], upcard, departures=True)
-    moves = hand_moves(rules, cards, upcard, split=split)
+    moves, by_strategy = hand_moves_and_split_values(rules, cards, upcard, split=split)
     insurance = insurance_value(rules, cards) if upcard == ACE and len(cards) == 2 else None
     tables = hand_tables(moves, rules.describe(), style, insurance)
-    by_strategy = None
-    if rules.split_strategy == "optimal" and "split" in moves.w:
-        by_strategy = split_values(rules, cards[0], upcard, optimal=moves)
+    if by_strategy is not None:
         tables.append(split_strategy_table(moves, by_strategy, style))
     if split is not None:
         tables.append(departures_table(split, style))

@@ -46,7 +46,7 @@ from .values import MOVES, FractionSolver, MoveValues, engine_covers, solver_for
 
 __all__ = ["GameRules", "MOVES", "SPLIT_WORK_LIMIT", "Strategy", "GameSolution", "MoveValues", "ChartCell",
            "solve_game", "solve_with", "engine_covers", "hand_moves", "later_moves", "insurance_value", "even_money",
-           "split_values", "FIXED_SPLIT_STRATEGIES", "with_optimal_splits",
+           "split_values", "hand_moves_and_split_values", "FIXED_SPLIT_STRATEGIES", "with_optimal_splits",
            "chart_code", "UPCARD_ORDER"]
 
 _ZERO = mpq(0)
@@ -78,8 +78,8 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     check of the engine). Rules the engine does not cover (:func:`engine_covers`: doubling
     after hitting, a Charlie) take the fraction arithmetic whatever ``engine`` says.
     ``split_strategy="optimal"``: every pair's split under perfect post-split play
-    (:func:`with_optimal_splits`; no distribution); exact; split once, about a second a pair on one deck (three
-    for the small pairs), a minute and a half for every pair; resplits are slow on real shoes.
+    (:func:`with_optimal_splits`; no distribution); exact; split once, about a second a pair on one deck (two
+    for the small pairs), about a minute for every pair; resplits are slow on real shoes.
 
     Examples
     --------
@@ -178,11 +178,13 @@ def solve_with(solver: FractionSolver, *, with_distribution: bool, progress: boo
 
 
 def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence[int | str],
-               upcard: int | str, *, split: OptimalSplit | None = None) -> MoveValues:
+               upcard: int | str, *, split: OptimalSplit | None = None, seen: SeenCards | None = None) -> MoveValues:
     """The values of every allowed move of the player's ``cards`` against ``upcard``.
 
     Under ``split_strategy="optimal"`` the split is valued under perfect post-split play
     (:func:`~bjexact.player.optimal_split.optimal_split`, or ``split`` where already computed).
+    ``seen``: the :class:`~bjexact.player.seen.SeenCards` of ``rules``'s shoe to share with other
+    solves (its dealer's rows are reused).
 
     Two cards: stand, hit, double, split, surrender as the rules allow; three or
     more: stand and hit, and double with ``double_after_hit``. Values per unit initial bet, composition-dependent (the
@@ -197,12 +199,10 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
     >>> moves.best
     'surrender'
     """
-    ranks, up = player_hand(cards, upcard)
-    if rules.is_natural(ranks):
-        raise BjexactError("the hand is a natural: it is paid at once, with nothing to decide")
+    ranks, up = _unpaid_hand(rules, cards, upcard)
     if rules.split_strategy == "optimal":
-        return _with_optimal_split(rules, ranks, up, split)
-    solver = FractionSolver(rules)
+        return _with_optimal_split(rules, ranks, up, split, seen or SeenCards(rules))[1]
+    solver = FractionSolver(rules, seen)
     if not solver.cards.infinite:
         check_shoe_holds(solver.cards.counts, ranks + (up,))
     if rules.is_charlie(len(ranks), hand_value(ranks)):
@@ -213,18 +213,57 @@ def hand_moves(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence
     return later_moves(solver, ranks, up)
 
 
-def _with_optimal_split(rules: GameRules, ranks: tuple[int, ...], upcard: int,
-                        split: OptimalSplit | None) -> MoveValues:
-    """:func:`hand_moves` under perfect post-split play: the CDZ- values of every move, and splitting
-    valued by :func:`~bjexact.player.optimal_split.optimal_split` (the other moves do not split)."""
-    moves = hand_moves(replace(rules, split_strategy="cdz"), ranks, upcard)
+def hand_moves_and_split_values(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence[int | str],
+                                upcard: int | str, *, split: OptimalSplit | None = None
+                                ) -> tuple[MoveValues, dict[str, mpq] | None]:
+    """:func:`hand_moves` and, under ``split_strategy="optimal"`` where the hand may split,
+    :func:`split_values` of its pair (else ``None``), computed together: CDZ-'s moves once (they are
+    the other moves' values and CDZ-'s split), and one :class:`~bjexact.player.seen.SeenCards` (its
+    dealer's rows) for every strategy. ``split``: as :func:`hand_moves` takes it.
+
+    >>> moves, values = hand_moves_and_split_values(
+    ...     GameRules(shoe=(1, 0, 0, 0, 0, 0, 0, 0, 0, 9), split_hands=2, split_strategy="optimal"), "TT", "T")
+    >>> moves.best, {strategy: str(value) for strategy, value in values.items()}
+    ('split', {'optimal': '2/3', 'cdz': '1/3', 'cdp1': '1/3', 'cdp': '1/3'})
+    """
+    if rules.split_strategy != "optimal":
+        return hand_moves(rules, cards, upcard, split=split), None
+    ranks, up = _unpaid_hand(rules, cards, upcard)
+    seen = SeenCards(rules)
+    cdz, moves = _with_optimal_split(rules, ranks, up, split, seen)
     if "split" not in moves.w:
-        return moves
+        return moves, None
+    return moves, _by_strategy(rules, moves, cdz, seen)
+
+
+def _unpaid_hand(rules: GameRules, cards: Sequence[int] | Sequence[str] | Sequence[int | str],
+                 upcard: int | str) -> tuple[tuple[int, ...], int]:
+    """The hand and the up-card as ranks (:func:`~bjexact.core.hand.player_hand`), refused where the
+    hand is a natural (paid at once)."""
+    ranks, up = player_hand(cards, upcard)
+    if rules.is_natural(ranks):
+        raise BjexactError("the hand is a natural: it is paid at once, with nothing to decide")
+    return ranks, up
+
+
+def _with_optimal_split(rules: GameRules, ranks: tuple[int, ...], upcard: int, split: OptimalSplit | None,
+                        seen: SeenCards) -> tuple[MoveValues, MoveValues]:
+    """(CDZ-'s moves, the moves under perfect post-split play) of :func:`hand_moves`: the CDZ- values
+    of every move, and splitting valued by :func:`~bjexact.player.optimal_split.optimal_split` (the
+    other moves do not split), both from the dealer's rows of ``seen``."""
+    moves = hand_moves(replace(rules, split_strategy="cdz"), ranks, upcard, seen=seen)
+    if "split" not in moves.w:
+        return moves, moves
     if split is None:
-        split = optimal_split(rules, ranks[0], upcard)
+        split = optimal_split(rules, ranks[0], upcard, seen)
     elif (split.pair, split.upcard) != (ranks[0], upcard):
         raise BjexactError(f"the split given is of {split.pair},{split.pair} against {split.upcard}, not of this hand")
-    return replace(moves, w={**moves.w, "split": split.w})
+    return moves, _with_split_w(moves, split.w)
+
+
+def _with_split_w(moves: MoveValues, w: mpq) -> MoveValues:
+    """``moves`` with the split's W ``w`` (the other moves', the dealer's natural, unchanged)."""
+    return replace(moves, w={**moves.w, "split": w})
 
 
 def split_values(rules: GameRules, pair: int | str, upcard: int | str,
@@ -233,7 +272,8 @@ def split_values(rules: GameRules, pair: int | str, upcard: int | str,
     and under each of :data:`FIXED_SPLIT_STRATEGIES`, conditioned as :meth:`MoveValues.value`
     conditions every move (under peek with a ten or ace up, on no dealer natural).
     ``rules.split_strategy`` is not read; ``optimal``: the pair's moves under perfect post-split play
-    where already computed (:func:`hand_moves` with ``split_strategy="optimal"``).
+    where already computed (:func:`hand_moves` with ``split_strategy="optimal"``;
+    :func:`hand_moves_and_split_values` gives both at once).
 
     Examples
     --------
@@ -241,13 +281,34 @@ def split_values(rules: GameRules, pair: int | str, upcard: int | str,
     >>> {strategy: str(value) for strategy, value in values.items()}
     {'optimal': '2/3', 'cdz': '1/3', 'cdp1': '1/3', 'cdp': '1/3'}
     """
-    cards = (pair, pair)
+    perfect = replace(rules, split_strategy="optimal")
+    ranks, up = _unpaid_hand(perfect, (pair, pair), upcard)
+    seen = SeenCards(rules)
     if optimal is None:
-        optimal = hand_moves(replace(rules, split_strategy="optimal"), cards, upcard)
-    values = {"optimal": optimal.values["split"]}
-    for strategy in FIXED_SPLIT_STRATEGIES:
-        values[strategy] = hand_moves(replace(rules, split_strategy=strategy), cards, upcard).values["split"]
-    return values
+        cdz, optimal = _with_optimal_split(perfect, ranks, up, None, seen)
+    else:
+        cdz = hand_moves(replace(rules, split_strategy="cdz"), ranks, up, seen=seen)
+    return _by_strategy(rules, optimal, cdz, seen)
+
+
+def _by_strategy(rules: GameRules, optimal: MoveValues, cdz: MoveValues, seen: SeenCards) -> dict[str, mpq]:
+    """:func:`split_values` of the pair of ``optimal`` (its moves under perfect post-split play) and
+    ``cdz`` (under CDZ-): the other fixed strategies' splits valued from the dealer's rows of ``seen``.
+    Split once, CDP is CDP1 (each split hand takes the one other hand's pair card as gone): valued once."""
+    pair, upcard = optimal.cards[0], optimal.upcard
+    w = {"cdz": cdz.w["split"], "cdp1": _split_w(replace(rules, split_strategy="cdp1"), pair, upcard, seen)}
+    w["cdp"] = w["cdp1"] if rules.split_limit(pair) == 2 else _split_w(replace(rules, split_strategy="cdp"), pair,
+                                                                        upcard, seen)
+    return {"optimal": optimal.values["split"]} | {strategy: _with_split_w(cdz, w[strategy]).value("split")
+                                                   for strategy in FIXED_SPLIT_STRATEGIES}
+
+
+def _split_w(rules: GameRules, pair: int, upcard: int, seen: SeenCards) -> mpq:
+    """W of splitting ``pair`` against ``upcard`` under ``rules``'s fixed post-split strategy, in
+    fraction arithmetic (:meth:`FractionSolver.split`, the dealer's rows from ``seen`` in batches)."""
+    solver = FractionSolver(rules, seen)
+    solver.prefetch_splits([pair], upcard)
+    return solver.split(pair, upcard)
 
 
 def later_moves(solver: FractionSolver, cards: tuple[int, ...], upcard: int) -> MoveValues:

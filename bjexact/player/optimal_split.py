@@ -34,15 +34,17 @@ Cost
     A split to two hands on a finite shoe is valued in batches (:mod:`bjexact.player.split_batch`):
     every position with as many cards gone at once, decided in floats and valued exactly modulo
     primes, the same values. Measured (the whole ``hand`` command, processor time and peak memory,
-    ``benchmarks/optimal_split.py``): one deck, 8,8 against a ten 1.1 s and 76 MB, 2,2 against a 6
-    (the most positions) 2.6 s and 190 MB; two decks, 8,8 against a ten 1.4 s and 98 MB, 2,2
-    against a 6 7.2 s and 389 MB; every pair and up-card of one deck 95 s. Resplits, the infinite
-    deck and the departures value every position of the round (the cards gone, the finished
-    hands' totals and stakes, the hand in play, the hands waiting) once, in exact rationals,
-    recursively, in two passes: the first finds the sets of cards gone the dealer meets (its
-    tables are then computed in one batch), the second values. The positions, valued one by one,
-    are the price: one deck split once, 8,8 against a ten about 30 s and 0.3 GB, 2,2 against a 6
-    about 150 s and 1 GB.
+    ``benchmarks/optimal_split.py``): one deck, 8,8 against a ten 0.7 s and 67 MB, 2,2 against a 6
+    (the most positions) 2.0 s and 107 MB; two decks, 8,8 against a ten 1.1 s and 87 MB, 2,2
+    against a 6 4.6 s and 251 MB; every pair and up-card of one deck 63 s. Its departures follow
+    the optimum over the play the batches keep (every allowed move's exact value at every
+    position): one deck, 8,8 against a ten 2.8 s and 90 MB, 2,2 against a 6 10.5 s and 197 MB.
+    Resplits and the infinite deck (and ``batched=False``) value every position of the round (the
+    cards gone, the finished hands' totals and stakes, the hand in play, the hands waiting) once,
+    in exact rationals, recursively, in two passes: the first finds the sets of cards gone the
+    dealer meets (its tables are then computed in one batch), the second values. The positions,
+    valued one by one, are the price: one deck split once, 8,8 against a ten about 30 s and
+    0.3 GB, 2,2 against a 6 about 150 s and 1 GB.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ from ..errors import BjexactError
 from ..progress import Progress
 from .engine import stand_weights
 from .seen import NOTHING_GONE, SeenCards
-from .split_batch import split_once_w
+from .split_batch import Played, SplitPlay, split_once_play, split_once_w
 from .values import FractionSolver
 
 __all__ = ["OptimalSplit", "Departure", "optimal_split", "MAX_POSITIONS"]
@@ -167,9 +169,9 @@ def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | N
     position where the optimum plays otherwise than CDZ- (:attr:`OptimalSplit.departures`: a walk
     of the positions the optimum reaches, whose values are known by then, and CDZ-'s moves there).
     ``batched``: a split to two hands on a finite shoe is valued in batches
-    (:mod:`bjexact.player.split_batch`), unless ``departures`` are asked for; ``batched=False``:
-    by the recursive solver, as resplits and the infinite deck are (many times slower; the same
-    values, kept as an independent check of the batches).
+    (:mod:`bjexact.player.split_batch`), its departures walked over the play the batches keep;
+    ``batched=False``: by the recursive solver, as resplits and the infinite deck are (many times
+    slower; the same values and departures, kept as an independent check of the batches).
 
     Examples
     --------
@@ -192,13 +194,8 @@ def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | N
     if not seen.infinite:
         check_shoe_holds(seen.counts, (pair, pair, upcard))
     start = counts_of([pair, pair])
-    if batched and not departures and not seen.infinite and rules.split_limit(pair) == 2:
-        assert seen.dealer_oracle is not None  # a finite shoe's
-        w = split_once_w(rules, seen.dealer_oracle, pair, upcard, seen.counts, limit=MAX_POSITIONS,
-                         too_many=f"perfect post-split play needs more than {MAX_POSITIONS:,} positions here: "
-                                  f"use a smaller shoe", progress=progress)
-        return OptimalSplit(pair, upcard, w, seen.natural_chance(start, upcard), rules.excludes_natural,
-                            rules.hole_card == "peek")
+    if batched and not seen.infinite and rules.split_limit(pair) == 2:
+        return _split_in_batches(rules, seen, pair, upcard, progress, departures)
     draws: dict[Counts, list[tuple[int, mpq, Counts]]] = {}  # shared by both passes
     solver = _Solver(rules, seen, pair, upcard, draws)
     first_cards = solver.draws(start)
@@ -214,11 +211,55 @@ def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | N
         w = solver.first_deal(start, bar)
     split = OptimalSplit(pair, upcard, w, seen.natural_chance(start, upcard), rules.excludes_natural,
                          rules.hole_card == "peek")
-    if departures:
-        scale = 1 / (1 - split.natural) if split.peek and split.natural else mpq(1)
-        found = _departures(solver, FractionSolver(replace(rules, split_strategy="cdz"), seen), start, scale)
-        split = replace(split, departures=found)
-    return split
+    if not departures:
+        return split
+    return _with_departures(split, solver, lambda *position: _recursive_play(solver, *position))
+
+
+def _split_in_batches(rules: GameRules, seen: SeenCards, pair: int, upcard: int, progress: bool | None,
+                      departures: bool) -> OptimalSplit:
+    """:func:`optimal_split` of a split to two hands on a finite shoe, valued in batches
+    (:mod:`bjexact.player.split_batch`); the ``departures`` walked over the play the batches keep."""
+    assert seen.dealer_oracle is not None  # a finite shoe's
+    too_many = f"perfect post-split play needs more than {MAX_POSITIONS:,} positions here: use a smaller shoe"
+    start = counts_of([pair, pair])
+    if not departures:
+        w = split_once_w(rules, seen.dealer_oracle, pair, upcard, seen.counts, limit=MAX_POSITIONS,
+                         too_many=too_many, progress=progress)
+        return OptimalSplit(pair, upcard, w, seen.natural_chance(start, upcard), rules.excludes_natural,
+                            rules.hole_card == "peek")
+    play = split_once_play(rules, seen.dealer_oracle, pair, upcard, seen.counts, limit=MAX_POSITIONS,
+                           too_many=too_many, progress=progress)
+    split = OptimalSplit(pair, upcard, play.w, seen.natural_chance(start, upcard), rules.excludes_natural,
+                         rules.hole_card == "peek")
+    solver = _Solver(rules, seen, pair, upcard, {})  # its draws only: the values are the batches'
+    return _with_departures(split, solver, lambda *position: _batched_play(play, start, *position))
+
+
+def _with_departures(split: OptimalSplit, solver: _Solver, play: Callable[..., Played]) -> OptimalSplit:
+    """``split`` with its :attr:`~OptimalSplit.departures`, the optimum's play at each position from
+    ``play`` (see :func:`_departures`)."""
+    scale = 1 / (1 - split.natural) if split.peek and split.natural else mpq(1)
+    cdz = FractionSolver(replace(solver.rules, split_strategy="cdz"), solver.cards)
+    return replace(split, departures=_departures(solver, play, cdz, counts_of([split.pair] * 2), scale))
+
+
+def _recursive_play(solver: _Solver, removed: Counts, done: _Done, hand: _Hand, waiting: int, hands: int) -> Played:
+    """A position's play from the recursive solver's values (known once it has valued the split)."""
+    values = solver.moves(removed, done, hand, waiting, hands)
+    return Played(best_move(values), tuple(values), values.__getitem__)
+
+
+def _batched_play(play: SplitPlay, start: Counts, removed: Counts, done: _Done, hand: _Hand, waiting: int,
+                  hands: int) -> Played:
+    """A position of a split to two hands (``hands`` 2) from the play the batches keep: the first hand
+    while the second waits, else the second, after the first hand's total and stake (``done``)."""
+    drawn = tuple(r - s for r, s in zip(removed, start, strict=True))
+    if waiting:
+        return play.first_hand(drawn)
+    standing, lost = done
+    total, stake = standing[0] if standing else (None, lost)
+    return play.second_hand(drawn, hand.value, hand.cards, total, stake)
 
 
 class _Solver:
@@ -366,11 +407,14 @@ class _Solver:
         return found
 
 
-def _departures(solver: _Solver, cdz: FractionSolver, start: Counts, scale: mpq) -> tuple[Departure, ...]:
+def _departures(solver: _Solver, play: Callable[..., Played], cdz: FractionSolver, start: Counts,
+                scale: mpq) -> tuple[Departure, ...]:
     """Every position the optimum reaches where its move is not CDZ-'s (:class:`Departure`), found by
     following the optimum's play forward from the split, position by position in the order of the
     cards gone (each move draws a card before the next position), the chances of the ways to a
-    position summed; ``scale`` turns W into the values shown."""
+    position summed; ``play(cards gone, done, hand, waiting, hands)``: a position's moves and the
+    optimum's (:class:`~bjexact.player.split_batch.Played`); ``solver`` the draws; ``scale`` turns W
+    into the values shown."""
     pair, upcard = solver.pair, solver.upcard
     # position -> chance; a position: (cards gone, finished hands as keyed, hand in play, waiting,
     # hands on the table, the hand's cards, the finished hands as shown)
@@ -398,14 +442,15 @@ def _departures(solver: _Solver, cdz: FractionSolver, start: Counts, scale: mpq)
     while by_size:
         level = by_size.pop(min(by_size))
         for (removed, done, hand, waiting, hands, cards, before), chance in level.items():
-            values = solver.moves(removed, done, hand, waiting, hands)
-            move = best_move(values)
-            fixed = "split" if "split" in values else cdz.split_move(counts_of(cards), upcard, pair, hands)
-            if fixed != move and fixed in values:
+            played = play(removed, done, hand, waiting, hands)
+            move = played.best
+            fixed = "split" if "split" in played.allowed else cdz.split_move(counts_of(cards), upcard, pair, hands)
+            if fixed != move and fixed in played.allowed:
                 # P(reach | no dealer natural) = P(reach) P(no natural | the cards seen there) / P(no natural)
                 seen = (1 - solver.cards.natural_chance(removed, upcard)) * scale if scale != 1 else _ONE
+                gain = played.value(move) - played.value(fixed)
                 found.append(Departure(solver.hands_played(waiting, hands), cards, before, move, fixed,
-                                       chance * seen, chance * (values[move] - values[fixed]) * scale))
+                                       chance * seen, chance * gain * scale))
             if move == "stand":
                 finish(removed, _stand(done, hand.value.total, 1), waiting, hands,
                        (*before, (cards, hand.value.total, 1)), chance)

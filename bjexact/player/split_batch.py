@@ -34,15 +34,16 @@ Exact values, decided in floats, certified
     rank r has chance c_r / n and D(n) = n D(n - 1), so a move's X is sum_r c_r X(child), no
     division. The X are kept modulo primes below 2^26 whose product exceeds 8 D(N0) (|W| <= 4,
     two doubled stakes). The dealer's exact rows come modulo the few primes their numerators need
-    (:meth:`~bjexact.dealer.batch.DealerOracle.walked_once`, one batch per level); their
-    mixed-radix (Garner) digits give both their floats and their residues modulo the X's primes.
-    The root's X is rebuilt by the Chinese remainder theorem. The moves are chosen in float64
-    first; the floats' rounding error is below 1e-11 in all (about 100 roundings of 2^-53 of values
-    at most 4 per level, fewer than 100 levels), so wherever two moves' floats are within
-    :data:`TIE` (about 1e-9) of each other, both moves' exact values are rebuilt from their
-    residues (CRT) and compared exactly; exact ties go to the earlier move of stand, hit, double
-    (:func:`~bjexact.core.choice.best_move`). Only the residues of the move made are computed
-    (of every move where the floats leave it in doubt). No float decides a result.
+    (:meth:`~bjexact.dealer.batch.DealerOracle.walked_once`, in batches that run across the levels),
+    only at the sets where a hand stands (where every hand has busted, the dealer's cards do not
+    matter: often more than half the sets); their mixed-radix (Garner) digits give both their floats
+    and their residues modulo the X's primes. The root's X is rebuilt by the Chinese remainder
+    theorem. The moves are chosen in float64 first; the floats' rounding error is below 1e-11 in all
+    (about 100 roundings of 2^-53 of values at most 4 per level, fewer than 100 levels), so wherever
+    two moves' floats are within :data:`TIE` (about 1e-9) of each other, both moves' exact values
+    are rebuilt from their residues (CRT) and compared exactly; exact ties go to the earlier move of
+    stand, hit, double (:func:`~bjexact.core.choice.best_move`). Only the residues of the move made
+    are computed (of every move where the floats leave it in doubt). No float decides a result.
 """
 
 from __future__ import annotations
@@ -56,12 +57,12 @@ from ..core.cards import RANKS, Counts
 from ..core.hand import HandValue, add_card, hand_value, natural_partner
 from ..core.numbers import mpq
 from ..core.rules import GameRules
-from ..dealer.batch import DealerOracle, from_residues, moduli_above
+from ..dealer.batch import DealerOracle, Residues, from_residues, moduli_above
 from ..errors import BjexactError
 from ..progress import Progress
 from .engine import stand_weights
 
-__all__ = ["split_once_w", "TIE"]
+__all__ = ["split_once_w", "split_once_play", "SplitPlay", "Played", "TIE"]
 
 TIE = 2.0 ** -30  # floats of two moves closer than this are compared exactly
 
@@ -70,8 +71,9 @@ _BUST_SLOT = 6
 _KINDS = 2 * _STAKE_KINDS  # with a stake of 1 (kinds 0..6) or 2 (kinds 7..13)
 _STANDING = sum(1 << k for k in range(_KINDS) if k % _STAKE_KINDS != _BUST_SLOT)  # kinds a hand stands on
 _STATES = 88  # hand states: (total * 2 + soft) * 2 + two cards, total <= 21
-_CHUNK = 40_000  # positions valued at once (the arrays of a chunk: positions x kinds x primes)
+_CHUNK = 16_384  # positions valued at once: their arrays (positions x ranks x primes) stay a few MB, reused
 _DEALER_CHUNK = 10_000  # sets of cards gone per walk of the dealer's residues
+_MOVES = ("stand", "hit", "double")  # a split hand's moves, in the order of the arrays of moves
 
 
 def split_once_w(rules: GameRules, oracle: DealerOracle, pair: int, upcard: int, shoe: Counts, *,
@@ -81,11 +83,83 @@ def split_once_w(rules: GameRules, oracle: DealerOracle, pair: int, upcard: int,
     before anything is dealt); ``oracle`` its dealer. More than ``limit`` positions: refused with
     the message ``too_many``. ``progress``: a bar on standard error (default: when it is a
     terminal), by the levels valued."""
+    valuation = _valuation(rules, oracle, pair, upcard, shoe, limit, too_many, keep=False)
+    with Progress(len(valuation.levels) - 1, "split hands, by cards drawn", enabled=progress) as bar:
+        return valuation.root(bar.advance)
+
+
+def split_once_play(rules: GameRules, oracle: DealerOracle, pair: int, upcard: int, shoe: Counts, *,
+                    limit: int, too_many: str, progress: bool | None = None) -> SplitPlay:
+    """:func:`split_once_w` with the play kept: for every position, which moves it allows, their exact
+    W and the best of them (:class:`SplitPlay`; the valuation's arrays of every level are kept, and
+    every allowed move's residues computed, not only the best's)."""
+    valuation = _valuation(rules, oracle, pair, upcard, shoe, limit, too_many, keep=True)
+    with Progress(len(valuation.levels) - 1, "split hands, by cards drawn", enabled=progress) as bar:
+        w = valuation.root(bar.advance)
+    assert valuation.kept is not None
+    return SplitPlay(w, valuation.space, valuation.d, valuation.primes, valuation.kept)
+
+
+def _valuation(rules: GameRules, oracle: DealerOracle, pair: int, upcard: int, shoe: Counts, limit: int,
+               too_many: str, *, keep: bool) -> _Valuation:
+    """The positions of the split, enumerated, to be valued (:meth:`_Valuation.root`), keeping the play
+    or not (see :class:`_Valuation`)."""
     table = _HandTable.of(rules, pair)
     space = _Space.of(shoe, pair, upcard)
-    levels = _enumerate(space, table, limit, too_many)
-    with Progress(len(levels) - 1, "split hands, by cards drawn", enabled=progress) as bar:
-        return _Valuation(rules, oracle, space, table, levels, bar.advance).root()
+    return _Valuation(rules, oracle, space, table, _enumerate(space, table, limit, too_many), keep)
+
+
+@dataclass(frozen=True)
+class Played:
+    """A position of the split hands as perfect play sees it: ``best`` its move, ``allowed`` every move
+    it may make (in the order of :data:`~bjexact.core.choice.MOVES`), ``value(move)`` a move's exact W
+    (followed by perfect play)."""
+
+    best: str
+    allowed: tuple[str, ...]
+    value: Callable[[str], mpq]
+
+
+class SplitPlay:
+    """Perfect play after splitting once, position by position (:func:`split_once_play`): ``w`` the
+    split's W, and the moves of every position some play reaches, by the cards drawn besides the pair
+    (the first hand's cards, or both hands'), the hand in play and, for the second hand, how the first
+    ended."""
+
+    def __init__(self, w: mpq, space: _Space, d: dict[int, int], primes: list[int],
+                 kept: dict[int, tuple[_Kept, _Kept]]):
+        self.w, self._space, self._d, self._primes, self._kept = w, space, d, primes, kept
+
+    def first_hand(self, drawn: Counts) -> Played:
+        """The first hand's position with ``drawn`` (its cards besides its pair card)."""
+        return self._played(self._kept[sum(drawn)][0], self._code(drawn), sum(drawn))
+
+    def second_hand(self, drawn: Counts, value: HandValue, cards: int, first_total: int | None,
+                    first_stake: int) -> Played:
+        """The second hand's position: ``drawn`` both hands' cards besides the pair, the hand's ``value``
+        and number of ``cards``, the first hand's total (``None``: bust) and stake."""
+        slot = _BUST_SLOT if first_total is None else max(first_total, 16) - 16
+        kind = slot + _STAKE_KINDS * (first_stake - 1)
+        key = (self._code(drawn) * _STATES + _code(value, cards == 2)) * _KINDS + kind
+        return self._played(self._kept[sum(drawn)][1], key, sum(drawn))
+
+    def _code(self, drawn: Counts) -> int:
+        return sum(count * radix for count, radix in zip(drawn, self._space.radix))
+
+    def _played(self, kept: _Kept, key: int, level: int) -> Played:
+        import numpy as np
+
+        at = int(np.searchsorted(kept.keys, key))
+        if at == len(kept.keys) or kept.keys[at] != key:
+            raise AssertionError("a position perfect play reaches was not enumerated")
+        allowed = tuple(move for m, move in enumerate(_MOVES) if kept.allowed[m, at])
+        primes, d = self._primes, self._d[self._space.total - level]
+
+        def value(move: str) -> mpq:
+            x = from_residues(kept.moves[_MOVES.index(move), at][:, None], primes)[0]
+            return mpq(_signed(x, primes), d)
+
+        return Played(_MOVES[int(kept.best[at])], allowed, value)
 
 
 # --- the split hands' states ------------------------------------------------------------------------
@@ -282,9 +356,10 @@ def _enumerate(space: _Space, table: _HandTable, limit: int, too_many: str) -> l
         second = _distinct(np.concatenate(second_in)) if second_in else empty
         if len(second):
             sets, states, kinds = second // (_STATES * _KINDS), second // _KINDS % _STATES, second % _KINDS
-            finals_in.append((sets, np.ones(len(sets), dtype=bool)))
+            starts, group = _runs(sets)  # a set's positions, together: its finished rounds are noted once
+            finals_in.append((sets[starts], np.ones(len(starts), dtype=bool)))
             if draw:
-                counts = space.unseen(sets)
+                counts = space.unseen(sets[starts])[group]
                 stands = (np.left_shift(1, kinds) & _STANDING) != 0
                 for r in range(10):
                     after = table.after[states, r]
@@ -293,9 +368,11 @@ def _enumerate(space: _Space, table: _HandTable, limit: int, too_many: str) -> l
                     stays = hits & (after >= 0)
                     next_second.append(((sets[stays] + radix[r]) * _STATES + after[stays]) * _KINDS + kinds[stays])
                     busts = hits & (after < 0)
-                    next_finals.append((sets[busts] + radix[r], stands[busts]))
                     doubles = held & table.double[states]
-                    next_finals.append((sets[doubles] + radix[r], (after[doubles] >= 0) | stands[doubles]))
+                    # the round ends with the card (a bust, a double), with a hand standing or not
+                    ends = np.logical_or.reduceat(busts | doubles, starts)
+                    standing = np.logical_or.reduceat((busts & stands) | (doubles & ((after >= 0) | stands)), starts)
+                    next_finals.append((sets[starts][ends] + radix[r], standing[ends]))
         finals, dealer = _merged(*_joined(finals_in)) if finals_in else (empty, empty.astype(bool))
         levels.append(_Level(first, first_states, dealt, second, finals, dealer))
         positions += len(first) + len(second)
@@ -329,6 +406,14 @@ def _fresh(keys: Any) -> Any:
     import numpy as np
 
     return np.concatenate(([True], keys[1:] != keys[:-1])) if len(keys) else np.zeros(0, dtype=bool)
+
+
+def _runs(keys: Any) -> tuple[Any, Any]:
+    """Where each run of equal sorted ``keys`` starts, and the run of each key."""
+    import numpy as np
+
+    fresh = _fresh(keys)
+    return np.flatnonzero(fresh), np.cumsum(fresh) - 1
 
 
 def _distinct(keys: Any) -> Any:
@@ -394,6 +479,61 @@ class _LevelValues:
 
 
 @dataclass(frozen=True)
+class _Decided:
+    """Positions each at its best move: that move's ``floats`` and ``residues`` (positions x primes),
+    ``best`` which move it is (0 stand, 1 hit, 2 double: :data:`_MOVES`) and, where every move is kept
+    (else ``None``), which moves each position allows (``allowed``: moves x positions) and their
+    residues (``moves``: moves x positions x primes, 0 where not allowed)."""
+
+    floats: Any
+    residues: Any
+    best: Any
+    allowed: Any = None
+    moves: Any = None
+
+    @staticmethod
+    def standing(floats: Any, residues: Any, every: bool) -> _Decided:
+        """Positions that may only stand (no card can be drawn), of ``floats`` and ``residues``."""
+        import numpy as np
+
+        best = np.zeros(len(floats), dtype=np.int64)
+        if not every:
+            return _Decided(floats, residues, best)
+        allowed = np.zeros((len(_MOVES), len(floats)), dtype=bool)
+        allowed[0] = True
+        moves = np.zeros((len(_MOVES),) + residues.shape, dtype=np.int64)
+        moves[0] = residues
+        return _Decided(floats, residues, best, allowed, moves)
+
+    @staticmethod
+    def joined(parts: list[_Decided]) -> _Decided:
+        """The positions of ``parts``, one after another."""
+        import numpy as np
+
+        kept = parts[0].moves is not None
+        return _Decided(np.concatenate([part.floats for part in parts]),
+                        np.concatenate([part.residues for part in parts]),
+                        np.concatenate([part.best for part in parts]),
+                        np.concatenate([part.allowed for part in parts], axis=1) if kept else None,
+                        np.concatenate([part.moves for part in parts], axis=1) if kept else None)
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """One kind of positions of one level as played (a :class:`_Decided` kept): their sorted ``keys``,
+    ``best``, ``allowed`` and every allowed move's residues (``moves``)."""
+
+    keys: Any
+    best: Any
+    allowed: Any
+    moves: Any
+
+    @staticmethod
+    def of(keys: Any, decided: _Decided) -> _Kept:
+        return _Kept(keys, decided.best, decided.allowed, decided.moves)
+
+
+@dataclass(frozen=True)
 class _SecondDraws:
     """The second hand's positions' draws (positions x ranks): ``counts`` of each rank unseen (0
     where the hand may neither hit nor double), the rows of the next level the card leads to (the
@@ -411,13 +551,16 @@ class _SecondDraws:
 
 class _Valuation:
     """The backward pass: every level's positions valued from the next level's, exactly (see the
-    module docstring)."""
+    module docstring). With ``keep``, every level's play is kept (``kept``: level -> the first hand's
+    and the second hand's positions, :class:`_Kept`), every allowed move's residues computed."""
 
     def __init__(self, rules: GameRules, oracle: DealerOracle, space: _Space, table: _HandTable,
-                 levels: list[_Level], advance: Callable[[], None] | None):
+                 levels: list[_Level], keep: bool):
         import numpy as np
 
-        self.oracle, self.space, self.table, self.levels, self.advance = oracle, space, table, levels, advance
+        self.oracle, self.space, self.table, self.levels = oracle, space, table, levels
+        self.kept: dict[int, tuple[_Kept, _Kept]] | None = {} if keep else None
+        self.dealer_rows = _DealerRows(oracle, space, levels)
         upcard = space.upcard
         self.longest = oracle.longest(upcard)
         # D(n) = n!/m!, m below every n a dealer row is met at, less the dealer's longest path
@@ -442,16 +585,15 @@ class _Valuation:
 
         return np.array([x % q for q in self.primes], dtype=np.int64)
 
-    def root(self) -> mpq:
-        """W of the split."""
+    def root(self, advance: Callable[[], None]) -> mpq:
+        """W of the split (``advance`` called after each level)."""
         import numpy as np
 
         space, levels = self.space, self.levels
         later = self.nothing()
         for level in range(len(levels) - 1, 0, -1):
             later = self.level(level, later)
-            if self.advance is not None:
-                self.advance()
+            advance()
         first = later.first
         ranks = [r for r in range(10) if space.left[r]]
         at = first.at(self.radix[ranks])
@@ -477,41 +619,31 @@ class _Valuation:
         """The values of every position with ``level`` cards drawn, from those with one more."""
         positions = self.levels[level]
         n = self.space.total - level
-        finals = self.finals(positions, n)
+        finals = self.finals(positions, n, self.dealer_rows.take(level))
         second = self.second(positions.second, n, finals, later)
         dealt = self.dealt(positions.dealt, n, later)
         first = self.first(positions, n, dealt, later)
-        return _LevelValues(finals, second, dealt, first)
+        if self.kept is not None:
+            self.kept[level] = (_Kept.of(positions.first, first), _Kept.of(positions.second, second))
+        return _LevelValues(finals, _padded(positions.second, second.floats, second.residues), dealt,
+                            _padded(positions.first, first.floats, first.residues))
 
-    def finals(self, positions: _Level, n: int) -> _Values:
+    def finals(self, positions: _Level, n: int, walked: Residues | None) -> _Values:
         """The terms of a finished round at the sets ``positions.finals`` (n unseen): per set, G of
         standing on 16..21 and the cost of a bust (slots 0..6: floats sets x 7, residues sets x 7 x
-        primes), from one batch of the dealer's exact rows; refused where a round that needs the dealer
-        leaves it too few cards."""
+        primes). G only where a round that reaches the set has a hand standing (``positions.dealer``),
+        from the dealer's rows there (``walked``, ``None`` where there are none: :meth:`standing`);
+        elsewhere every hand has busted, only the bust's slot is ever read with a weight, and G is
+        left 0."""
         import numpy as np
 
         codes, p, space = positions.finals, self.p, self.space
         if not len(codes):
             return self.nothing().finals
-        removed = space.removed(codes)
-        # the rows modulo the oracle's primes (enough for their numerators, below the denominator)
-        chunks = [self.oracle.walked_once(removed[i:i + _DEALER_CHUNK], space.upcard)
-                  for i in range(0, len(codes), _DEALER_CHUNK)]
-        rows, walked = np.concatenate([chunk.residues for chunk in chunks], axis=2), chunks[0].primes
-        denominator = chunks[0].denominators[0]  # n (n - 1) ... (n - K + 1): the same for every set
-        whole = np.array([denominator % q for q in walked], dtype=np.int64)[:, None]
-        if ((rows.sum(axis=1) % np.array(walked)[:, None] != whole).any(axis=0) & positions.dealer).any():
-            raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
-        digits = _digits(rows, walked)  # the numerators in mixed radix: as floats, and modulo other primes
-        rows = _modulo_each(digits, walked, self.primes)
-        scale = self.modulo(self.d[n] // denominator)
-        residues = np.empty((len(codes), _STAKE_KINDS, len(p)), dtype=np.int64)
-        residues[:, :_BUST_SLOT] = np.einsum("pos,ot->stp", rows, self.weights) % p * scale % p
-        floats = np.empty((len(codes), _STAKE_KINDS))
-        chances = _as_float(digits, walked) / float(denominator)  # outcomes x sets
-        # the weighted sums term by term: a matrix product would wake BLAS's threads, whose waiting costs
-        # more processor time than the product
-        floats[:, :_BUST_SLOT] = sum(chances[o][:, None] * self.weights[o] for o in range(len(chances)))
+        residues = np.zeros((len(codes), _STAKE_KINDS, len(p)), dtype=np.int64)
+        floats = np.zeros((len(codes), _STAKE_KINDS))
+        if walked is not None:
+            floats[positions.dealer, :_BUST_SLOT], residues[positions.dealer, :_BUST_SLOT] = self.standing(walked, n)
         if self.partner is None:
             residues[:, _BUST_SLOT] = self.modulo(-self.d[n])
             floats[:, _BUST_SLOT] = -1.0
@@ -521,9 +653,36 @@ class _Valuation:
             floats[:, _BUST_SLOT] = -others / n
         return _padded(codes, floats, residues)
 
-    def second(self, keys: Any, n: int, finals: _Values, later: _LevelValues) -> _Values:
+    def standing(self, walked: Residues, n: int) -> tuple[Any, Any]:
+        """G of standing on 16..21 (floats sets x 6, residues sets x 6 x primes) at sets with n unseen,
+        from the dealer's exact rows there modulo the few primes their numerators need (``walked``);
+        refused where the dealer could run out of cards."""
+        import numpy as np
+
+        p, rows, primes = self.p, walked.residues, walked.primes
+        denominator = walked.denominators[0]  # n (n - 1) ... (n - K + 1): the same for every set
+        whole = np.array([denominator % q for q in primes], dtype=np.int64)[:, None]
+        if (rows.sum(axis=1) % np.array(primes)[:, None] != whole).any():
+            raise BjexactError("the shoe is too small: the dealer could run out of cards before finishing")
+        digits = _digits(rows, primes)  # the numerators in mixed radix: as floats, and modulo other primes
+        rows = _modulo_each(digits, primes, self.primes)
+        scale = self.modulo(self.d[n] // denominator)
+        residues = np.einsum("pos,ot->stp", rows, self.weights) % p * scale % p
+        chances = _as_float(digits, primes) / float(denominator)  # outcomes x sets
+        # the weighted sums term by term: a matrix product would wake BLAS's threads, whose waiting costs
+        # more processor time than the product
+        floats = sum(chances[o][:, None] * self.weights[o] for o in range(len(chances)))
+        return floats, residues
+
+    def second(self, keys: Any, n: int, finals: _Values, later: _LevelValues) -> _Decided:
         """The second hand's positions ``keys`` (n unseen), each at its best move: decided in floats,
-        then the residues of the move made (of every move where the floats cannot decide)."""
+        then the residues of the move made (of every move where the floats cannot decide); in pieces
+        of :data:`_CHUNK` positions (their arrays, positions x ranks, stay small)."""
+        parts = [self.second_part(keys[i:i + _CHUNK], n, finals, later) for i in range(0, max(len(keys), 1), _CHUNK)]
+        return parts[0] if len(parts) == 1 else _Decided.joined(parts)
+
+    def second_part(self, keys: Any, n: int, finals: _Values, later: _LevelValues) -> _Decided:
+        """:meth:`second` of some of the positions."""
         import numpy as np
 
         table, p = self.table, self.p
@@ -537,7 +696,7 @@ class _Valuation:
 
         floats = [stake * finals.floats[own, base] + finals.floats[own, slots]]
         if n < 2:
-            return _padded(keys, floats[0], stand(np.arange(len(keys))))
+            return _Decided.standing(floats[0], stand(np.arange(len(keys))), self.kept is not None)
         draws = self.second_draws(keys, sets, states, later)
         ends, hands = later.finals, later.second
         counts, end, busts, doubles = draws.counts, draws.end, draws.busts, draws.doubles
@@ -558,16 +717,21 @@ class _Valuation:
                     ).sum(axis=1) % p
 
         allowed = [None, table.hit[states], table.double[states]]
-        return _padded(keys, *_chosen(floats, allowed, [stand, hit, double], self.primes))
+        return _chosen(floats, allowed, [stand, hit, double], self.primes, self.kept is not None)
 
     def second_draws(self, keys: Any, sets: Any, states: Any, later: _LevelValues) -> _SecondDraws:
         """The draws of the second hand's positions ``keys`` (:class:`_SecondDraws`) into ``later``."""
+        import numpy as np
+
         table = self.table
-        counts = self.space.unseen(sets)
+        starts, group = _runs(sets)  # the positions of a set share its unseen counts and finished rounds
+        counts = self.space.unseen(sets[starts])[group]
         held = counts > 0
         stays, busts, doubles = held & table.stays[states], held & table.busts[states], held & table.doubles[states]
         child = later.second.find(keys[:, None] + self.child_offset[states], stays)
-        end = later.finals.find(sets[:, None] + self.radix, busts | doubles)
+        ends = busts | doubles
+        end = later.finals.find(sets[starts, None] + self.radix, np.logical_or.reduceat(ends, starts))[group]
+        end[~ends] = len(later.finals.keys)
         return _SecondDraws(counts * (stays | busts | doubles), child, end, counts * busts, counts * doubles,
                             table.landed[states])
 
@@ -584,7 +748,7 @@ class _Valuation:
         residues = (counts[:, :, None] * hands.residues[child]).sum(axis=1) % self.p
         return _padded(keys, floats, residues)
 
-    def first(self, positions: _Level, n: int, dealt: _Values, later: _LevelValues) -> _Values:
+    def first(self, positions: _Level, n: int, dealt: _Values, later: _LevelValues) -> _Decided:
         """The first hand's positions at this level (n unseen), each at its best move."""
         import numpy as np
 
@@ -597,7 +761,7 @@ class _Valuation:
             return dealt.residues[stood[rows]]
 
         if n < 2:
-            return _padded(sets, floats[0], stand(np.arange(len(sets))))
+            return _Decided.standing(floats[0], stand(np.arange(len(sets))), self.kept is not None)
         counts = self.space.unseen(sets)
         after = table.after[states]
         held = counts > 0
@@ -621,17 +785,58 @@ class _Valuation:
             return (double_counts[rows][:, :, None] * deals.residues[double_deal[rows]]).sum(axis=1) % p
 
         allowed = [None, table.hit[states], table.double[states]]
-        return _padded(sets, *_chosen(floats, allowed, [stand, hit, double], self.primes))
+        return _chosen(floats, allowed, [stand, hit, double], self.primes, self.kept is not None)
+
+
+class _DealerRows:
+    """The dealer's exact rows, modulo the few primes their numerators need, at every level's sets
+    where a hand stands (``_Level.dealer``), level after level as the backward pass asks for them
+    (deepest first): walked (:meth:`~bjexact.dealer.batch.DealerOracle.walked_once`) in batches of
+    :data:`_DEALER_CHUNK` sets that run on from one level to the next (a walk costs more than its
+    sets: fewer, fuller walks), each kept until its levels are taken."""
+
+    def __init__(self, oracle: DealerOracle, space: _Space, levels: list[_Level]):
+        import numpy as np
+
+        self.oracle, self.space = oracle, space
+        wanted = [positions.finals[positions.dealer] for positions in reversed(levels)]
+        self.codes = np.concatenate(wanted)  # in the order asked for
+        self.sizes = {len(levels) - 1 - i: len(codes) for i, codes in enumerate(wanted)}
+        self.walked = 0  # how many of the codes have been walked
+        self.left: Residues | None = None  # the rows walked and not yet taken, in order
+
+    def take(self, level: int) -> Residues | None:
+        """The rows of ``level``'s sets where a hand stands (``None`` where there are none), the levels
+        taken deepest first."""
+        size = self.sizes[level]
+        if not size:
+            return None
+        while self.left is None or len(self.left.denominators) < size:
+            removed = self.space.removed(self.codes[self.walked:self.walked + _DEALER_CHUNK])
+            walked = self.oracle.walked_once(removed, self.space.upcard)
+            self.left = walked if self.left is None else _joined_rows(self.left, walked)
+            self.walked += _DEALER_CHUNK
+        rows = self.left
+        self.left = Residues(rows.residues[:, :, size:], rows.denominators[size:], rows.primes)
+        return Residues(rows.residues[:, :, :size], rows.denominators[:size], rows.primes)
+
+
+def _joined_rows(first: Residues, then: Residues) -> Residues:
+    """The dealer's rows of ``first``, then of ``then`` (modulo the same primes)."""
+    import numpy as np
+
+    return Residues(np.concatenate((first.residues, then.residues), axis=2), first.denominators + then.denominators,
+                    first.primes)
 
 
 def _chosen(floats: list[Any], allowed: list[Any], residues: list[Callable[[Any], Any]],
-            primes: list[int]) -> tuple[Any, Any]:
-        """The value (floats, residues) of each position at its best move. ``floats``: each move's
-        floats, in the order stand, hit, double; ``allowed``: where each is allowed (``None``:
-        everywhere); ``residues``: each move's residues of the positions (rows) it is given. The
-        floats decide where the best leads every other allowed move by more than :data:`TIE`;
-        elsewhere the exact values do (rebuilt from the residues), ties going to the earlier move.
-        Only the residues of the move made are computed, and of every move where it is in doubt."""
+            primes: list[int], every: bool) -> _Decided:
+        """Each position at its best move. ``floats``: each move's floats, in the order stand, hit,
+        double; ``allowed``: where each is allowed (``None``: everywhere); ``residues``: each move's
+        residues of the positions (rows) it is given. The floats decide where the best leads every
+        other allowed move by more than :data:`TIE`; elsewhere the exact values do (rebuilt from the
+        residues), ties going to the earlier move. Only the residues of the move made are computed,
+        and of every move where it is in doubt; with ``every``, of every allowed move."""
         import numpy as np
 
         values = np.stack([f if where is None else np.where(where, f, -np.inf) for f, where in zip(floats, allowed)])
@@ -646,11 +851,26 @@ def _chosen(floats: list[Any], allowed: list[Any], residues: list[Callable[[Any]
             for i, position in enumerate(doubtful.tolist()):
                 near = [m for m in range(len(floats)) if best[position] - values[m, position] <= TIE]
                 choice[position] = max(near, key=lambda m: (exact[m][i], -m))
+        if every:
+            moves = _every_move(np.isfinite(values), residues, len(primes))
+            return _Decided(values[choice, everywhere], moves[choice, everywhere], choice, np.isfinite(values), moves)
         out = np.empty((values.shape[1], len(primes)), dtype=np.int64)
         for m, move in enumerate(residues):
             for rows in _chunks(np.flatnonzero(choice == m)):
                 out[rows] = move(rows)
-        return values[choice, everywhere], out
+        return _Decided(values[choice, everywhere], out, choice)
+
+
+def _every_move(allowed: Any, residues: list[Callable[[Any], Any]], primes: int) -> Any:
+    """Every move's residues (moves x positions x primes) where ``allowed`` (moves x positions), 0
+    elsewhere: ``residues`` as :func:`_chosen` takes them."""
+    import numpy as np
+
+    moves = np.zeros(allowed.shape + (primes,), dtype=np.int64)
+    for m, move in enumerate(residues):
+        for rows in _chunks(np.flatnonzero(allowed[m])):
+            moves[m, rows] = move(rows)
+    return moves
 
 
 def _chunks(rows: Any) -> list[Any]:
