@@ -166,6 +166,10 @@ def test_bad_input_is_400_with_the_command_lines_one_line(server, capsys, path, 
     ("hand?shoe=0,0,0,0,0,0,0,0,4,4&cards=A,T&upcard=6", "the hand is a natural"),
     ("hand?decks=1&cards=2,2,2,2,2&upcard=6", "the shoe does not hold 5 of 2"),
     ("cell?section=hard&row=16", "a cell needs section, row and upcard"),
+    ("cell?section=hard&row=16&upcard=T&format=csv", "format does not apply to /api/cell"),
+    ("chart?strategy=chart", "strategy does not apply to /api/chart"),
+    ("hand?cards=T,6&upcard=T,9", "upcard is one card, not 2"),
+    ("edge?split-hands=2&split_hands=3", "split_hands is given twice"),
     ("cell?decks=inf&split_hands=2&section=hard&row=99&upcard=T", "no chart cell hard '99' v 'T'"),
     ("nothing-here", "Not Found"),
 ])
@@ -240,6 +244,53 @@ def test_a_solve_past_the_bound_is_stopped_and_refused_and_the_server_goes_on():
         assert bounded.json("/api/dealer?decks=inf")["rules"]["decks"] == "inf"
         solves = bounded.service.solves
         assert bounded.get("/api/" + heavy)[0] == 400 and bounded.service.solves == solves
+
+
+def test_the_bound_counts_a_solve_not_its_wait_in_the_queue():
+    queries = [f"decks=inf&split_hands=2&bj_pays={p}" for p in ("3/2", "6/5", "7/5", "1/1", "2/1", "5/4")]
+    with running_server(workers=1, max_seconds=5) as bounded, ThreadPoolExecutor(6) as pool:
+        results = list(pool.map(lambda q: bounded.get(f"/api/edge?{q}"), queries))
+    assert [code for code, _, _ in results] == [200] * 6, [body for _, _, body in results]
+
+
+def test_a_worker_that_dies_mid_solve_is_replaced_and_its_question_answered(server):
+    import os
+    import signal
+    import time
+
+    query = "decks=2&split_hands=2&h17=true&surrender=late"
+    with ThreadPoolExecutor(1) as pool:
+        asked = pool.submit(server.get, f"/api/edge?{query}")
+        for _ in range(500):
+            if server.json(f"/api/progress?{query}")["solving"] and any(w.running for w in server.service._workers):
+                break
+            time.sleep(0.01)
+        worker = next(w for w in server.service._workers if w.running is not None)
+        for process in list(worker.pool._processes.values()):
+            os.kill(process.pid, signal.SIGKILL)
+        code, _, body = asked.result(timeout=120)
+    assert code == 200, body
+    ev = solve_game(GameRules(decks=2, split_hands=2, h17=True, surrender="late"), with_distribution=False,
+                    progress=False).ev
+    assert json.loads(body)["house_edge"] == fraction_string(-ev)
+    assert server.json("/api/dealer?decks=inf")["rules"]["decks"] == "inf"  # every worker answers still
+
+
+def test_the_service_serves_a_second_event_loop():
+    from fastapi.testclient import TestClient
+
+    from bjexact.web.app import create_app
+    from bjexact.web.service import SolveService
+
+    service = SolveService(1)
+    try:
+        app = create_app(service)
+        for decks in ("inf", "1"):  # each client runs its own event loop
+            with TestClient(app) as client:
+                response = client.get(f"/api/dealer?decks={decks}")
+                assert response.status_code == 200 and response.json()["rules"]["decks"] in ("inf", 1)
+    finally:
+        service.close()
 
 
 # --- the shareable link ---------------------------------------------------------------------------------

@@ -87,3 +87,19 @@ def test_bad_rules_show_the_one_line_error(browser):
     page.wait_for_selector(SOLVED, timeout=120_000)
     assert page.is_visible("#error")
     assert page.inner_text("#error") == "--obo (original bets only) applies to --hole-card enhc only"
+    # nothing of other rules stays: no chart, no numbers, no downloads
+    assert page.inner_text("#edge-optimal") == "—" and page.inner_html("#chart") == ""
+    assert page.get_attribute("#dl-edge-csv", "href") is None
+
+
+def test_a_link_the_lists_lack_still_shows_the_rules_it_computes(browser):
+    server, chromium = browser
+    page = chromium.new_page()
+    page.goto(server.url + "/?decks=inf&split_hands=2&bj_pays=6:5&h17&charlie=8")
+    page.wait_for_selector(SOLVED, timeout=120_000)
+    assert page.input_value("select[name=bj_pays]") == "6/5"
+    assert page.input_value("select[name=h17]") == "true"
+    assert page.input_value("select[name=charlie]") == "8"
+    rules = GameRules(decks="inf", split_hands=2, bj_pays="6/5", h17=True, charlie=8)
+    assert page.get_attribute("#edge-optimal", "data-exact") == fraction_string(-solve_game(rules).ev)
+    assert page.get_attribute("#share", "href").endswith("/?decks=inf&h17=true&bj_pays=6/5&split_hands=2&charlie=8")

@@ -55,7 +55,13 @@ _SOLUTIONS_KEPT = 16
 def solution(rules: GameRules) -> GameSolution:
     """The round solved under optimal play, as ``bjexact edge`` solves it (the distribution of the net
     result where it comes without following split lines)."""
-    return solve_game(rules, progress=False)
+    solved = solve_game(rules, progress=False)
+    _EDGES[rules] = -solved.ev
+    return solved
+
+
+# house edges of the rule sets this worker solved (the table of rule effects asks for them)
+_EDGES: dict[GameRules, Any] = {}
 
 
 @lru_cache(maxsize=_SOLUTIONS_KEPT)
@@ -120,4 +126,7 @@ def dealer_answer(rules: GameRules, fmt: str) -> str:
 def house_edge_answer(rules: GameRules) -> dict[str, Any]:
     """``{"house_edge": "p/q", "house_edge_float"}`` of ``rules`` under optimal play (a rule change's
     edge, for the table of rule effects)."""
-    return with_floats({"house_edge": fraction_string(house_edge(rules, progress=False))}, ("house_edge",))
+    edge = _EDGES.get(rules)
+    if edge is None:
+        edge = house_edge(rules, progress=False)
+    return with_floats({"house_edge": fraction_string(edge)}, ("house_edge",))

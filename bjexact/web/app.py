@@ -36,10 +36,15 @@ from . import answers
 from .queries import RULE_NAMES, refuse_heavy_work, rules_from_query
 from .service import DEFAULT_MAX_SECONDS, STOPPING, Question, SolveService
 
-__all__ = ["create_app", "REQUEST_PARAMETERS"]
+__all__ = ["create_app", "PARAMETERS", "REQUEST_PARAMETERS"]
 
-REQUEST_PARAMETERS = ("format", "strategy", "cards", "upcard", "section", "row")
-"""Query parameters that are the request's, not rules."""
+PARAMETERS = {"/api/edge": ("strategy", "format"), "/api/chart": ("format",),
+              "/api/hand": ("cards", "upcard", "format"), "/api/decision": ("cards", "upcard"),
+              "/api/cell": ("section", "row", "upcard"), "/api/dealer": ("format",), "/api/effects": (),
+              "/api/progress": ()}
+"""Each route's own query parameters, beside the rules."""
+REQUEST_PARAMETERS = tuple(sorted({name for names in PARAMETERS.values() for name in names}))
+"""Query parameters that are a request's, not rules."""
 
 _MEDIA = {"json": "application/json", "csv": "text/csv; charset=utf-8", "text": "text/plain; charset=utf-8",
           "md": "text/markdown; charset=utf-8", "latex": "application/x-latex; charset=utf-8",
@@ -59,13 +64,18 @@ def _rules_dependency() -> Callable[..., GameRules]:
     parameter (so the OpenAPI description lists them) and refuses unknown or repeated ones."""
 
     def rules_of(request: Request, **_declared: Any) -> GameRules:
+        own = PARAMETERS.get(request.url.path, ())
         seen: set[str] = set()
         for key, _ in request.query_params.multi_items():
-            if key in seen:
-                raise BadInput(f"{short(key)} is given twice: give each rule once")
-            seen.add(key)
+            name = key.replace("-", "_")
+            if name in seen:
+                raise BadInput(f"{short(key)} is given twice: give it once")
+            seen.add(name)
+            if name in REQUEST_PARAMETERS and name not in own:
+                raise BadInput(f"{name} does not apply to {request.url.path} (its parameters: "
+                               f"{', '.join(own + ('the rules',))})")
         try:
-            rules = rules_from_query(dict(request.query_params), ignore=REQUEST_PARAMETERS)
+            rules = rules_from_query(dict(request.query_params), ignore=own)
             refuse_heavy_work(rules)
         except BjexactError as exc:
             raise BadInput(str(exc)) from None
@@ -98,6 +108,8 @@ def _cards(text: str | None, what: str) -> list[str]:
     if not text:
         raise BadInput(f"{what} is needed, e.g. {what}=T,6" if what == "cards" else f"{what} is needed, e.g. {what}=T")
     cards = [c.strip() for c in text.split(",")]
+    if what == "upcard" and len(cards) > 1:
+        raise BadInput(f"upcard is one card, not {len(cards)}")
     if len(cards) > 21:
         raise BadInput(f"{len(cards)} cards: a hand holds at most 21")
     return cards
@@ -135,7 +147,7 @@ def create_app(service: SolveService | None = None, *, workers: int | None = Non
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
@@ -145,6 +157,8 @@ def create_app(service: SolveService | None = None, *, workers: int | None = Non
         answer = await request.app.state.service.answer(question)
         if answer.error == STOPPING:
             raise StarletteHTTPException(503, STOPPING)
+        if answer.internal:
+            raise StarletteHTTPException(500, answer.error)
         if answer.error is not None:
             raise BadInput(answer.error)
         return answer.value
@@ -210,17 +224,16 @@ def create_app(service: SolveService | None = None, *, workers: int | None = Non
 
     @app.get("/api/effects", summary="The effect of each common rule change on the house edge")
     async def effects(request: Request, rules: RulesOfQuery) -> JSONResponse:
+        service = request.app.state.service
+        base = mpq((await ask(request, Question(answers.house_edge_answer, rules)))["house_edge"])
         changes = rule_changes(rules)
-        edges = await asyncio.gather(*(request.app.state.service.answer(Question(answers.house_edge_answer, r))
-                                       for r in (rules, *(c.rules for c in changes))))
-        if any(e.error == STOPPING for e in edges):
-            raise StarletteHTTPException(503, STOPPING)
-        if edges[0].error is not None:
-            raise BadInput(edges[0].error)
-        base = mpq(edges[0].value["house_edge"])
-        solved = [RuleEffect(c, mpq(e.value["house_edge"]), base) for c, e in zip(changes, edges[1:])
-                  if e.error is None]
-        unsolved = tuple((c, e.error) for c, e in zip(changes, edges[1:]) if e.error is not None)
+        edges = await asyncio.gather(*(service.answer(Question(answers.house_edge_answer, c.rules))
+                                       for c in changes))
+        for edge in edges:
+            if edge.error == STOPPING or edge.internal:
+                raise StarletteHTTPException(503 if edge.error == STOPPING else 500, edge.error)
+        solved = [RuleEffect(c, mpq(e.value["house_edge"]), base) for c, e in zip(changes, edges) if e.error is None]
+        unsolved = tuple((c, e.error) for c, e in zip(changes, edges) if e.error is not None)
         return JSONResponse(RuleEffects(rules, base, tuple(solved), unsolved).to_json())
 
     @app.get("/api/progress", summary="How far the solves of a rule set are")

@@ -6,6 +6,8 @@
 const form = document.getElementById("rules");
 let defaults = {};       // the default rules, from /api/defaults
 let generation = 0;      // answers to an older query than the form's are dropped
+let cellClick = 0;       // a cell's answer is shown only if no other cell was clicked since
+const YES = new Set(["true", "1", "yes", "on", ""]);
 
 const $ = (id) => document.getElementById(id);
 
@@ -42,11 +44,31 @@ function query() {
   return params.toString().replace(/%2C/g, ",").replace(/%2F/g, "/");
 }
 
+// a value of a link in the form's words: yes/no rules as true/false, a payout as p/q ("6:5", "1" too)
+function normalized(name, value) {
+  if (value === null || value === undefined) return "";
+  const text = String(value).trim();
+  if (typeof defaults[name] === "boolean" || name === "double_after_hit" || name === "double_split_aces") {
+    return YES.has(text.toLowerCase()) ? "true" : "false";
+  }
+  if (name === "bj_pays") return text.includes("/") ? text : text.includes(":") ? text.replace(":", "/") : `${text}/1`;
+  return text;
+}
+
 function setControl(name, value) {
   const control = form.elements[name];
   if (!control) return;
-  if (control.type === "checkbox") control.checked = value === true || value === "true" || value === "1";
-  else control.value = value === null || value === undefined ? "" : String(value);
+  const text = normalized(name, value);
+  if (control.type === "checkbox") {
+    control.checked = text === "true";
+  } else if (control.tagName === "SELECT") {
+    // a value the list lacks (3 decks, split to 6 hands, 8-card Charlie) joins it, so that a link
+    // always shows the rules it computes
+    if (![...control.options].some((option) => option.value === text)) control.add(new Option(text, text));
+    control.value = text;
+  } else {
+    control.value = text;
+  }
 }
 
 function formFromQuery(search) {
@@ -86,11 +108,9 @@ async function watchProgress(q, mine) {
     try {
       const state = await ask("progress", q);
       if (mine !== generation) break;
-      if (state.solving) {
-        const count = state.total ? ` ${state.done}/${state.total}` : "";
-        $("progress").textContent = `Solving exactly: ${state.stage}${count}…`;
-        $("progress").hidden = false;
-      }
+      const count = state.total ? ` ${state.done}/${state.total}` : "";
+      $("progress").textContent = state.solving ? `Solving exactly: ${state.stage}${count}…` : "";
+      $("progress").hidden = !state.solving;
     } catch (e) { break; }
   }
 }
@@ -129,6 +149,7 @@ function showDealer(doc) {
   $("dealer").innerHTML = table(["up-card"].concat(outcomes), rows) +
     '<p class="note">Chance of each final outcome given the up-card (hover for the exact fraction); ' +
     "a dealer natural is its own outcome.</p>";
+  $("dealer").classList.remove("stale");
 }
 
 function fractionValue(text) {
@@ -151,13 +172,26 @@ function showEffects(doc) {
 
 function showChart(svg, q) {
   $("chart").innerHTML = svg;
+  $("chart").classList.remove("stale");
   $("cell").hidden = true;
   for (const cell of $("chart").querySelectorAll(".cell[data-section]")) {
+    // a button for the keyboard and screen readers too
+    const { section, row, upcard } = cell.dataset;
+    cell.setAttribute("tabindex", "0");
+    cell.setAttribute("role", "button");
+    cell.setAttribute("aria-label", `${section} ${row} v ${upcard}: ${cell.dataset.code}; show its hands`);
     cell.addEventListener("click", () => showCell(cell, q));
+    cell.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        showCell(cell, q);
+      }
+    });
   }
 }
 
 async function showCell(cell, q) {
+  if (q !== query()) return;  // a chart of rules the form no longer holds
   for (const chosen of $("chart").querySelectorAll(".cell.chosen")) chosen.classList.remove("chosen");
   cell.classList.add("chosen");
   const { section, row, upcard } = cell.dataset;
@@ -165,9 +199,10 @@ async function showCell(cell, q) {
   panel.hidden = false;
   panel.innerHTML = `<h3>${section} ${row} v ${upcard}</h3><p class="note">solving…</p>`;
   const mine = generation;
+  const click = ++cellClick;
   try {
     const answer = await ask("cell", q, new URLSearchParams({ section, row, upcard }).toString());
-    if (mine !== generation) return;
+    if (mine !== generation || click !== cellClick) return;
     let html = `<h3>${section} ${row} v ${upcard}: ${answer.code}</h3>`;
     for (const hand of answer.hands) {
       const best = hand.moves[hand.best];
@@ -187,8 +222,22 @@ async function showCell(cell, q) {
       ? ", given no dealer natural (the dealer peeked).</p>" : ".</p>";
     panel.innerHTML = html;
   } catch (error) {
-    panel.innerHTML = `<p class="note">${error.message}</p>`;
+    if (mine === generation && click === cellClick) panel.innerHTML = `<p class="note">${error.message}</p>`;
   }
+}
+
+// the rules cannot be solved: nothing of earlier rules stays on the page
+function clearResults() {
+  for (const id of ["edge-optimal", "edge-chart"]) {
+    $(id).textContent = "—";
+    delete $(id).dataset.exact;
+  }
+  for (const id of ["chart", "dealer", "effects"]) {
+    $(id).innerHTML = "";
+    $(id).classList.remove("stale");
+  }
+  $("cell").hidden = true;
+  for (const link of document.querySelectorAll(".downloads a")) link.removeAttribute("href");
 }
 
 function setDownloads(q) {
@@ -218,6 +267,9 @@ async function update() {
     delete $(id).dataset.exact;
   }
   setDownloads(q);
+  // the previous rules' panels stay until this query's answers arrive, greyed
+  for (const id of ["chart", "dealer", "effects"]) $(id).classList.add("stale");
+  $("cell").hidden = true;
   watchProgress(q, mine);
   const steps = [
     ask("edge", q).then((d) => mine === generation && showNumber($("edge-optimal"), d.house_edge, d.house_edge_float)),
@@ -230,9 +282,15 @@ async function update() {
     await Promise.all(steps);
     if (mine !== generation) return;
     $("effects").innerHTML = '<p class="note">solving each changed rule set…</p>';
-    showEffects(await ask("effects", q));
+    const effects = await ask("effects", q);
+    if (mine !== generation) return;
+    showEffects(effects);
+    $("effects").classList.remove("stale");
   } catch (error) {
-    if (mine === generation) showError(error);
+    if (mine === generation) {
+      showError(error);
+      clearResults();
+    }
   } finally {
     if (mine === generation) {
       $("progress").dataset.done = "true";
@@ -246,9 +304,12 @@ async function start() {
   defaults = (await ask("defaults", "")).rules;
   formFromQuery(location.search);
   for (const id of ["edge-optimal", "edge-chart"]) $(id).addEventListener("click", toggleExact);
+  let waiting = null;
   form.addEventListener("change", () => {
+    // a burst of changes (arrow keys through a list) asks once, for where it ends
     document.body.dataset.ready = "false";
-    update();
+    clearTimeout(waiting);
+    waiting = setTimeout(update, 250);
   });
   form.addEventListener("submit", (event) => event.preventDefault());
   update();
