@@ -37,6 +37,7 @@ The distribution
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -141,8 +142,9 @@ _DealerLaw = dict[tuple[HandValue, bool], mpq]  # (the dealer's final value, a n
 
 
 def _mix(target: dict[Any, mpq], source: Mapping[Any, mpq], weight: mpq) -> None:
+    get = target.get
     for key, p in source.items():
-        target[key] = target.get(key, _ZERO) + weight * p
+        target[key] = get(key, _ZERO) + weight * p
 
 
 def _final(rules: GameRules, value: HandValue, cards: int, stake: int, split: bool) -> _Final:
@@ -349,7 +351,7 @@ class _Round:
                 loss = self.rules.dealer_natural_loss(list(s))
                 out[loss] = out.get(loss, _ZERO) + p
             return out
-        return hands(lambda law: self._results(part(law), value), lambda x, y: x + y, _ZERO)
+        return hands(lambda law: self._results(part(law), value), operator.add, _ZERO)
 
     def _settled_part(self, law: _Law) -> _Law:
         """The part of ``law`` where the hand is settled (memoised by identity, the law held)."""
@@ -436,10 +438,11 @@ def _by_stake(law: _Law) -> dict[tuple[int, ...], mpq]:
 
 def _convolve(a: Mapping[Any, mpq], b: Mapping[Any, mpq], add: Callable[[Any, Any], Any]) -> dict[Any, mpq]:
     out: dict[Any, mpq] = {}
+    get = out.get
     for x, p in a.items():
         for y, q in b.items():
             key = add(x, y)
-            out[key] = out.get(key, _ZERO) + p * q
+            out[key] = get(key, _ZERO) + p * q
     return out
 
 
