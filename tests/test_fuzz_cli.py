@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import io
 import json
 import os
@@ -22,6 +23,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -772,7 +774,11 @@ SLOW_OR_ELSEWHERE = {"--decks", "--shoe", "--output", "-o", "--reference", "--ga
                      "--shoes"}  # count: the number of shoes is the counting tests' (its bound too)
 
 
-def _options(command: str):
+@functools.cache
+def _options(command: str) -> tuple[tuple[str, Any], ...]:
+    """(option, a strategy for its values or None for a flag) of every option of ``command`` fuzzed here,
+    read from the parser once (building the whole command line's parser for every example took a
+    tenth of this file's time)."""
     from bjexact.cli import build_parser
     from bjexact.cli.safety import subparser
 
@@ -780,16 +786,18 @@ def _options(command: str):
     parser = subparser(build_parser(), name)
     if rest and not rest[0].startswith("-"):  # a command of a command: count indices, count betting
         parser = subparser(parser, rest[0])
+    options: list[tuple[str, Any]] = []
     for action in parser._actions:
         names = [o for o in action.option_strings if o not in SLOW_OR_ELSEWHERE]
         if not action.option_strings or len(names) < len(action.option_strings):
             continue
         if action.nargs == 0:
-            yield names[0], None
+            options.append((names[0], None))
         else:
             choices = [str(c) for c in action.choices or ()]  # --split-hands has whole-number choices
             values = st.sampled_from([*choices, "x", ""]) if choices else st.one_of(NUMBERS, CARDS)
-            yield names[0], values
+            options.append((names[0], values))
+    return tuple(options)
 
 
 @st.composite

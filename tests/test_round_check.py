@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from pathlib import Path
 
 import chart_bruteforce as cbf
@@ -118,8 +119,8 @@ def chart_simulator(codes, rules, ds_bug=False):
     ranks, cumulative = list(range(1, 11)), [1, 2, 3, 4, 5, 6, 7, 8, 9, 13]  # the weights 1 x 9, then 4 for tens
 
     def play_round(rng):
-        def draw():
-            return rng.choices(ranks, cum_weights=cumulative)[0]
+        def draw():  # rng.choices(ranks, cum_weights=cumulative)[0], without its set-up per card
+            return ranks[bisect(cumulative, rng.random() * 13.0, 0, 9)]
 
         def total(cards):
             return cbf._value(tuple(cards))[0]

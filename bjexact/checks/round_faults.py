@@ -37,6 +37,7 @@ The distribution
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -120,10 +121,11 @@ _ONE = mpq(1)
 _BUST = HandValue(22, False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Final:
     """A finished hand: its value (bust as hard 22), stake, whether :func:`hand_is_settled`, and whether
-    it is a Charlie (it wins its stake unless the dealer has a natural)."""
+    it is a Charlie (it wins its stake unless the dealer has a natural). One instance for each such hand
+    (made by :func:`_final` only), so compared and hashed by identity: the laws' keys are quick."""
 
     value: HandValue
     stake: int
@@ -140,13 +142,22 @@ _DealerLaw = dict[tuple[HandValue, bool], mpq]  # (the dealer's final value, a n
 
 
 def _mix(target: dict[Any, mpq], source: Mapping[Any, mpq], weight: mpq) -> None:
+    get = target.get
     for key, p in source.items():
-        target[key] = target.get(key, _ZERO) + weight * p
+        target[key] = get(key, _ZERO) + weight * p
 
 
 def _final(rules: GameRules, value: HandValue, cards: int, stake: int, split: bool) -> _Final:
-    return _Final(_BUST if value.bust else value, stake, hand_is_settled(value, cards, split),
-                  rules.is_charlie(cards, value))
+    fields = (_BUST if value.bust else value, stake, hand_is_settled(value, cards, split),
+              rules.is_charlie(cards, value))
+    found = _FINALS.get(fields)
+    if found is None:
+        found = _FINALS[fields] = _Final(*fields)
+    return found
+
+
+# the one :class:`_Final` of each hand (at most 32 values, 2 stakes, settled or not, a Charlie or not)
+_FINALS: dict[tuple[HandValue, int, bool, bool], _Final] = {}
 
 
 def hand_is_finished(rules: GameRules, value: HandValue, cards: int) -> bool:
@@ -169,6 +180,7 @@ class _Round:
         # changes the dealer, the split hands counted or the settling), so rounds of one play may share them
         memo: dict[str, dict[Any, Any]] = {} if shared is None else shared
         self._hits: dict[tuple[HandValue, int, int, tuple[int, int] | None], _Law] = memo.setdefault("hits", {})
+        self._moves: dict[tuple[HandValue, int, int, tuple[int, int] | None], str] = memo.setdefault("moves", {})
         self._splits: dict[tuple[int, int, int, int], _Law] = memo.setdefault("splits", {})
         self._seconds: dict[tuple[int, int, tuple[int, bool]], _Law] = memo.setdefault("seconds", {})
         self._settled: dict[tuple[int, HandValue], tuple[_Law, dict[mpq, mpq]]] = memo.setdefault("settled", {})
@@ -206,11 +218,15 @@ class _Round:
 
     # the player's hands
 
-    def _later_move(self, cards: tuple[int, ...], up: int, split: tuple[int, int] | None) -> str:
-        """The move of a hand of three or more cards (stand, hit, double), as the simulator asks it."""
-        if split is None:
-            return self.play.later_move(_counts(cards), up)
-        return self.play.split_move(_counts(cards), up, *split)
+    def _later_move(self, cards: tuple[int, ...], value: HandValue, up: int, split: tuple[int, int] | None) -> str:
+        """The move of a hand of three or more cards worth ``value`` (stand, hit, double), as the simulator
+        asks it; asked once per value and number of cards (see :meth:`_after_hit`)."""
+        key = (value, len(cards), up, split)
+        found = self._moves.get(key)
+        if found is None:
+            found = self._moves[key] = self.play.later_move(_counts(cards), up) if split is None else \
+                self.play.split_move(_counts(cards), up, *split)
+        return found
 
     def _after_hit(self, cards: tuple[int, ...], value: HandValue, up: int, split: tuple[int, int] | None) -> _Law:
         """A hand of ``cards`` that draws a card, then plays on (``split``: (pair, hands on the table)):
@@ -224,7 +240,7 @@ class _Round:
             for rank in RANKS:
                 new, after = tuple(sorted(cards + (rank,))), add_card(value, rank)
                 move = "stand" if hand_is_finished(self.rules, after, len(new)) else \
-                    self._later_move(new, up, split)
+                    self._later_move(new, after, up, split)
                 if move == "hit":
                     law = self._after_hit(new, after, up, split)
                 elif move == "double":
@@ -335,7 +351,7 @@ class _Round:
                 loss = self.rules.dealer_natural_loss(list(s))
                 out[loss] = out.get(loss, _ZERO) + p
             return out
-        return hands(lambda law: self._results(part(law), value), lambda x, y: x + y, _ZERO)
+        return hands(lambda law: self._results(part(law), value), operator.add, _ZERO)
 
     def _settled_part(self, law: _Law) -> _Law:
         """The part of ``law`` where the hand is settled (memoised by identity, the law held)."""
@@ -422,10 +438,11 @@ def _by_stake(law: _Law) -> dict[tuple[int, ...], mpq]:
 
 def _convolve(a: Mapping[Any, mpq], b: Mapping[Any, mpq], add: Callable[[Any, Any], Any]) -> dict[Any, mpq]:
     out: dict[Any, mpq] = {}
+    get = out.get
     for x, p in a.items():
         for y, q in b.items():
             key = add(x, y)
-            out[key] = out.get(key, _ZERO) + p * q
+            out[key] = get(key, _ZERO) + p * q
     return out
 
 

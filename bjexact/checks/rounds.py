@@ -42,11 +42,12 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cache
 from itertools import accumulate
 from typing import Any
 
 from ..core.cards import ACE, TEN
-from ..core.hand import hand_value
+from ..core.hand import HandValue, add_card, hand_value
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError, OutOfTime
@@ -780,7 +781,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
     dealer_stands = dealer_rule(rules, fault)  # the dealer's rule, maybe faulty
     if not rules.infinite:
         raise BjexactError("the reference round simulator deals from the infinite deck: use --decks inf")
-    solver, first_move = _round_play(rules, strategy)
+    solver, first_move = _remembered_play(*_round_play(rules, strategy))
     doubles_after_hit = _doubles_after_hit(rules, strategy) if fault == "dah-allowed" else None
     pays = float(rules.bj_pays if bj_pays is None else mpq(bj_pays))
     ranks = list(range(1, 11))
@@ -790,6 +791,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
     weight, last = float(bounds[-1]), len(ranks) - 1
     peek = rules.hole_card == "peek"
     limit_of = {pair: rules.split_limit(pair) for pair in ranks}
+    natural = {(x, y): rules.is_natural((x, y)) for x in ranks for y in ranks}  # two cards, in order
 
     def counts(cards: list[int]) -> tuple[int, ...]:
         out = [0] * 10
@@ -799,6 +801,8 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
 
     def finished(cards: list[int]) -> bool:
         return hand_is_finished(rules, hand_value(cards), len(cards))
+
+    settle = _remembered_settle(rules)
 
     def play_round(rng: random.Random) -> float:
         def draw() -> int:
@@ -819,15 +823,15 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
 
         a, b, up = draw(), draw(), draw()
         hole = draw() if peek else None
-        player_natural = rules.is_natural((a, b))
-        if hole is not None and rules.is_natural((up, hole)):
+        player_natural = natural[a, b]
+        if hole is not None and natural[up, hole]:
             if player_natural:
                 return -1.0 if fault == "natural-not-pushed" else 0.0
             return -0.5 if rules.surrender == "early" and first_move(a, b, up) == "surrender" else -1.0
         if player_natural:
             if hole is None:
                 hole = draw()
-            if rules.is_natural((up, hole)):
+            if natural[up, hole]:
                 return -1.0 if fault == "natural-not-pushed" else 0.0
             return pays
         best = first_move(a, b, up)
@@ -885,15 +889,50 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
         if fault == "split-hand-dropped" and split_hands:
             del hands[1]
         dealer = [up, hole if hole is not None else draw()]
-        if rules.is_natural(dealer):  # no hole card: a dealer natural takes the bets (OBO: the original one)
+        if natural[up, dealer[1]]:  # no hole card: a dealer natural takes the bets (OBO: the original one)
             return float(rules.dealer_natural_loss([stake for _, stake in hands]))
         settled = fault == "split-21-as-settled" and all(
             hand_is_settled(hand_value(cards), len(cards), split_hands) for cards, _ in hands)
-        while not settled and not dealer_stands(hand_value(dealer), hand_value(dealer[:-1])):
-            dealer.append(draw())
-        return float(sum(rules.settle(cards, dealer, stake, split=split_hands) for cards, stake in hands))
+        before, value = hand_value(dealer[:1]), hand_value(dealer)
+        while not settled and not dealer_stands(value, before):
+            card = draw()
+            dealer.append(card)
+            before, value = value, add_card(value, card)
+        return float(sum(settle(cards, dealer, value, stake, split_hands) for cards, stake in hands))
 
     return play_round
+
+
+def _remembered_play(play: Strategy | ChartStrategy, first_move: Callable[[int, int, int], str]) -> tuple[
+        _RememberedPlay, Callable[[int, int, int], str]]:
+    """The moves of :func:`_round_play`, each answer kept: a simulator asks the same hands again in every
+    round, and a play's move for a hand is always the same."""
+    return _RememberedPlay(play), cache(first_move)
+
+
+class _RememberedPlay:
+    """A play's moves (:class:`~bjexact.player.game.Strategy`, :class:`~bjexact.player.policy.ChartStrategy`),
+    each asked of it once per hand and up-card (and pair and hands on the table), then looked up."""
+
+    def __init__(self, play: Strategy | ChartStrategy):
+        self.split_move = cache(play.split_move)
+        self.later_move = cache(play.later_move)
+        self.continues_hitting = cache(play.continues_hitting)
+
+
+def _remembered_settle(rules: GameRules) -> Callable[[list[int], list[int], HandValue, int, bool], mpq]:
+    """:meth:`GameRules.settle` of a finished hand against the dealer's cards (``dealer_value`` their
+    value), each answer kept: the result depends only on the hand's value and number of cards, the
+    dealer's value and whether it holds two cards (a natural), the stake and whether the hand is split."""
+    found: dict[tuple[HandValue, int, HandValue, bool, int, bool], mpq] = {}
+
+    def settle(cards: list[int], dealer: list[int], dealer_value: HandValue, stake: int, split: bool) -> mpq:
+        key = (hand_value(cards), len(cards), dealer_value, len(dealer) == 2, stake, split)
+        result = found.get(key)
+        if result is None:
+            result = found[key] = rules.settle(cards, dealer, stake, split=split)
+        return result
+    return settle
 
 
 def _doubles_after_hit(rules: GameRules, strategy: ChartPolicy | None) -> Callable[

@@ -16,7 +16,7 @@ from typing import Any
 from ..core.cards import STANDARD_PROPORTIONS, UPCARD_ORDER, FiniteShoe, counts_of, rank_symbol
 from ..core.hand import EMPTY_HAND, add_card, no_natural_chance, two_cards_natural
 from ..core.numbers import fraction_string, mpq
-from ..core.rules import Rules
+from ..core.rules import Rules, dealer_stands
 from ..errors import BjexactError
 from .dealer_tables import cached_dealer_table
 from .slips import KNOWN_SLIPS
@@ -46,6 +46,8 @@ _LABELS = {
 
 def outcome_label(value: Any) -> str:
     """The canonical outcome of a simulator's answer (see the module docstring)."""
+    if type(value) is str and value in _LABELS:  # the answers of most rounds, as they are spelled: at once
+        return _LABELS[value]
     if isinstance(value, bool):
         raise BjexactError(f"a simulator returned {value!r}, not an outcome (17..21, bust, blackjack)")
     if isinstance(value, str) and re.fullmatch(r"[+-]?\d{1,6}", value.strip()):
@@ -419,6 +421,7 @@ def _make_simulator(rules: Rules, add) -> Callable[[int, random.Random], str]:
         population = [r for r in range(1, 11) for _ in range(shoe.counts[r - 1])]
 
     rest: dict[int, list[int]] = {}  # the shoe less the up-card, per up-card
+    h17 = rules.h17
 
     def dealer_outcome(upcard: int, rng: random.Random) -> str:
         if shoe.is_infinite:
@@ -431,7 +434,7 @@ def _make_simulator(rules: Rules, add) -> Callable[[int, random.Random], str]:
         hand = add(add(EMPTY_HAND, upcard), next(cards))
         if two_cards_natural(hand):
             return "blackjack"
-        while not rules.dealer_stands(hand) and not hand.bust:
+        while not dealer_stands(h17, hand) and not hand.bust:  # the rules' own drawing rule
             card = next(cards, None)
             if card is None:
                 return "exhausted"

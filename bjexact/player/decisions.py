@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..core.cards import Counts, FiniteShoe, Shoe, counts_of, rank_symbol
 from ..core.hand import player_hand
@@ -34,12 +35,12 @@ class ShoeDecisions:
 
     @classmethod
     def solve(cls, rules: Rules, shoe: Counts | None = None) -> ShoeDecisions:
-        """Solve ``shoe`` (default: the full shoe of ``rules``) for every hand and up-card."""
+        """Solve ``shoe`` (default: the full shoe of ``rules``) for every hand and up-card; a shoe solved
+        lately under the same rules is not solved again (checks put several engines to the same shoes)."""
         start = rules.make_shoe() if shoe is None else Shoe.of_counts(shoe)
         if not isinstance(start, FiniteShoe):
             raise BjexactError("ShoeDecisions solves a finite shoe: give --decks N or ten counts")
-        positions = solve_positions(rules, start)
-        return cls(rules, start.counts, positions, {key: p.best for key, p in positions.items()})
+        return _solved(rules, tuple(start.counts))
 
     def position(self, cards: Iterable[int | str], upcard: int | str) -> PositionValues:
         """The stand and hit values of ``cards`` against ``upcard``: ranks 1..10 (11 for an ace) or
@@ -71,3 +72,11 @@ class ShoeDecisions:
     def hands(self) -> Iterator[tuple[Counts, int]]:
         """Every (hand counts, up-card) solved."""
         return iter(self.positions)
+
+
+@lru_cache(maxsize=8)
+def _solved(rules: Rules, counts: Counts) -> ShoeDecisions:
+    """:meth:`ShoeDecisions.solve` of the finite shoe ``counts``, the last few remembered (the tables are
+    read only)."""
+    positions = solve_positions(rules, Shoe.of_counts(counts))
+    return ShoeDecisions(rules, counts, positions, {key: p.best for key, p in positions.items()})

@@ -36,15 +36,18 @@ CHARLIE_TOTAL = 23  # the total of a finished split hand that is a Charlie (22: 
 
 def mix(target: Dist, source: Dist, weight: mpq) -> None:
     """Add ``source``'s chances, each times ``weight``, to ``target`` (in place)."""
+    get = target.get
     for result, p in source.items():
-        target[result] = target.get(result, _ZERO) + weight * p
+        target[result] = get(result, _ZERO) + weight * p
 
 
 def _convolve(a: Dist, b: Dist) -> Dist:
     out: Dist = {}
+    get = out.get
     for x, p in a.items():
         for y, q in b.items():
-            out[x + y] = out.get(x + y, _ZERO) + p * q
+            key = x + y
+            out[key] = get(key, _ZERO) + p * q
     return out
 
 

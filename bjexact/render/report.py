@@ -37,6 +37,7 @@ from ..dealer.distributions import dealer_table
 from ..dealer.matrices import dealer_matrices
 from ..errors import BjexactError
 from ..files import text_bytes, write_atomically
+from ..player import game as game_module
 from ..player.game import GameSolution, solve_game
 from ..player.outcomes import RESULTS
 from ..player.policy import ChartPolicy, evaluate_chart
@@ -199,7 +200,7 @@ def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
         try:
             # on a finite shoe the split hands' lines are followed (split_lines): exact where pairs are split
             # once; with resplits the work bound is reached at once and the distribution given up
-            game = solve_game(full, with_distribution=True, split_lines=not rules.infinite, progress=progress)
+            game = _solved_game(full, split_lines=not rules.infinite, progress=progress)
             chart_game = evaluate_chart(full, ChartPolicy.of_solution(game), with_distribution=False,
                                         progress=progress)
         except BjexactError as exc:
@@ -224,7 +225,7 @@ def spread_stand_in(rules: GameRules, *, progress: bool | None = None) -> Spread
     """The exact spread of a round of ``rules`` with pairs split once instead (see :class:`SpreadStandIn`);
     ``None`` where even that is beyond the work limit."""
     once = replace(rules, split_hands=2, rsa=False)
-    variance = solve_game(once, with_distribution=True, split_lines=True, progress=progress).variance
+    variance = _solved_game(once, split_lines=True, progress=progress).variance
     if variance is None:
         return None
     infinite, infinite_once = (replace(r, shoe=None, decks="inf") for r in (rules, once))
@@ -232,9 +233,28 @@ def spread_stand_in(rules: GameRules, *, progress: bool | None = None) -> Spread
 
 
 def _variance(rules: GameRules) -> mpq:
-    variance = solve_game(rules, progress=False).variance
+    variance = _solved_game(rules, split_lines=False, progress=False).variance
     assert variance is not None  # the infinite deck's distribution is always exact
     return variance
+
+
+def _solved_game(rules: GameRules, *, split_lines: bool, progress: bool | None = None) -> GameSolution:
+    """:func:`~bjexact.player.game.solve_game` of ``rules`` with the distribution of the net result, the
+    last few remembered for the next reports of the process (a report of rules split to four hands and one
+    of the same rules split once, or the same report again, solve the same games). Keyed by the rules,
+    ``split_lines`` and the work limit in force, which decides whether the split hands' lines are followed."""
+    key = (rules, split_lines, game_module.SPLIT_WORK_LIMIT)
+    found = _GAMES.get(key)
+    if found is None:
+        found = solve_game(rules, with_distribution=True, split_lines=split_lines, progress=progress)
+        if len(_GAMES) >= _REMEMBER_GAMES:
+            _GAMES.pop(next(iter(_GAMES)))  # the oldest
+        _GAMES[key] = found
+    return found
+
+
+_REMEMBER_GAMES = 8
+_GAMES: dict[tuple[GameRules, bool, int], GameSolution] = {}
 
 
 _CONTINUES = "dashed: hands whose own edges are in another of these diagrams"
