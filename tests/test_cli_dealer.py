@@ -55,7 +55,8 @@ def test_dealer_json_contract(capsys, argv, rules, outcomes):
     status, out, err = run(capsys, "dealer", "--format", "json", *argv)
     assert status == 0 and err == ""
     document = json.loads(out)
-    assert set(document) == {"rules", "outcomes", "table"}
+    # the exact table, and beside it the same chances as the nearest floats
+    assert list(document) == ["rules", "outcomes", "table", "table_float"]
     assert set(document["rules"]) == {"decks", "h17", "naturals", "shoe"}
     assert document["rules"] == rules.to_json()
     assert document["outcomes"] == outcomes
@@ -67,6 +68,7 @@ def test_dealer_json_contract(capsys, argv, rules, outcomes):
         assert sum(values.values()) == 1
         upcard = 1 if symbol == "A" else 10 if symbol == "T" else int(symbol)
         assert values == {o: Fraction(int(p.numerator), int(p.denominator)) for o, p in table[upcard].items()}
+        assert document["table_float"][symbol] == {o: float(v) for o, v in values.items()}
 
 
 def test_dealer_json_rules_block(capsys):

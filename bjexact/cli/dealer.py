@@ -19,7 +19,8 @@ examples:
 
 Each row is P(final outcome | up-card). With finite shoes the up-card has left the
 shoe; a custom shoe that can run out adds the column 'exhausted'. JSON:
-{"rules": {...}, "outcomes": [...], "table": {"A": {"17": "p/q", ...}, ...}}.
+{"rules": {...}, "outcomes": [...], "table": {"A": {"17": "p/q", ...}, ...},
+"table_float": the same chances as floats}.
 """
 
 

@@ -23,6 +23,7 @@ from ..core.frames import data_frame, upcard_label
 from ..core.hand import EMPTY_HAND, HandValue, add_card, natural_partner, no_natural_chance, two_cards_natural
 from ..core.numbers import fraction_string, mpq
 from ..core.rules import Rules
+from ..core.text import with_floats
 from ..errors import BjexactError
 from .graph import BLACKJACK, BUST, EXHAUSTED, NO_CARDS, ShoeDraws, absorbing_outcomes, graph_for
 from .text import dealer_text
@@ -55,14 +56,16 @@ class DealerTable(UpcardRows[mpq], Displayable):
         return data_frame(records, ["up-card", *self.outcomes], exact, index="up-card")
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """``{"rules", "outcomes", "table": {up-card: {outcome: "p/q"}}, "table_float"}``: the exact
+        chances, and the same as the nearest floats."""
+        return with_floats({
             "rules": self.rules.to_json(),
             "outcomes": list(self.outcomes),
             "table": {
                 rank_symbol(u): {o: fraction_string(row[o]) for o in self.outcomes}
                 for u, row in self.rows.items()
             },
-        }
+        }, ("table",))
 
     def __str__(self) -> str:
         return dealer_text(self)
