@@ -47,8 +47,9 @@ DEFAULT_STYLE = NumberStyle(decimals=4, percent=True, exact=False)
 TABLE_FORMATS = ("json", "csv", "text", "md", "latex")
 """The formats of every answer (the chart is an SVG figure too)."""
 
-# the rule sets a worker keeps solved: a page asks for the edge, the chart and cells of the same rules
-_SOLUTIONS_KEPT = 16
+# the rule sets a worker keeps solved (up to about 100 MB each): a page asks for the edge, the chart and
+# cells of the same rules
+_SOLUTIONS_KEPT = 4
 
 
 @lru_cache(maxsize=_SOLUTIONS_KEPT)
