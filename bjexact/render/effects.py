@@ -24,7 +24,8 @@ from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..player.game import solve_game
 
-__all__ = ["RuleChange", "RuleEffect", "RuleEffects", "rule_changes", "rule_effects", "house_edge", "COMMON_DECKS"]
+__all__ = ["RuleChange", "RuleEffect", "RuleEffects", "rule_changes", "rule_effects", "house_edge",
+           "remember_house_edge", "COMMON_DECKS"]
 
 COMMON_DECKS = (1, 2, 6, 8)
 """The shoes a rule set is compared with: the deck counts casinos deal."""
@@ -144,10 +145,16 @@ def house_edge(rules: GameRules, *, progress: bool | None = None) -> mpq:
     edge = _REMEMBERED.get(rules)
     if edge is None:
         edge = -solve_game(rules, with_distribution=False, progress=progress).ev
-        if len(_REMEMBERED) >= _REMEMBER:
-            _REMEMBERED.pop(next(iter(_REMEMBERED)))  # the oldest
-        _REMEMBERED[rules] = edge
+        remember_house_edge(rules, edge)
     return edge
+
+
+def remember_house_edge(rules: GameRules, edge: mpq) -> None:
+    """Note ``edge`` as the house edge of ``rules`` under the best play, solved elsewhere (a solution at
+    hand), so that :func:`house_edge` does not solve it again; the oldest of :data:`_REMEMBER` go first."""
+    if rules not in _REMEMBERED and len(_REMEMBERED) >= _REMEMBER:
+        _REMEMBERED.pop(next(iter(_REMEMBERED)))  # the oldest
+    _REMEMBERED[rules] = edge
 
 
 _REMEMBER = 64

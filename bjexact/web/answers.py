@@ -25,7 +25,7 @@ from ..dealer.distributions import dealer_table
 from ..errors import BjexactError
 from ..player.game import GameSolution, even_money, hand_moves, insurance_value, solve_game
 from ..player.policy import ChartPolicy, evaluate_chart
-from ..render.effects import house_edge
+from ..render.effects import house_edge, remember_house_edge
 from ..render.figures import strategy_chart_figure
 from ..render.game import (
     chart_json,
@@ -57,12 +57,8 @@ def solution(rules: GameRules) -> GameSolution:
     """The round solved under optimal play, as ``bjexact edge`` solves it (the distribution of the net
     result where it comes without following split lines)."""
     solved = solve_game(rules, progress=False)
-    _EDGES[rules] = -solved.ev
+    remember_house_edge(rules, -solved.ev)  # the table of rule effects asks for the edges of the rules solved
     return solved
-
-
-# house edges of the rule sets this worker solved (the table of rule effects asks for them)
-_EDGES: dict[GameRules, Any] = {}
 
 
 @lru_cache(maxsize=_SOLUTIONS_KEPT)
@@ -127,7 +123,4 @@ def dealer_answer(rules: GameRules, fmt: str) -> str:
 def house_edge_answer(rules: GameRules) -> dict[str, Any]:
     """``{"house_edge": "p/q", "house_edge_float"}`` of ``rules`` under optimal play (a rule change's
     edge, for the table of rule effects)."""
-    edge = _EDGES.get(rules)
-    if edge is None:
-        edge = house_edge(rules, progress=False)
-    return with_floats({"house_edge": fraction_string(edge)}, ("house_edge",))
+    return with_floats({"house_edge": fraction_string(house_edge(rules, progress=False))}, ("house_edge",))
