@@ -72,12 +72,10 @@ class Question:
 @dataclass(frozen=True)
 class Answer:
     """What a question got: ``value`` (the answer function's result), or ``error``, the one line of
-    the input's fault (or, ``internal``, the server's); ``seconds``: how long the solve took in the
-    worker."""
+    the input's fault (or, ``internal``, the server's)."""
 
     value: Any = None
     error: str | None = None
-    seconds: float = 0.0
     internal: bool = False
     """The error is the server's fault, not the input's (HTTP 500; not kept)."""
 
@@ -110,7 +108,6 @@ def _end_with_parent(parent: int) -> None:
 
 def _answer_in_worker(question: Question) -> Answer:
     """Answer ``question`` in a worker, telling its progress under the rule set."""
-    started = time.monotonic()
 
     def tell(label: str, done: int, total: int) -> None:
         if _progress_queue is not None:
@@ -120,8 +117,8 @@ def _answer_in_worker(question: Question) -> Answer:
         with listening(tell):
             value = question.function(question.rules, *question.arguments)
     except BjexactError as exc:
-        return Answer(error=str(exc), seconds=time.monotonic() - started)
-    return Answer(value=value, seconds=time.monotonic() - started)
+        return Answer(error=str(exc))
+    return Answer(value=value)
 
 
 # --- the server side ------------------------------------------------------------------------------------
