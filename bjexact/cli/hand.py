@@ -57,19 +57,11 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.cards import ACE, parse_rank
+    from ..core.cards import parse_rank
     from ..core.hand import is_natural
     from ..errors import BjexactError
-    from ..player.game import even_money, hand_moves_and_split_values, insurance_value
     from ..player.optimal_split import optimal_split
-    from ..render.game import (
-        departures_table,
-        even_money_json,
-        even_money_tables,
-        hand_json,
-        hand_tables,
-        split_strategy_table,
-    )
+    from ..render.game import hand_parts
     from ..render.tables import render
 
     rules = game_rules_from_args(args, optimal_splits=True)
@@ -78,22 +70,9 @@ def run(args: argparse.Namespace) -> int:
     cards = [parse_rank(c) for c in args.cards]
     upcard = parse_rank(args.upcard)
     style = number_style(args)
-    if is_natural(cards) and upcard == ACE:
-        values = even_money(rules)
-        text = render(even_money_tables(values, rules.describe(), style), args.format, style,
-                      even_money_json(values, rules))
-        write_output(text, args.output)
-        return 0
     split = None
     if args.show_play and len(cards) == 2 and rules.may_split(cards) and not is_natural(cards):
         split = optimal_split(rules, cards[0], upcard, departures=True)
-    moves, by_strategy = hand_moves_and_split_values(rules, cards, upcard, split=split)
-    insurance = insurance_value(rules, cards) if upcard == ACE and len(cards) == 2 else None
-    tables = hand_tables(moves, rules.describe(), style, insurance)
-    if by_strategy is not None:
-        tables.append(split_strategy_table(moves, by_strategy, style))
-    if split is not None:
-        tables.append(departures_table(split, style))
-    text = render(tables, args.format, style, hand_json(moves, rules, insurance, by_strategy, split))
-    write_output(text, args.output)
+    tables, document = hand_parts(rules, cards, upcard, style, split)
+    write_output(render(tables, args.format, style, document), args.output)
     return 0

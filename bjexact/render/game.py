@@ -6,10 +6,20 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..core.cards import UPCARD_ORDER, rank_symbol
+from ..core.cards import ACE, UPCARD_ORDER, rank_symbol
+from ..core.hand import is_natural
 from ..core.numbers import fraction_string, mpq
+from ..core.rules import GameRules
 from ..core.text import decimal_string as _decimal
-from ..player.game import MOVES, GameSolution, MoveValues, chart_code
+from ..player.game import (
+    MOVES,
+    GameSolution,
+    MoveValues,
+    chart_code,
+    even_money,
+    hand_moves_and_split_values,
+    insurance_value,
+)
 from ..player.optimal_split import OptimalSplit
 from .tables import NumberStyle, Table, render, with_floats
 
@@ -386,3 +396,22 @@ def edge_output(played: GameSolution, optimal: GameSolution, fmt: str, style: Nu
         head = edge_headline(played, style) + strategy_lines(strategy, chart_source, optimal, played, style)
         text = "\n".join(head) + "\n\n" + text
     return text
+
+
+def hand_parts(rules: GameRules, cards: list[int], upcard: int, style: NumberStyle,
+               split: OptimalSplit | None = None) -> tuple[list[Table], dict[str, Any]]:
+    """What ``bjexact hand`` shows of ``cards`` (ranks) against ``upcard``: its tables and its JSON
+    document. Every move's value, insurance with an ace up, and under perfect post-split play the split by
+    post-split strategy (and the departures of ``split`` from CDZ-, when given); a natural against an ace:
+    even money against playing on."""
+    if is_natural(cards) and upcard == ACE:
+        values = even_money(rules)
+        return even_money_tables(values, rules.describe(), style), even_money_json(values, rules)
+    moves, by_strategy = hand_moves_and_split_values(rules, cards, upcard, split=split)
+    insurance = insurance_value(rules, cards) if upcard == ACE and len(cards) == 2 else None
+    tables = hand_tables(moves, rules.describe(), style, insurance)
+    if by_strategy is not None:
+        tables.append(split_strategy_table(moves, by_strategy, style))
+    if split is not None:
+        tables.append(departures_table(split, style))
+    return tables, hand_json(moves, rules, insurance, by_strategy, split)

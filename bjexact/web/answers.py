@@ -17,25 +17,16 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..core.cards import ACE, parse_rank, rank_symbol
-from ..core.hand import is_natural
+from ..core.cards import parse_rank, rank_symbol
 from ..core.numbers import fraction_string
 from ..core.rules import GameRules
 from ..dealer.distributions import dealer_table
 from ..errors import BjexactError
-from ..player.game import GameSolution, even_money, hand_moves, insurance_value, solve_game
+from ..player.game import GameSolution, solve_game
 from ..player.policy import ChartPolicy, evaluate_chart
 from ..render.effects import house_edge, remember_house_edge
 from ..render.figures import strategy_chart_figure
-from ..render.game import (
-    chart_json,
-    chart_tables,
-    edge_output,
-    even_money_json,
-    even_money_tables,
-    hand_json,
-    hand_tables,
-)
+from ..render.game import chart_json, chart_tables, edge_output, hand_parts
 from ..render.tables import NumberStyle, dealer_tables, render, with_floats
 
 __all__ = ["DEFAULT_STYLE", "TABLE_FORMATS", "solution", "edge_answer", "chart_answer", "hand_answer",
@@ -86,16 +77,8 @@ def chart_answer(rules: GameRules, fmt: str) -> str:
 
 def hand_answer(rules: GameRules, cards: Sequence[str], upcard: str, fmt: str) -> str:
     """``bjexact hand CARDS --upcard U`` in ``fmt`` (``--split-strategy optimal`` is not served)."""
-    ranks = [parse_rank(card) for card in cards]
-    up = parse_rank(upcard)
-    if is_natural(ranks) and up == ACE:
-        values = even_money(rules)
-        return render(even_money_tables(values, rules.describe(), DEFAULT_STYLE), fmt, DEFAULT_STYLE,
-                      even_money_json(values, rules))
-    moves = hand_moves(rules, ranks, up)
-    insurance = insurance_value(rules, ranks) if up == ACE and len(ranks) == 2 else None
-    return render(hand_tables(moves, rules.describe(), DEFAULT_STYLE, insurance), fmt, DEFAULT_STYLE,
-                  hand_json(moves, rules, insurance))
+    tables, document = hand_parts(rules, [parse_rank(card) for card in cards], parse_rank(upcard), DEFAULT_STYLE)
+    return render(tables, fmt, DEFAULT_STYLE, document)
 
 
 def cell_answer(rules: GameRules, section: str, row: str, upcard: str) -> str:
@@ -107,8 +90,7 @@ def cell_answer(rules: GameRules, section: str, row: str, upcard: str) -> str:
     if cell is None:
         raise BjexactError(f"no chart cell {section} {row!r} v {upcard!r} under these rules "
                            f"(sections: {', '.join(chart)})")
-    hands = [json.loads(hand_answer(rules, [rank_symbol(a), rank_symbol(b)], upcard, "json"))
-             for a, b in cell.hands]
+    hands = [hand_parts(rules, [a, b], up, DEFAULT_STYLE)[1] for a, b in cell.hands]
     return json.dumps({"section": section, "row": row, "upcard": rank_symbol(up), "code": cell.code,
                        "hands": hands}, indent=2)
 
