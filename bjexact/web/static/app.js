@@ -23,9 +23,16 @@ function controlValue(name) {
   return control.value;
 }
 
+// a yes/no rule: a checkbox, or a rule whose default is true or false (h17, a select)
+function isYesNo(name) {
+  const control = form.elements[name];
+  return typeof defaults[name] === "boolean" || (control !== undefined && control.type === "checkbox");
+}
+
 function defaultValue(name) {
   const value = defaults[name];
-  if (value === undefined || value === null) return name === "charlie" ? "" : "false";  // a rule left out: off
+  // a rule /api/defaults leaves out is off: no for a yes/no rule, none for Charlie
+  if (value === undefined || value === null) return isYesNo(name) ? "false" : "";
   return String(value);
 }
 
@@ -48,7 +55,7 @@ function query() {
 function normalized(name, value) {
   if (value === null || value === undefined) return "";
   const text = String(value).trim();
-  if (typeof defaults[name] === "boolean" || name === "double_after_hit" || name === "double_split_aces") {
+  if (isYesNo(name)) {
     return YES.has(text.toLowerCase()) ? "true" : "false";
   }
   if (name === "bj_pays") return text.includes("/") ? text : text.includes(":") ? text.replace(":", "/") : `${text}/1`;
