@@ -1152,8 +1152,11 @@ def _interrupt_group(process, wait) -> str:
 @pytest.mark.parametrize("command", ["sweep", "count"])
 def test_ctrl_c_to_the_process_group_stops_the_workers_quietly(tmp_path, command):
     """A terminal sends Ctrl-C to every process of the group, the Dask workers too: one line, all gone."""
-    (tmp_path / "grid.toml").write_text("[base]\ndecks = 6\nsplit_hands = 2\n[grid]\nh17 = [false, true]\n"
-                                        "das = [true, false]\n")
+    # Eight six-deck rule sets split to four hands: some 15 s of solving on two workers, so that the Ctrl-C,
+    # a second after the workers start, comes mid-solve on a fast machine too (four sets split to two hands
+    # could finish first there, and exit 0).
+    (tmp_path / "grid.toml").write_text("[base]\ndecks = 6\nsplit_hands = 4\n[grid]\nh17 = [false, true]\n"
+                                        "das = [true, false]\nsurrender = [\"none\", \"late\"]\n")
     argv = {"sweep": ["sweep", str(tmp_path / "grid.toml")],
             "count": ["count", "--decks", "1", "--split-hands", "1", "--shoes", "3", "--store",
                       str(tmp_path / "store")]}[command]
