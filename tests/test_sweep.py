@@ -6,6 +6,7 @@ import csv
 import json
 import os
 import signal
+import subprocess
 import sys
 import time
 
@@ -146,6 +147,21 @@ def test_a_worker_killed_mid_sweep_loses_nothing(tmp_path):
         assert killed and killed[0] not in dask_client.run(os.getpid).values()
     assert len(store) == len(points) == 8
     assert _exact(results) == _exact(run_tasks(points, executor="serial"))
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the workers' launcher is a POSIX shell script")
+def test_the_resource_tracker_of_the_workers_does_not_warn_of_what_a_killed_worker_left():
+    """A worker killed as Ctrl-C stops a starting cluster may leave a semaphore registered: the
+    resource tracker (started through the workers' launcher) releases it without a warning, which
+    would follow the command's one line on standard error."""
+    script = ("import time\nfrom multiprocessing import resource_tracker\n"
+              "from bjexact.apps.sweep import workers_ignoring_sigint\n"
+              "with workers_ignoring_sigint():\n"
+              "    resource_tracker.ensure_running()\n"
+              "    resource_tracker.register('/bjexact-test-left-behind', 'semaphore')\n"
+              "    time.sleep(1)  # the tracker reads its launcher before the launcher's folder goes\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
 
 
 # --- the store -----------------------------------------------------------------------------------

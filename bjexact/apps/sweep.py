@@ -542,6 +542,8 @@ def workers_ignoring_sigint() -> Iterator[None]:
     traceback. Spawned through a small launcher (``trap '' INT``, Dask's logs at errors only,
     then ``exec`` Python; an ignored signal stays ignored through ``exec``), the workers leave
     Ctrl-C to this process, which stops them quietly; this process keeps its own Ctrl-C all along.
+    multiprocessing's resource tracker starts through the same launcher: it is told not to warn
+    of the semaphores a worker killed while it started could not release (it releases them).
     Where no launcher can run (not POSIX, a temporary directory mounted noexec), workers start as
     before.
     """
@@ -556,7 +558,9 @@ def workers_ignoring_sigint() -> Iterator[None]:
     with tempfile.TemporaryDirectory(prefix="bjexact-workers-") as folder:
         launcher = Path(folder) / "python"
         # the workers' own logs at errors only from their first line (Dask silences them once started)
+        quiet_tracker = "ignore::UserWarning:multiprocessing.resource_tracker"
         launcher.write_text(f"#!/bin/sh\ntrap '' INT\nexport DASK_LOGGING__DISTRIBUTED=error\n"
+                            f"export PYTHONWARNINGS=\"${{PYTHONWARNINGS:+$PYTHONWARNINGS,}}{quiet_tracker}\"\n"
                             f"exec {shlex.quote(os.fsdecode(previous))} \"$@\"\n")
         launcher.chmod(0o700)
         try:
