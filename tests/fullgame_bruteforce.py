@@ -92,10 +92,19 @@ class BFRules:
     charlie: int | None = None  # a hand of this many cards that has not busted wins at once
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Game:
+    """One shoe and rules; made only by :func:`_game_of`, so there is one object for each shoe and rules
+    and the memoised functions key on it by identity (hashing the rules' fields on every look-up cost
+    more than the look-ups)."""
+
     shoe: tuple | str
     rules: BFRules
+
+
+@cache
+def _game_of(shoe, rules):
+    return _Game(shoe, rules)
 
 
 def _game(shoe, rules):
@@ -111,7 +120,7 @@ def _game(shoe, rules):
         shoe = tuple(shoe)
         if len(shoe) != 10 or any(not isinstance(c, int) or c < 0 for c in shoe):
             raise ValueError("a shoe is ten non-negative counts or 'inf'")
-    return _Game(shoe, rules)
+    return _game_of(shoe, rules)
 
 
 # ---------------------------------------------------------------- cards and shoes
@@ -148,23 +157,26 @@ def _remove(stock, cards):
     return tuple(counts)
 
 
+@cache
 def _draws(stock):
-    """(rank, probability, stock left) for every possible next card."""
+    """(rank, probability, stock left) for every possible next card (memoised: a few thousand shoes are
+    drawn from hundreds of thousands of times)."""
     if stock == INF:
-        return [(r, mpq(4 if r == 10 else 1, 13), INF) for r in RANKS]
+        return tuple((r, mpq(4 if r == 10 else 1, 13), INF) for r in RANKS)
     n = sum(stock)
     if n == 0:
         raise ValueError("shoe exhausted")
-    return [(r, mpq(c, n), _remove(stock, (r,))) for r, c in zip(RANKS, stock) if c]
+    return tuple((r, mpq(c, n), _remove(stock, (r,))) for r, c in zip(RANKS, stock) if c)
 
 
 def _mix(weighted):
     """The mixture sum(p * dist) of (p, distribution) pairs."""
     out = {}
+    get = out.get
     for p, dist in weighted:
         if p:
             for x, q in dist.items():
-                out[x] = out.get(x, 0) + p * q
+                out[x] = get(x, 0) + p * q
     return out
 
 
@@ -253,6 +265,7 @@ def _dealer_outcomes(g, unseen, up, draws):
     return out
 
 
+@cache
 def _finish(g, unseen, up, done):
     """Distribution of the net result of the finished hands; the dealer draws unless all busted."""
     out = {}
@@ -303,7 +316,7 @@ def _decide(g, cards, up, pair, nhands):
     if rules.das and (pair != 1 or rules.double_split_aces) and _can_double(rules, cards):
         moves += ("double",)
     gone = {"cdz": 0, "cdp1": 1, "cdp": nhands - 1}[rules.split_strategy]
-    return _best(_Game(_remove(g.shoe, (pair,) * gone), rules), cards, up, moves)
+    return _best(_game_of(_remove(g.shoe, (pair,) * gone), rules), cards, up, moves)
 
 
 @cache
@@ -344,8 +357,9 @@ def _play(g, unseen, up, done, cards, pair, pending, nhands, move=None):
         out = []
         for r, p, rest in _player_draws(g, unseen, up):
             new = tuple(sorted(cards + (r,)))
-            if final(new) in (BUST, CHARLIE):
-                out.append((p, next_hand(rest, add(final(new), 1))))
+            settled = final(new)
+            if settled in (BUST, CHARLIE):
+                out.append((p, next_hand(rest, add(settled, 1))))
             else:
                 out.append((p, _play(g, rest, up, done, new, pair, pending, nhands)))
         return _mix(out)
@@ -551,7 +565,8 @@ def _final(rules, hand):
 
 def clear_caches():
     """Forget every memoised value (they are kept across calls, keyed by shoe and rules)."""
-    for f in (_hole_cards, _player_draws, _dealer_draws, _dealer_outcomes, _decide, _play, _move_dist, _move_value):
+    for f in (_draws, _hole_cards, _player_draws, _dealer_draws, _dealer_outcomes, _finish, _decide, _play, _move_dist,
+              _move_value):
         f.cache_clear()
-    for f in (_top_move, _natural_dist, _deal_dist):
+    for f in (_top_move, _natural_dist, _deal_dist, _game_of):
         f.cache_clear()
