@@ -50,6 +50,7 @@ from .first_cards import (
     combinations,
     configuration_chance,
     configurations,
+    dealable_configurations,
     pattern_combinations,
     total_combinations,
 )
@@ -320,7 +321,7 @@ def _first_card_analysis(bet: SideBet, shoe: SuitedShoe, h17: bool, peek: bool) 
                      for counts in _first_card_patterns(bet)]
         else:  # any other shoe: only the configurations it can deal are classified
             found = [0] * (len(bet.lines) + 1)
-            for configuration in configurations(layout):
+            for configuration in dealable_configurations(layout, shoe):
                 ways = combinations(layout, configuration, shoe)
                 if ways:
                     found[classifier.line(Deal(configuration.hand, configuration.upcard))] += ways
@@ -370,7 +371,7 @@ def _pair_chances(shoe: SuitedShoe) -> list[tuple[Configuration, mpq]]:
     total = total_combinations(layout, shoe)
     if not total:
         raise BjexactError(f"the shoe ({shoe.size} cards) is too small to deal the player's two cards")
-    found = [(c, mpq(combinations(layout, c, shoe), total)) for c in configurations(layout)]
+    found = [(c, mpq(combinations(layout, c, shoe), total)) for c in dealable_configurations(layout, shoe)]
     return [(c, p) for c, p in found if p]
 
 

@@ -28,8 +28,8 @@ from .suits import CARDS, Card, SuitedShoe
 
 __all__ = [
     "PairKind", "ThreeCardHand", "TwoCards", "two_cards", "three_card_hand", "up_card_matches", "Layout",
-    "Configuration", "configurations", "combinations", "pattern_combinations", "total_combinations",
-    "configuration_chance",
+    "Configuration", "configurations", "dealable_configurations", "combinations", "pattern_combinations",
+    "total_combinations", "configuration_chance",
 ]
 
 
@@ -160,6 +160,21 @@ def configurations(layout: Layout) -> tuple[Configuration, ...]:
     """Every configuration of the layout's cards, each once."""
     pairs = [two_cards(a, b) for i, a in enumerate(CARDS) for b in CARDS[i:]] if layout.hand else [None]
     ups = CARDS if layout.upcard else (None,)
+    return tuple(Configuration(hand, up, _pattern(hand, up)) for hand in pairs for up in ups)
+
+
+def dealable_configurations(layout: Layout, shoe: SuitedShoe) -> tuple[Configuration, ...]:
+    """The configurations of :func:`configurations` whose cards are all in the finite ``shoe``, in the
+    same order: the others have no combinations (a small shoe holds few of the 52 cards)."""
+    present = [card for card in CARDS if shoe.count(card)]
+    if len(present) == len(CARDS):
+        return configurations(layout)
+    if 2 * len(present) > len(CARDS):  # most cards: the few configurations with a missing card left out
+        missing = frozenset(CARDS) - frozenset(present)
+        return tuple(c for c in configurations(layout) if not (c.upcard in missing or c.hand is not None and (
+            c.hand.first in missing or c.hand.second in missing)))
+    pairs = [two_cards(a, b) for i, a in enumerate(present) for b in present[i:]] if layout.hand else [None]
+    ups = present if layout.upcard else (None,)
     return tuple(Configuration(hand, up, _pattern(hand, up)) for hand in pairs for up in ups)
 
 
