@@ -407,19 +407,21 @@ def _dealer_analysis(bet: SideBet, shoe: SuitedShoe, h17: bool, peek: bool) -> S
         parts.append(_Part(tuple(range(lines)), (whole,)))
     else:
         parts += _joint_parts(bet, shoe, h17, suits, after, dealer_conditions, chances)
-    NATURAL = -1  # noqa: N806 - the line of the deals that end at the peek
+    NATURAL = _NATURAL  # noqa: N806
     table: dict[tuple[int, int], mpq] = {}  # (up-card, line) -> chance
     for part in parts:
         classifier = _dealer_classifier(bet, part.candidates)
         for weight, hands, split_by in part.measures:
             ways: dict[tuple[int, int, int], int] = {}  # (up-card, line, size) -> ways
+            known = classifier.keys(split_by is not None, after and peek)
             for hand, count in hands.ways.items():
-                found = NATURAL if after and peek and hand.natural else classifier.hand_line(hand, split_by is not None)
-                if isinstance(found, int):
-                    key = (hand.upcard, found, hand.size)
-                    ways[key] = ways.get(key, 0) + count
+                found = known.get(hand)
+                if found is None:
+                    found = classifier.hand_key(hand, split_by is not None, after and peek)
+                if type(found) is tuple:
+                    ways[found] = ways.get(found, 0) + count
                     continue
-                assert split_by is not None
+                assert split_by is not None and isinstance(found, dict)
                 for suit, p in suit_chances(split_by, hand.cards):
                     key2 = (hand.upcard, found[suit])
                     table[key2] = table.get(key2, mpq(0)) + weight * hands.chance(hand) * p
@@ -447,6 +449,10 @@ def _upcard_result(bet: SideBet, upcard: int, table: Mapping[tuple[int, int], mp
     return UpcardResult(upcard, chance / made, paid / chance, expected / chance)
 
 
+_NATURAL = -1
+"""The line of the deals that end at the peek (a dealer natural, for bets after the up-card under peek)."""
+
+
 def _dealer_part(conditions: Sequence[Condition]) -> tuple[Condition, ...]:
     """The conditions of a line that read more than the player's two cards."""
     return tuple(c for c in conditions if c.feature.sees != {Sees.HAND})
@@ -468,6 +474,21 @@ class _DealerClassifier(_Classifier):
     def __init__(self, lines: Sequence[Sequence[Condition]], candidates: Sequence[int]):
         super().__init__(lines, candidates)
         self.hands: dict[tuple[DealerHand, bool], int | dict[DealerSuits, int]] = {}
+        self._keys: dict[tuple[bool, bool], dict[DealerHand, tuple[int, int, int] | dict[DealerSuits, int]]] = {}
+
+    def keys(self, split: bool, peek_naturals: bool) -> dict[DealerHand, tuple[int, int, int] | dict[DealerSuits, int]]:
+        """The hands met so far, each with what :meth:`hand_key` gave it (read once per hand per shoe)."""
+        return self._keys.setdefault((split, peek_naturals), {})
+
+    def hand_key(self, hand: DealerHand, split: bool, peek_naturals: bool
+                 ) -> tuple[int, int, int] | dict[DealerSuits, int]:
+        """(up-card, line, cards) of ``hand``, its line -1 where ``peek_naturals`` and it is a natural
+        (the deals a peek ends); with ``split``, its line per suits where they differ (remembered in
+        :meth:`keys`)."""
+        line = _NATURAL if peek_naturals and hand.natural else self.hand_line(hand, split)
+        found = (hand.upcard, line, hand.size) if isinstance(line, int) else line
+        self.keys(split, peek_naturals)[hand] = found
+        return found
 
     def hand_line(self, hand: DealerHand, split: bool) -> int | dict[DealerSuits, int]:
         """The line of ``hand``; with ``split``, a line per suits of its cards where they differ."""
