@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ..core.cards import FiniteShoe, counts_of, rank_symbol
@@ -49,6 +49,8 @@ from .first_cards import (
     Layout,
     combinations,
     configuration_chance,
+    configuration_denominator,
+    configuration_weight,
     configurations,
     dealable_configurations,
     pattern_combinations,
@@ -294,13 +296,20 @@ def _first_card_classifier(bet: SideBet) -> _Classifier:
     return _Classifier(conditions, range(len(conditions)))
 
 
+@lru_cache(maxsize=64)
+def _first_card_lines(bet: SideBet) -> tuple[int, ...]:
+    """The line of each configuration of the bet's layout (:func:`configurations`, in its order): every
+    configuration classified once, for the standard decks and the infinite deck."""
+    classifier = _first_card_classifier(bet)
+    return tuple(classifier.line(Deal(c.hand, c.upcard)) for c in configurations(_layout(bet)))
+
+
 @cache
 def _first_card_patterns(bet: SideBet) -> tuple[tuple[int, ...], ...]:
-    """Per line, its configurations counted by pattern (for N standard decks): every configuration classified once."""
-    classifier = _first_card_classifier(bet)
+    """Per line, its configurations counted by pattern (for N standard decks)."""
     patterns = [[0, 0, 0, 0] for _ in range(len(bet.lines) + 1)]
-    for configuration in configurations(_layout(bet)):
-        patterns[classifier.line(Deal(configuration.hand, configuration.upcard))][configuration.pattern] += 1
+    for configuration, line in zip(configurations(_layout(bet)), _first_card_lines(bet)):
+        patterns[line][configuration.pattern] += 1
     return tuple(tuple(p) for p in patterns)
 
 
@@ -309,11 +318,12 @@ def _first_card_analysis(bet: SideBet, shoe: SuitedShoe, h17: bool, peek: bool) 
     classifier = _first_card_classifier(bet)
     found: list[int] | None = None
     total = None
-    if shoe.replacement:
-        chances = [mpq(0)] * (len(bet.lines) + 1)
-        for configuration in configurations(layout):
-            chances[classifier.line(Deal(configuration.hand, configuration.upcard))] += \
-                configuration_chance(configuration, shoe)
+    if shoe.replacement:  # every configuration's chance has the same denominator: integers added
+        weights = [0] * (len(bet.lines) + 1)
+        every = configurations(layout)
+        for configuration, line in zip(every, _first_card_lines(bet)):
+            weights[line] += configuration_weight(configuration, shoe)
+        chances = [mpq(w, configuration_denominator(every[0], shoe)) for w in weights]
     else:
         if shoe.uniform is not None:
             n = shoe.uniform

@@ -29,7 +29,7 @@ from .suits import CARDS, Card, SuitedShoe
 __all__ = [
     "PairKind", "ThreeCardHand", "TwoCards", "two_cards", "three_card_hand", "up_card_matches", "Layout",
     "Configuration", "configurations", "dealable_configurations", "combinations", "pattern_combinations",
-    "total_combinations", "configuration_chance",
+    "total_combinations", "configuration_chance", "configuration_weight", "configuration_denominator",
 ]
 
 
@@ -231,13 +231,21 @@ def total_combinations(layout: Layout, shoe: SuitedShoe) -> int:
 
 def configuration_chance(configuration: Configuration, shoe: SuitedShoe) -> mpq:
     """The chance of a configuration in the infinite deck (every card drawn with its proportion)."""
-    n = shoe.size
-    chance = mpq(1)
+    return mpq(configuration_weight(configuration, shoe), configuration_denominator(configuration, shoe))
+
+
+def configuration_weight(configuration: Configuration, shoe: SuitedShoe) -> int:
+    """:func:`configuration_chance` times :func:`configuration_denominator`: an integer, so that the
+    chances of configurations of one layout add as integers."""
+    weight = 1
     hand, up = configuration.hand, configuration.upcard
     if hand is not None:
-        a, b = shoe.count(hand.first), shoe.count(hand.second)
-        chance = mpq(a * b * (1 if hand.first == hand.second else 2), n * n)
+        weight = shoe.count(hand.first) * shoe.count(hand.second) * (1 if hand.first == hand.second else 2)
     if up is not None:
-        chance *= mpq(shoe.count(up), n)
-    return chance
+        weight *= shoe.count(up)
+    return weight
 
+
+def configuration_denominator(configuration: Configuration, shoe: SuitedShoe) -> int:
+    """n^2 for the player's two cards, times n for the up-card (n the cards of one deck's proportions)."""
+    return shoe.size ** ((2 if configuration.hand is not None else 0) + (configuration.upcard is not None))
