@@ -158,11 +158,15 @@ def test_combinations_of_the_players_cards_and_the_dealers_hand_equal_the_brute_
     bet = SideBet("t", "t", Settled.BEFORE_DEAL, (pay_line("joint", 1, conditions),))
     line = bet.lines[0]
 
+    # the cards each hand.each_card condition allows, as the brute force's (face, suit) pairs: made once
+    allowed = {id(c): {(x.face, x.suit) for x in c.allowed} for c in line.conditions
+               if c.feature.name == "hand.each_card"}
+
     def holds(features, r) -> bool:
         for condition in line.conditions:
             name = condition.feature.name
             if name == "hand.each_card":
-                if not all(c in {(x.face, x.suit) for x in condition.allowed} for c in r.player):
+                if not all(c in allowed[id(condition)] for c in r.player):
                     return False
             elif not condition.accepts(features[name]):
                 return False
