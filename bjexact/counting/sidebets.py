@@ -57,7 +57,7 @@ from ..sidebets.analysis import SideBetAnalysis, analyse
 from ..sidebets.bets import Settled, SideBet
 from ..sidebets.dealer import DealerHand, dealer_hands, suit_chances
 from ..sidebets.events import Condition, Deal, Sees
-from ..sidebets.first_cards import Layout, combinations, configurations
+from ..sidebets.first_cards import Layout, combinations, dealable_configurations
 from ..sidebets.suits import CARDS, FACE_SYMBOLS, RED_SUITS, SUITS, Card, SuitedShoe
 from .betting import weighted_correlation
 from .compositions import count_chances
@@ -257,7 +257,7 @@ def _first_card_deals(bet: SideBet, shoe: SuitedShoe) -> list[tuple[mpq, tuple[C
     layout = Layout(Sees.HAND in bet.needs, Sees.UPCARD in bet.needs)
     lines = [line.conditions for line in bet.lines]
     found: list[tuple[int, tuple[Card, ...], int]] = []
-    for configuration in configurations(layout):
+    for configuration in dealable_configurations(layout, shoe):
         ways = combinations(layout, configuration, shoe)
         if not ways:
             continue
@@ -406,7 +406,7 @@ def _joint_groups(bet: SideBet, shoe: SuitedShoe, h17: bool, peek: bool, groups:
     dealer_part = [[c for c in line.conditions if c.feature.sees != {Sees.HAND}] for line in bet.lines]
     layout = Layout(True, False)
     pairs: dict[tuple[tuple[bool, ...], tuple[int, int]], int] = {}
-    for configuration in configurations(layout):
+    for configuration in dealable_configurations(layout, shoe):
         ways = combinations(layout, configuration, shoe)
         hand = configuration.hand
         if not ways or hand is None:

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ..core.cards import FiniteShoe, counts_of, rank_symbol
@@ -49,7 +49,10 @@ from .first_cards import (
     Layout,
     combinations,
     configuration_chance,
+    configuration_denominator,
+    configuration_weight,
     configurations,
+    dealable_configurations,
     pattern_combinations,
     total_combinations,
 )
@@ -293,13 +296,20 @@ def _first_card_classifier(bet: SideBet) -> _Classifier:
     return _Classifier(conditions, range(len(conditions)))
 
 
+@lru_cache(maxsize=64)
+def _first_card_lines(bet: SideBet) -> tuple[int, ...]:
+    """The line of each configuration of the bet's layout (:func:`configurations`, in its order): every
+    configuration classified once, for the standard decks and the infinite deck."""
+    classifier = _first_card_classifier(bet)
+    return tuple(classifier.line(Deal(c.hand, c.upcard)) for c in configurations(_layout(bet)))
+
+
 @cache
 def _first_card_patterns(bet: SideBet) -> tuple[tuple[int, ...], ...]:
-    """Per line, its configurations counted by pattern (for N standard decks): every configuration classified once."""
-    classifier = _first_card_classifier(bet)
+    """Per line, its configurations counted by pattern (for N standard decks)."""
     patterns = [[0, 0, 0, 0] for _ in range(len(bet.lines) + 1)]
-    for configuration in configurations(_layout(bet)):
-        patterns[classifier.line(Deal(configuration.hand, configuration.upcard))][configuration.pattern] += 1
+    for configuration, line in zip(configurations(_layout(bet)), _first_card_lines(bet)):
+        patterns[line][configuration.pattern] += 1
     return tuple(tuple(p) for p in patterns)
 
 
@@ -308,11 +318,12 @@ def _first_card_analysis(bet: SideBet, shoe: SuitedShoe, h17: bool, peek: bool) 
     classifier = _first_card_classifier(bet)
     found: list[int] | None = None
     total = None
-    if shoe.replacement:
-        chances = [mpq(0)] * (len(bet.lines) + 1)
-        for configuration in configurations(layout):
-            chances[classifier.line(Deal(configuration.hand, configuration.upcard))] += \
-                configuration_chance(configuration, shoe)
+    if shoe.replacement:  # every configuration's chance has the same denominator: integers added
+        weights = [0] * (len(bet.lines) + 1)
+        every = configurations(layout)
+        for configuration, line in zip(every, _first_card_lines(bet)):
+            weights[line] += configuration_weight(configuration, shoe)
+        chances = [mpq(w, configuration_denominator(every[0], shoe)) for w in weights]
     else:
         if shoe.uniform is not None:
             n = shoe.uniform
@@ -320,7 +331,7 @@ def _first_card_analysis(bet: SideBet, shoe: SuitedShoe, h17: bool, peek: bool) 
                      for counts in _first_card_patterns(bet)]
         else:  # any other shoe: only the configurations it can deal are classified
             found = [0] * (len(bet.lines) + 1)
-            for configuration in configurations(layout):
+            for configuration in dealable_configurations(layout, shoe):
                 ways = combinations(layout, configuration, shoe)
                 if ways:
                     found[classifier.line(Deal(configuration.hand, configuration.upcard))] += ways
@@ -370,7 +381,7 @@ def _pair_chances(shoe: SuitedShoe) -> list[tuple[Configuration, mpq]]:
     total = total_combinations(layout, shoe)
     if not total:
         raise BjexactError(f"the shoe ({shoe.size} cards) is too small to deal the player's two cards")
-    found = [(c, mpq(combinations(layout, c, shoe), total)) for c in configurations(layout)]
+    found = [(c, mpq(combinations(layout, c, shoe), total)) for c in dealable_configurations(layout, shoe)]
     return [(c, p) for c, p in found if p]
 
 
@@ -406,19 +417,21 @@ def _dealer_analysis(bet: SideBet, shoe: SuitedShoe, h17: bool, peek: bool) -> S
         parts.append(_Part(tuple(range(lines)), (whole,)))
     else:
         parts += _joint_parts(bet, shoe, h17, suits, after, dealer_conditions, chances)
-    NATURAL = -1  # noqa: N806 - the line of the deals that end at the peek
+    NATURAL = _NATURAL  # noqa: N806
     table: dict[tuple[int, int], mpq] = {}  # (up-card, line) -> chance
     for part in parts:
         classifier = _dealer_classifier(bet, part.candidates)
         for weight, hands, split_by in part.measures:
             ways: dict[tuple[int, int, int], int] = {}  # (up-card, line, size) -> ways
+            known = classifier.keys(split_by is not None, after and peek)
             for hand, count in hands.ways.items():
-                found = NATURAL if after and peek and hand.natural else classifier.hand_line(hand, split_by is not None)
-                if isinstance(found, int):
-                    key = (hand.upcard, found, hand.size)
-                    ways[key] = ways.get(key, 0) + count
+                found = known.get(hand)
+                if found is None:
+                    found = classifier.hand_key(hand, split_by is not None, after and peek)
+                if type(found) is tuple:
+                    ways[found] = ways.get(found, 0) + count
                     continue
-                assert split_by is not None
+                assert split_by is not None and isinstance(found, dict)
                 for suit, p in suit_chances(split_by, hand.cards):
                     key2 = (hand.upcard, found[suit])
                     table[key2] = table.get(key2, mpq(0)) + weight * hands.chance(hand) * p
@@ -446,6 +459,10 @@ def _upcard_result(bet: SideBet, upcard: int, table: Mapping[tuple[int, int], mp
     return UpcardResult(upcard, chance / made, paid / chance, expected / chance)
 
 
+_NATURAL = -1
+"""The line of the deals that end at the peek (a dealer natural, for bets after the up-card under peek)."""
+
+
 def _dealer_part(conditions: Sequence[Condition]) -> tuple[Condition, ...]:
     """The conditions of a line that read more than the player's two cards."""
     return tuple(c for c in conditions if c.feature.sees != {Sees.HAND})
@@ -467,6 +484,21 @@ class _DealerClassifier(_Classifier):
     def __init__(self, lines: Sequence[Sequence[Condition]], candidates: Sequence[int]):
         super().__init__(lines, candidates)
         self.hands: dict[tuple[DealerHand, bool], int | dict[DealerSuits, int]] = {}
+        self._keys: dict[tuple[bool, bool], dict[DealerHand, tuple[int, int, int] | dict[DealerSuits, int]]] = {}
+
+    def keys(self, split: bool, peek_naturals: bool) -> dict[DealerHand, tuple[int, int, int] | dict[DealerSuits, int]]:
+        """The hands met so far, each with what :meth:`hand_key` gave it (read once per hand per shoe)."""
+        return self._keys.setdefault((split, peek_naturals), {})
+
+    def hand_key(self, hand: DealerHand, split: bool, peek_naturals: bool
+                 ) -> tuple[int, int, int] | dict[DealerSuits, int]:
+        """(up-card, line, cards) of ``hand``, its line -1 where ``peek_naturals`` and it is a natural
+        (the deals a peek ends); with ``split``, its line per suits where they differ (remembered in
+        :meth:`keys`)."""
+        line = _NATURAL if peek_naturals and hand.natural else self.hand_line(hand, split)
+        found = (hand.upcard, line, hand.size) if isinstance(line, int) else line
+        self.keys(split, peek_naturals)[hand] = found
+        return found
 
     def hand_line(self, hand: DealerHand, split: bool) -> int | dict[DealerSuits, int]:
         """The line of ``hand``; with ``split``, a line per suits of its cards where they differ."""

@@ -99,12 +99,15 @@ _ONE = {r: counts_of([r]) for r in range(1, 11)}
 @dataclass(frozen=True)
 class _Topology:
     """The dealer graph's transient hands in topological order: their cards, and per hand its moves
-    (the index of a transient target, or -1 for a final outcome, and the values that take it)."""
+    (the index of a transient target, or -1 for a final outcome, and the values that take it);
+    per up-card and transient hand, the final hands one more card makes, as (value, the hand's
+    number in ``hands``, every final hand once)."""
 
     cards: tuple[Counts, ...]
     moves: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
-    finals: tuple[tuple[tuple[tuple[int, DealerHand], ...], ...], ...]
+    finals: tuple[tuple[tuple[tuple[int, int], ...], ...], ...]
     starts: Mapping[int, int]
+    hands: tuple[DealerHand, ...]
 
 
 @cache
@@ -120,10 +123,12 @@ def _topology(h17: bool) -> _Topology:
                   for i in range(n))
     ending = [tuple(r for target, data in zip(chain.targets[i], chain.edge_data[i]) if target >= n
                     for r in data["ranks"]) for i in range(n)]
-    finals = tuple(tuple(tuple((r, DealerHand(upcard, add_counts(cards[i], _ONE[r]), r)) for r in ending[i])
+    numbers: dict[DealerHand, int] = {}  # each final hand's number: its ways are added in a list, not hashed
+    finals = tuple(tuple(tuple((r, numbers.setdefault(DealerHand(upcard, add_counts(cards[i], _ONE[r]), r),
+                                                      len(numbers))) for r in ending[i])
                          for i in range(n)) for upcard in range(1, 11))
     starts = {u: chain.index[graph.start(u)] for u in range(1, 11)}
-    return _Topology(cards, moves, finals, starts)
+    return _Topology(cards, moves, finals, starts, tuple(numbers))
 
 
 def deepest_drawing_hand(h17: bool) -> int:
@@ -166,7 +171,9 @@ def dealer_hands(shoe: FiniteShoe | InfiniteShoe, h17: bool) -> DealerHands:
     topology = _topology(h17)
     finite = isinstance(shoe, FiniteShoe)
     left = shoe.counts if isinstance(shoe, FiniteShoe) else STANDARD_PROPORTIONS
-    ways: dict[DealerHand, int] = {}
+    found = [0] * len(topology.hands)  # ways per final hand, by its number
+    exhausted: dict[DealerHand, int] = {}
+    order: list[int | DealerHand] = []  # the hands as first reached (the order of ``ways``)
     for upcard, start in topology.starts.items():
         if not left[upcard - 1]:
             continue
@@ -180,15 +187,25 @@ def dealer_hands(shoe: FiniteShoe | InfiniteShoe, h17: bool) -> DealerHands:
             drawable = [c - d for c, d in zip(left, cards)] if finite else list(left)
             if not any(drawable):
                 hand = DealerHand(upcard, cards, None, exhausted=True)
-                ways[hand] = ways.get(hand, 0) + here
+                if hand not in exhausted:
+                    order.append(hand)
+                exhausted[hand] = exhausted.get(hand, 0) + here
                 continue
             for target, ranks in topology.moves[i]:
                 count = sum(drawable[r - 1] for r in ranks)
                 if count:
                     reach[target] = reach.get(target, 0) + here * count
-            for r, hand in finals[i]:
+            for r, number in finals[i]:
                 if drawable[r - 1]:
-                    ways[hand] = ways.get(hand, 0) + here * drawable[r - 1]
+                    if not found[number]:
+                        order.append(number)
+                    found[number] += here * drawable[r - 1]
+    ways: dict[DealerHand, int] = {}
+    for h in order:
+        if isinstance(h, int):
+            ways[topology.hands[h]] = found[h]
+        else:
+            ways[h] = exhausted[h]
     return DealerHands(ways, sum(left), finite)
 
 

@@ -28,8 +28,8 @@ from .suits import CARDS, Card, SuitedShoe
 
 __all__ = [
     "PairKind", "ThreeCardHand", "TwoCards", "two_cards", "three_card_hand", "up_card_matches", "Layout",
-    "Configuration", "configurations", "combinations", "pattern_combinations", "total_combinations",
-    "configuration_chance",
+    "Configuration", "configurations", "dealable_configurations", "combinations", "pattern_combinations",
+    "total_combinations", "configuration_chance", "configuration_weight", "configuration_denominator",
 ]
 
 
@@ -163,6 +163,21 @@ def configurations(layout: Layout) -> tuple[Configuration, ...]:
     return tuple(Configuration(hand, up, _pattern(hand, up)) for hand in pairs for up in ups)
 
 
+def dealable_configurations(layout: Layout, shoe: SuitedShoe) -> tuple[Configuration, ...]:
+    """The configurations of :func:`configurations` whose cards are all in the finite ``shoe``, in the
+    same order: the others have no combinations (a small shoe holds few of the 52 cards)."""
+    present = [card for card in CARDS if shoe.count(card)]
+    if len(present) == len(CARDS):
+        return configurations(layout)
+    if 2 * len(present) > len(CARDS):  # most cards: the few configurations with a missing card left out
+        missing = frozenset(CARDS) - frozenset(present)
+        return tuple(c for c in configurations(layout) if not (c.upcard in missing or c.hand is not None and (
+            c.hand.first in missing or c.hand.second in missing)))
+    pairs = [two_cards(a, b) for i, a in enumerate(present) for b in present[i:]] if layout.hand else [None]
+    ups = present if layout.upcard else (None,)
+    return tuple(Configuration(hand, up, _pattern(hand, up)) for hand in pairs for up in ups)
+
+
 def _pattern(hand: TwoCards | None, up: Card | None) -> int:
     if hand is None:
         return 0
@@ -216,13 +231,21 @@ def total_combinations(layout: Layout, shoe: SuitedShoe) -> int:
 
 def configuration_chance(configuration: Configuration, shoe: SuitedShoe) -> mpq:
     """The chance of a configuration in the infinite deck (every card drawn with its proportion)."""
-    n = shoe.size
-    chance = mpq(1)
+    return mpq(configuration_weight(configuration, shoe), configuration_denominator(configuration, shoe))
+
+
+def configuration_weight(configuration: Configuration, shoe: SuitedShoe) -> int:
+    """:func:`configuration_chance` times :func:`configuration_denominator`: an integer, so that the
+    chances of configurations of one layout add as integers."""
+    weight = 1
     hand, up = configuration.hand, configuration.upcard
     if hand is not None:
-        a, b = shoe.count(hand.first), shoe.count(hand.second)
-        chance = mpq(a * b * (1 if hand.first == hand.second else 2), n * n)
+        weight = shoe.count(hand.first) * shoe.count(hand.second) * (1 if hand.first == hand.second else 2)
     if up is not None:
-        chance *= mpq(shoe.count(up), n)
-    return chance
+        weight *= shoe.count(up)
+    return weight
 
+
+def configuration_denominator(configuration: Configuration, shoe: SuitedShoe) -> int:
+    """n^2 for the player's two cards, times n for the up-card (n the cards of one deck's proportions)."""
+    return shoe.size ** ((2 if configuration.hand is not None else 0) + (configuration.upcard is not None))

@@ -190,11 +190,19 @@ class SuitedShoe:
 
     def suit_counts(self, suits: frozenset[int]) -> Counts:
         """The cards per value whose suit is one of ``suits``."""
-        values = [0] * 10
-        for card, count in zip(CARDS, self.counts):
-            if card.suit in suits:
-                values[card.value - 1] += count
-        return tuple(values)
+        found = self._suit_counts.get(suits)
+        if found is None:
+            values = [0] * 10
+            for card, count in zip(CARDS, self.counts):
+                if card.suit in suits:
+                    values[card.value - 1] += count
+            found = self._suit_counts[suits] = tuple(values)
+        return found
+
+    @cached_property
+    def _suit_counts(self) -> dict[frozenset[int], Counts]:
+        """:meth:`suit_counts` by the suits asked (a few sets, asked for every hand of the dealer)."""
+        return {}
 
     def all_of_suits_chance(self, dealt: Sequence[int], suits: frozenset[int]) -> mpq:
         """P(every card dealt is of one of ``suits`` | the values dealt), ``dealt`` counting the dealt
