@@ -248,4 +248,4 @@ def configuration_weight(configuration: Configuration, shoe: SuitedShoe) -> int:
 
 def configuration_denominator(configuration: Configuration, shoe: SuitedShoe) -> int:
     """n^2 for the player's two cards, times n for the up-card (n the cards of one deck's proportions)."""
-    return shoe.size ** ((2 if configuration.hand is not None else 0) + (configuration.upcard is not None))
+    return int(shoe.size ** ((2 if configuration.hand is not None else 0) + (configuration.upcard is not None)))
