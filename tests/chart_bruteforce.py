@@ -109,8 +109,7 @@ def decide(codes, cards, up, allowed, das, first):
 def round_distribution(shoe, codes, rules=ChartRules()):
     """P(net result) of one round from ``shoe`` (counts A..T) played by ``codes``
     ((section, row, up-card) -> code)."""
-    frozen = tuple(sorted(codes.items()))
-    return dict(_round(tuple(shoe), frozen, rules))
+    return dict(_round(tuple(shoe), _chart_number(tuple(sorted(codes.items()))), rules))
 
 
 def round_value(shoe, codes, rules=ChartRules()):
@@ -122,24 +121,38 @@ def _add(out, dist, weight):
         out[r] = out.get(r, 0) + weight * p
 
 
-@cache
-def _codes(frozen):
-    return dict(frozen)
+# the memos key a chart by a number, one per distinct chart (its codes sorted): hashing the chart's few hundred
+# codes at every call cost more than the enumeration itself
+_CHART_NUMBERS: dict = {}
+_CHARTS: list = []
+
+
+def _chart_number(frozen):
+    number = _CHART_NUMBERS.get(frozen)
+    if number is None:
+        number = _CHART_NUMBERS[frozen] = len(_CHARTS)
+        _CHARTS.append(dict(frozen))
+    return number
+
+
+def _codes(chart):
+    """The codes of the chart numbered ``chart`` (:func:`_chart_number`)."""
+    return _CHARTS[chart]
 
 
 @cache
-def _round(stock, frozen, rules):
+def _round(stock, chart, rules):
     out = {}
     for a, pa, s1 in _draws(stock):
         for up, pu, s2 in _draws(s1):
             for b, pb, s3 in _draws(s2):
                 for hole, ph, s4 in _draws(s3):
-                    _add(out, _after_deal(s4, (a, b), up, hole, frozen, rules), pa * pu * pb * ph)
+                    _add(out, _after_deal(s4, (a, b), up, hole, chart, rules), pa * pu * pb * ph)
     return out
 
 
-def _after_deal(stock, cards, up, hole, frozen, rules):
-    codes = _codes(frozen)
+def _after_deal(stock, cards, up, hole, chart, rules):
+    codes = _codes(chart)
     player_natural = sorted(cards) == [1, 10]
     dealer_natural = sorted((up, hole)) == [1, 10]
     if player_natural:
@@ -155,7 +168,7 @@ def _after_deal(stock, cards, up, hole, frozen, rules):
     if move == "surrender":
         return {mpq(-1, 2): mpq(1)}
     if move == "split":
-        return _play(stock, up, hole, (), (cards[0],), (cards[0],), 2, cards[0], frozen, rules)
+        return _play(stock, up, hole, (), (cards[0],), (cards[0],), 2, cards[0], chart, rules)
     if move == "double":
         out = {}
         for c, p, rest in _draws(stock):
@@ -184,21 +197,21 @@ def _limit(pair, rules):
 
 
 @cache
-def _play(stock, up, hole, done, current, waiting, hands, pair, frozen, rules):
+def _play(stock, up, hole, done, current, waiting, hands, pair, chart, rules):
     """Split hands in turn: ``current`` the hand being played, ``waiting`` the hands (first cards)
     still to come after it, ``done`` the finished (total, stake)."""
-    codes = _codes(frozen)
+    codes = _codes(chart)
     out = {}
     if len(current) == 1:  # the hand's second card; a pair card starts another hand while allowed
         for c, p, rest in _draws(stock):
             if c == pair and hands < _limit(pair, rules):
-                _add(out, _play(rest, up, hole, done, current, waiting + (pair,), hands + 1, pair, frozen, rules), p)
+                _add(out, _play(rest, up, hole, done, current, waiting + (pair,), hands + 1, pair, chart, rules), p)
             else:
-                _add(out, _play(rest, up, hole, done, current + (c,), waiting, hands, pair, frozen, rules), p)
+                _add(out, _play(rest, up, hole, done, current + (c,), waiting, hands, pair, chart, rules), p)
         return out
     total = _value(current)[0]
     if total > 21:
-        return _next_hand(stock, up, hole, done + ((22, 1),), waiting, hands, pair, frozen, rules)
+        return _next_hand(stock, up, hole, _with(done, (22, 1)), waiting, hands, pair, chart, rules)
     if len(current) == 2:
         if pair == 1 and not rules.hit_split_aces:
             move = "stand"
@@ -209,20 +222,26 @@ def _play(stock, up, hole, done, current, waiting, hands, pair, frozen, rules):
     else:
         move = decide(codes, current, up, {"stand", "hit"}, rules.das, first=False)
     if move == "stand":
-        return _next_hand(stock, up, hole, done + ((total, 1),), waiting, hands, pair, frozen, rules)
+        return _next_hand(stock, up, hole, _with(done, (total, 1)), waiting, hands, pair, chart, rules)
     for c, p, rest in _draws(stock):
         new = current + (c,)
         if move == "double":
-            final = ((min(_value(new)[0], 22), 2),)
-            _add(out, _next_hand(rest, up, hole, done + final, waiting, hands, pair, frozen, rules), p)
+            final = (min(_value(new)[0], 22), 2)
+            _add(out, _next_hand(rest, up, hole, _with(done, final), waiting, hands, pair, chart, rules), p)
         else:
-            _add(out, _play(rest, up, hole, done, new, waiting, hands, pair, frozen, rules), p)
+            _add(out, _play(rest, up, hole, done, new, waiting, hands, pair, chart, rules), p)
     return out
 
 
-def _next_hand(stock, up, hole, done, waiting, hands, pair, frozen, rules):
+def _with(done, hand):
+    """The finished hands ``done`` (total, stake) and ``hand``, sorted: the dealer settles them alike in any
+    order, so the memos meet each set of finished hands once."""
+    return tuple(sorted((*done, hand)))
+
+
+def _next_hand(stock, up, hole, done, waiting, hands, pair, chart, rules):
     if waiting:
-        return _play(stock, up, hole, done, (waiting[0],), waiting[1:], hands, pair, frozen, rules)
+        return _play(stock, up, hole, done, (waiting[0],), waiting[1:], hands, pair, chart, rules)
     return _dealer_turn(stock, up, hole, done, rules)
 
 
@@ -241,6 +260,12 @@ def _dealer_final(stock, hard, ace, h17):
 
 
 def _dealer_turn(stock, up, hole, done, rules):
+    return _settled(stock, up, hole, tuple(sorted(done)), rules)
+
+
+@cache
+def _settled(stock, up, hole, done, rules):
+    """:func:`_dealer_turn` of the finished hands ``done`` in sorted order (memoised)."""
     stakes = sum(s for _, s in done)
     if sorted((up, hole)) == [1, 10]:  # ENHC: a dealer natural takes every stake
         return {mpq(-stakes): mpq(1)}

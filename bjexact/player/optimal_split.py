@@ -155,7 +155,6 @@ class _Hand:
 # only on a dealer bust), and the stakes lost by the busted ones
 _Done = tuple[tuple[tuple[int, int], ...], int]
 _NOTHING_DONE: _Done = ((), 0)
-_ANY_STANDING = ((21, 1),)  # what the finished hands stand on, where only whether any stands matters
 
 
 def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | None = None, *,
@@ -202,11 +201,8 @@ def optimal_split(rules: GameRules, pair: int, upcard: int, cards: SeenCards | N
     passes = 1 if seen.infinite else 2
     with Progress(passes * len(first_cards), "splits, by the first hand's second card", enabled=progress) as bar:
         if not seen.infinite:  # first the sets of cards gone the dealer meets, to compute its tables in one batch
-            recorder = _Solver(rules, seen, pair, upcard, draws, recording=set())
-            recorder.first_deal(start, bar)
-            assert recorder.recording is not None
-            wanted: list[tuple[Counts, tuple[int, int] | None]] = [(removed, None) for removed in recorder.recording]
-            del recorder  # its positions, as many as the second pass's, are not kept beside them
+            wanted: list[tuple[Counts, tuple[int, int] | None]] = [(removed, None)
+                                                                   for removed in solver.dealer_sets(start, bar)]
             seen.prefetch(wanted, upcard)
         w = solver.first_deal(start, bar)
     split = OptimalSplit(pair, upcard, w, seen.natural_chance(start, upcard), rules.excludes_natural,
@@ -266,18 +262,19 @@ class _Solver:
     """The memoised values of the positions after one split (see :func:`optimal_split`)."""
 
     def __init__(self, rules: GameRules, cards: SeenCards, pair: int, upcard: int,
-                 draws: dict[Counts, list[tuple[int, mpq, Counts]]], recording: set[Counts] | None = None):
+                 draws: dict[Counts, list[tuple[int, mpq, Counts]]]):
         self.rules, self.cards, self.pair, self.upcard = rules, cards, pair, upcard
         self._draws = draws  # cards gone -> the player's next card (see :meth:`draws`)
-        # while a set: the positions are walked only to note there the sets of cards gone the dealer meets
-        # (then only whether a hand stands matters of the finished hands: see :meth:`_seen_as`)
-        self.recording = recording
         self.natural_costs_one = rules.excludes_natural
         self.weights = {total: stand_weights(total, not self.natural_costs_one) for total in range(16, 22)}
         self.limit = rules.split_limit(pair)
         self.may_hit = rules.may_hit_split(pair)
         self._dealt: dict[tuple[Counts, _Done, int, int], mpq] = {}
-        self._played: dict[tuple[Counts, _Done, _Hand, int, int], mpq] = {}
+        # a position keyed by its hand's total, softness, cards and whether they are two of the pair (what
+        # :class:`_Hand` holds), plain values hashed without calling Python
+        self._played: dict[tuple[Counts, _Done, int, bool, int, bool, int, int], mpq] = {}
+        self._doubles: dict[tuple[int, bool, int], bool] = {}  # (total, soft, cards) -> may double
+        self._pair_value = hand_value([pair])
         self._final: dict[tuple[Counts, _Done], mpq] = {}
 
     def _key(self, removed: Counts) -> Counts:
@@ -313,45 +310,153 @@ class _Solver:
                 for rank, p in self.cards.draws(removed, self.upcard, NOTHING_GONE)]
         return found
 
-    def _seen_as(self, done: _Done) -> _Done:
-        """``done`` as the memos key it: while recording, only whether a hand stands (the dealer's
-        tables are needed then), which makes many fewer positions."""
-        if self.recording is None:
-            return done
-        return (_ANY_STANDING, 0) if done[0] else _NOTHING_DONE
+    def dealer_sets(self, start: Counts, bar: Progress) -> set[Counts]:
+        """The sets of cards gone the dealer meets with a hand standing (to compute its tables in one batch
+        before :meth:`first_deal` values the split): every position :meth:`first_deal` reaches, walked without
+        valuing it (``bar`` advanced by each of the first hand's second cards, as there). Of the finished
+        hands only whether one stands matters here, and of the hand in play, whether it holds two cards
+        or more (its moves are the same at three cards as at more), which makes fewer positions.
+
+        The walk raises where :meth:`first_deal` would run out of cards for a split hand's second card,
+        before any dealer's table is computed. (A set missed here would only be computed on its own when
+        met: the values never depend on this walk.)"""
+        pair, first, limit, may_hit = self.pair, self._pair_value, self.limit, self.may_hit
+        draws_of, doubles = self.draws, self._may_double
+        found: set[Counts] = set()
+        dealt: set[tuple[Counts, bool, int, int]] = set()
+        played: set[tuple[Counts, bool, HandValue, int, bool, int, int]] = set()
+        # the positions still to walk: (cards gone, a hand stands, hand value, cards, paired, waiting, hands);
+        # a hand value None for a split hand about to take its second card
+        todo: list[tuple[Counts, bool, HandValue | None, int, bool, int, int]] = []
+
+        def finish(removed: Counts, standing: bool, waiting: int, hands: int) -> None:
+            if waiting:
+                todo.append((removed, standing, None, 0, False, waiting - 1, hands))
+            elif standing:
+                found.add(removed)
+
+        for rank, _, after in self._first_draws(start):
+            todo.append((after, False, add_card(first, rank), 2, rank == pair, 1, 2))
+            while todo:
+                removed, standing, value, cards, paired, waiting, hands = todo.pop()
+                if value is None:  # a split hand takes its second card (:meth:`deal`)
+                    if (removed, standing, waiting, hands) in dealt:
+                        continue
+                    dealt.add((removed, standing, waiting, hands))
+                    draws = draws_of(removed)
+                    if not draws:
+                        raise BjexactError("the shoe runs out before every split hand has its second card")
+                    todo.extend((after, standing, add_card(first, r), 2, r == pair, waiting, hands)
+                                for r, _, after in draws)
+                    continue
+                key = (removed, standing, value, cards, paired, waiting, hands)
+                if key in played:
+                    continue
+                played.add(key)
+                if len(played) > MAX_POSITIONS:
+                    raise BjexactError(
+                        f"perfect post-split play needs more than {MAX_POSITIONS:,} positions here (several GB "
+                        f"in exact arithmetic): split fewer hands (--split-hands 2) or use a smaller shoe")
+                finish(removed, True, waiting, hands)  # stand
+                draws = draws_of(removed)
+                if draws:
+                    if cards > 2 or may_hit:
+                        for r, _, after in draws:
+                            drawn = add_card(value, r)
+                            if drawn.bust:
+                                finish(after, standing, waiting, hands)
+                            else:
+                                todo.append((after, standing, drawn, 3, False, waiting, hands))
+                    if doubles(value, cards):
+                        for r, _, after in draws:
+                            finish(after, standing or not add_card(value, r).bust, waiting, hands)
+                if paired and hands < limit:
+                    todo.append((removed, standing, None, 0, False, waiting + 1, hands + 1))  # split
+            bar.advance()
+        return found
+
+    def _first_draws(self, start: Counts) -> list[tuple[int, mpq, Counts]]:
+        draws = self.draws(start)
+        if not draws:
+            raise BjexactError("the shoe runs out before every split hand has its second card")
+        return draws
+
+    def _may_double(self, value: HandValue, cards: int) -> bool:
+        """Whether the hand in play, worth ``value`` with ``cards`` cards, may double (memoised)."""
+        key = (value.total, value.soft, cards)
+        doubles = self._doubles.get(key)
+        if doubles is None:
+            doubles = self._doubles[key] = self.rules.may_double(value, split_pair=self.pair, cards=cards)
+        return doubles
 
     def deal(self, removed: Counts, done: _Done, waiting: int, hands: int) -> mpq:
         """W from the moment the next split hand (one card of the pair) takes its second card;
         ``waiting`` more wait behind it, ``hands`` are on the table."""
         if self.cards.infinite and done != _NOTHING_DONE:  # nothing seen matters: the hands' values add up
             return self.final(removed, done) + self.deal(removed, _NOTHING_DONE, waiting, hands)
-        done = self._seen_as(done)
         key = (self._key(removed), done, waiting, hands)
         found = self._dealt.get(key)
         if found is None:
             draws = self.draws(removed)
             if not draws:
                 raise BjexactError("the shoe runs out before every split hand has its second card")
-            found = sum((p * self.play(after, done, self.second_card(rank), waiting, hands)
-                         for rank, p, after in draws), _ZERO)
+            pair, first = self.pair, self._pair_value
+            found = _ZERO
+            for rank, p, after in draws:  # :meth:`second_card`'s hands
+                found += p * self._play(after, done, add_card(first, rank), 2, rank == pair, waiting, hands)
             self._dealt[key] = found
         return found
 
     def play(self, removed: Counts, done: _Done, hand: _Hand, waiting: int, hands: int) -> mpq:
         """W of the hand in play at its best move (the moves of the module docstring)."""
-        if self.cards.infinite and done != _NOTHING_DONE:
-            return self.final(removed, done) + self.play(removed, _NOTHING_DONE, hand, waiting, hands)
-        done = self._seen_as(done)
-        key = (self._key(removed), done, hand, waiting, hands)
+        return self._play(removed, done, hand.value, hand.cards, hand.paired, waiting, hands)
+
+    def _play(self, removed: Counts, done: _Done, value: HandValue, cards: int, paired: bool, waiting: int,
+              hands: int) -> mpq:
+        """:meth:`play` of the hand ``_Hand(value, cards, paired)``, taken apart (no object is built, none
+        hashed, on the way through millions of positions)."""
+        infinite = self.cards.infinite
+        if infinite and done != _NOTHING_DONE:
+            return self.final(removed, done) + self._play(removed, _NOTHING_DONE, value, cards, paired, waiting, hands)
+        key = (() if infinite else removed, done, value.total, value.soft, cards, paired, waiting, hands)
         found = self._played.get(key)
         if found is None:
-            found = max(value() for value in self._moves(removed, done, hand, waiting, hands).values())
+            found = self._best(removed, done, value, cards, paired, waiting, hands)
             self._played[key] = found
             if len(self._played) > MAX_POSITIONS:
                 raise BjexactError(
                     f"perfect post-split play needs more than {MAX_POSITIONS:,} positions here (several GB "
                     f"in exact arithmetic): split fewer hands (--split-hands 2) or use a smaller shoe")
         return found
+
+    def _best(self, removed: Counts, done: _Done, value: HandValue, cards: int, paired: bool, waiting: int,
+              hands: int) -> mpq:
+        """The largest W of the moves :meth:`_moves` offers, in its order (stand, hit, double, split), each
+        valued as there, without building the moves (``done`` as keyed)."""
+        best = self.next_hand(removed, _stand(done, value.total, 1), waiting, hands)
+        draws = self.draws(removed)
+        if draws:
+            if cards > 2 or self.may_hit:
+                hit, more = _ZERO, cards + 1
+                for rank, p, after in draws:  # :meth:`_after_hit`
+                    drawn = add_card(value, rank)
+                    if drawn.bust:
+                        hit += p * self.next_hand(after, (done[0], done[1] + 1), waiting, hands)
+                    else:
+                        hit += p * self._play(after, done, drawn, more, False, waiting, hands)
+                if hit > best:
+                    best = hit
+            if self._may_double(value, cards):
+                double = _ZERO
+                for rank, p, after in draws:
+                    double += p * self.next_hand(after, _finished(done, add_card(value, rank), 2), waiting, hands)
+                if double > best:
+                    best = double
+        if paired and hands < self.limit:
+            split = self.deal(removed, done, waiting + 1, hands + 1)
+            if split > best:
+                best = split
+        return best
 
     def moves(self, removed: Counts, done: _Done, hand: _Hand, waiting: int, hands: int) -> dict[str, mpq]:
         """W of every move of the hand in play."""
@@ -391,10 +496,6 @@ class _Solver:
         found = self._final.get(key)
         if found is None:
             standing, lost = done
-            if self.recording is not None:
-                if standing:
-                    self.recording.add(removed)
-                return _ZERO
             no_natural = 1 - self.cards.natural_chance(removed, self.upcard) if self.natural_costs_one else 1
             found = -lost * no_natural
             if standing:
