@@ -33,6 +33,21 @@ from brute_hand import value
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
+# How the workers share the suite (pytest-xdist, ``--dist loadgroup``): a module's tests run on one
+# worker, so that its fixtures and its brute-force helpers' caches are made once; the modules by most
+# tests first. The tests of the modules below stand alone (a command each) and are handed out one at a
+# time after the modules: they fill both workers to the end instead of one module's last tests
+# running on one worker while the other waits.
+SPREAD_MODULES = frozenset({"test_fuzz_cli.py", "test_docs.py"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the groups
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.name not in SPREAD_MODULES:
+            item.add_marker(pytest.mark.xdist_group(item.path.name))
+
+
 ONE_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)  # A, 2, ..., 9, ten-valued
 INFINITE_DRAW = tuple(Fraction(4 if rank == 10 else 1, 13) for rank in range(1, 11))
 
