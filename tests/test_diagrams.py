@@ -8,6 +8,7 @@ import subprocess
 import warnings
 import xml.etree.ElementTree as ET
 from fractions import Fraction
+from functools import cache
 
 import pydot
 import pytest
@@ -39,7 +40,14 @@ with warnings.catch_warnings():
 
 
 def _parse(graph) -> pydot.Dot:
-    (parsed,) = pydot.graph_from_dot_data(render(graph, "dot").decode())
+    return _parse_text(render(graph, "dot").decode())
+
+
+@cache
+def _parse_text(text: str) -> pydot.Dot:
+    """pydot's parse of a DOT text (about 0.5 s a dealer chart), once per text: three charts are parsed
+    by two tests each; the parsed graphs are only read."""
+    (parsed,) = pydot.graph_from_dot_data(text)
     return parsed
 
 

@@ -58,29 +58,44 @@ def recursion(p, upcard, h17=False, naturals="as21"):
     Written from the rules, not from bjexact: hands are valued from scratch; the peek
     convention divides the hole card's weights by 1 - p(natural card).
     """
+    return dealer_finish(tuple(p), h17, naturals)((upcard,))
 
-    @cache
+
+@cache
+def dealer_finish(p, h17, naturals):
+    """finish(cards) -> P(outcome | the dealer holds cards) at the weights p, one per (p, rules): the
+    up-cards (and the repeated points of the tests) share its memo."""
+    memo: dict[tuple[int, bool, int], dict[str, Fraction]] = {}
+
     def finish(cards):
         total, soft = value(cards)
+        # What happens next depends on the cards only through (total, soft) -- soft means an ace counted
+        # 11; a hard total <= 11 holds no ace, and with an ace a hard total >= 12 stays hard -- and on
+        # whether they are one card (peek; the total says which card) or two (a natural): the memo key.
+        key = (total, soft, min(len(cards), 3))
+        if key in memo:
+            return memo[key]
         if len(cards) == 2 and total == 21:
-            return {"blackjack" if naturals == "separate" else "21": Fraction(1)}
-        if total > 21:
-            return {"bust": Fraction(1)}
-        if total >= 18 or (total == 17 and not (h17 and soft)):
-            return {str(total): Fraction(1)}
-        weights = [(r, p[r - 1]) for r in range(1, 11)]
-        if naturals == "peek" and len(cards) == 1:
-            natural = {1: 10, 10: 1}.get(cards[0])
-            if natural:
-                rest = 1 - p[natural - 1]
-                weights = [(r, w / rest) for r, w in weights if r != natural]
-        out: dict[str, Fraction] = {}
-        for r, w in weights:
-            for outcome, q in finish(tuple(sorted(cards + (r,)))).items():
-                out[outcome] = out.get(outcome, Fraction(0)) + w * q
+            out = {"blackjack" if naturals == "separate" else "21": Fraction(1)}
+        elif total > 21:
+            out = {"bust": Fraction(1)}
+        elif total >= 18 or (total == 17 and not (h17 and soft)):
+            out = {str(total): Fraction(1)}
+        else:
+            weights = [(r, p[r - 1]) for r in range(1, 11)]
+            if naturals == "peek" and len(cards) == 1:
+                natural = {1: 10, 10: 1}.get(cards[0])
+                if natural:
+                    rest = 1 - p[natural - 1]
+                    weights = [(r, w / rest) for r, w in weights if r != natural]
+            out = {}
+            for r, w in weights:
+                for outcome, q in finish(tuple(sorted(cards + (r,)))).items():
+                    out[outcome] = out.get(outcome, Fraction(0)) + w * q
+        memo[key] = out
         return out
 
-    return finish((upcard,))
+    return finish
 
 
 # --- agreement ----------------------------------------------------------------------------
