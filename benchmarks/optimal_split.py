@@ -9,7 +9,8 @@ of one pair and up-card split once: one deck at most 3 s and 1 GB, two decks at 
 The command also values CDZ-, CDP1 and CDP (a few tenths of a second on one deck). Measured on a
 2-core machine, split once, positions valued in batches (bjexact.player.split_batch):
 
-    one deck,  8,8 v T   0.7 s    67 MB     (28.7 s and 316 MB valued one by one, recursively)
+    one deck,  8,8 v T   0.7 s    67 MB     (17.2 s and 248 MB valued one by one, recursively: 28.7 s
+                                             and 316 MB before its first pass stopped doing arithmetic)
     one deck,  2,2 v 6   2.0 s   107 MB     (the most positions; about 150 s and 1 GB recursively)
     two decks, 8,8 v T   1.1 s    87 MB
     two decks, 2,2 v 6   4.6 s   251 MB
