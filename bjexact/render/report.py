@@ -41,7 +41,7 @@ from ..player import game as game_module
 from ..player.game import GameSolution, solve_game
 from ..player.outcomes import RESULTS
 from ..player.policy import ChartPolicy, evaluate_chart
-from ..player.solver import solve
+from ..player.solver import FiniteSolution, InfiniteSolution, solve
 from .diagrams import DEALER_STAGES, PLAYER_STAGES, PRINT, dealer_diagram, have_dot, player_diagram
 from .diagrams import render as render_diagram
 from .document import (
@@ -194,7 +194,7 @@ def build_report(rules: Rules, objective: str = "ev", *, player: bool = True,
 
     dealer = dealer_table(rules)
     chain = dealer_matrices(rules, MATRIX_UPCARD) if rules.infinite else None
-    solution = solve(rules, objective, progress=progress) if player else None
+    solution = _solved_hit_stand(rules, objective, progress=progress) if player else None
     game, chart_game, game_error = None, None, ""
     if player:
         try:
@@ -255,6 +255,24 @@ def _solved_game(rules: GameRules, *, split_lines: bool, progress: bool | None =
 
 _REMEMBER_GAMES = 8
 _GAMES: dict[tuple[GameRules, bool, int], GameSolution] = {}
+
+
+def _solved_hit_stand(rules: Rules, objective: str, *,
+                      progress: bool | None = None) -> InfiniteSolution | FiniteSolution:
+    """:func:`~bjexact.player.solver.solve` of the hit/stand game, the last few remembered like the full
+    games of :func:`_solved_game` (reports of the same rules with other full-game rules, or the same report
+    again, solve the same hit/stand game; the infinite deck's solves are remembered by the solver itself)."""
+    key = (rules, objective)
+    found = _HIT_STAND.get(key)
+    if found is None:
+        found = solve(rules, objective, progress=progress)
+        if len(_HIT_STAND) >= _REMEMBER_GAMES:
+            _HIT_STAND.pop(next(iter(_HIT_STAND)))  # the oldest
+        _HIT_STAND[key] = found
+    return found
+
+
+_HIT_STAND: dict[tuple[Rules, str], InfiniteSolution | FiniteSolution] = {}
 
 
 _CONTINUES = "dashed: hands whose own edges are in another of these diagrams"

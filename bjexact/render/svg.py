@@ -156,6 +156,18 @@ class Drawing:
             raise BjexactError(f".{fmt} figures need matplotlib: {PLOT_INSTALL_HINT} (or write .svg, which "
                                "needs nothing)") from None
         matplotlib.use("Agg")
+        # the file's bytes depend only on the drawing, the format and matplotlib's settings (no date is
+        # written): a drawing rendered again in the process (the same report written twice) is remembered
+        key = (fmt, repr(self), repr(sorted(dict.items(matplotlib.rcParams))))
+        found = _RENDERED.get(key)
+        if found is None:
+            found = self._draw_matplotlib(fmt)
+            if len(_RENDERED) >= _REMEMBER_RENDERED:
+                _RENDERED.pop(next(iter(_RENDERED)))  # the oldest
+            _RENDERED[key] = found
+        return found
+
+    def _draw_matplotlib(self, fmt: str) -> bytes:
         import matplotlib.pyplot as plt
         from matplotlib.patches import Rectangle
 
@@ -182,6 +194,10 @@ class Drawing:
         figure.savefig(buffer, format=fmt, metadata=metadata)
         plt.close(figure)
         return buffer.getvalue()
+
+
+_REMEMBER_RENDERED = 16
+_RENDERED: dict[tuple[str, str, str], bytes] = {}
 
 
 def _n(value: float) -> str:
