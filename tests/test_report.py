@@ -29,6 +29,7 @@ from bjexact.render.document import (
     to_latex,
     to_markdown,
 )
+from bjexact.render.memory import Memory
 from bjexact.render.report import (
     EFFECTS_BEGIN,
     EFFECTS_END,
@@ -445,7 +446,7 @@ def test_a_rule_change_that_cannot_be_solved_is_named(monkeypatch):
         return real(rules, **options)
 
     monkeypatch.setattr(effects, "solve_game", refuse_h17)
-    monkeypatch.setattr(effects, "_REMEMBERED", {})
+    monkeypatch.setattr(effects, "_REMEMBERED", Memory(64))
     base = GameRules(decks="inf")
     monkeypatch.setattr(effects, "rule_changes", lambda rules: real_changes(rules)[:2])  # H17, DAS: quick
     solved = effects.rule_effects(base)

@@ -61,6 +61,7 @@ from ..dealer.graph import ShoeDraws, graph_for
 from ..errors import BjexactError
 from ..player.solver import solve_infinite
 from ..player.states import player_hit_graph
+from .memory import Memory
 from .tables import NumberStyle
 
 __all__ = [
@@ -171,24 +172,21 @@ def render(graph: Any, fmt: str) -> bytes:
         command[1:1] = ["-Kneato", "-n2"]
     # Graphviz lays out the same text the same way: a diagram drawn again in the process (the same
     # report written twice) is remembered, keyed by the program and options run and the text
-    key = (tuple(command), text)
-    output = _DRAWN.get(key)
-    if output is None:
-        done = subprocess.run(command, input=text.encode(), capture_output=True, check=False)
-        if done.returncode != 0:
-            message = done.stderr.decode(errors="replace").strip().splitlines()
-            raise BjexactError(f"dot failed: {message[-1] if message else 'exit status ' + str(done.returncode)}")
-        output = done.stdout
-        if fmt == "pdf":  # a fixed creation date of the same length: reproducible files, offsets unchanged
-            output = re.sub(rb"/CreationDate \(D:\d{14}", b"/CreationDate (D:20260101000000", output)
-        if len(_DRAWN) >= _REMEMBER_DRAWN:
-            _DRAWN.pop(next(iter(_DRAWN)))  # the oldest
-        _DRAWN[key] = output
+    return _DRAWN.recall((tuple(command), text), lambda: _run_dot(command, text, fmt))
+
+
+def _run_dot(command: list[str], text: str, fmt: str) -> bytes:
+    done = subprocess.run(command, input=text.encode(), capture_output=True, check=False)
+    if done.returncode != 0:
+        message = done.stderr.decode(errors="replace").strip().splitlines()
+        raise BjexactError(f"dot failed: {message[-1] if message else 'exit status ' + str(done.returncode)}")
+    output = done.stdout
+    if fmt == "pdf":  # a fixed creation date of the same length: reproducible files, offsets unchanged
+        output = re.sub(rb"/CreationDate \(D:\d{14}", b"/CreationDate (D:20260101000000", output)
     return output
 
 
-_REMEMBER_DRAWN = 64
-_DRAWN: dict[tuple[tuple[str, ...], str], bytes] = {}
+_DRAWN: Memory[tuple[tuple[str, ...], str], bytes] = Memory(64)
 
 
 _OBJECT = re.compile(rb"(\d+) 0 obj\b")

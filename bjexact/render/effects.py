@@ -23,6 +23,7 @@ from ..core.numbers import fraction_string, mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError
 from ..player.game import solve_game
+from .memory import Memory
 
 __all__ = ["RuleChange", "RuleEffect", "RuleEffects", "rule_changes", "rule_effects", "house_edge",
            "remember_house_edge", "COMMON_DECKS"]
@@ -142,20 +143,13 @@ def rule_effects(rules: GameRules, *, base_edge: mpq | None = None, progress: bo
 def house_edge(rules: GameRules, *, progress: bool | None = None) -> mpq:
     """The exact house edge of ``rules`` under the best play (one solve, remembered for the next report
     of the process: reports of neighbouring rule sets share most of their changed rule sets)."""
-    edge = _REMEMBERED.get(rules)
-    if edge is None:
-        edge = -solve_game(rules, with_distribution=False, progress=progress).ev
-        remember_house_edge(rules, edge)
-    return edge
+    return _REMEMBERED.recall(rules, lambda: -solve_game(rules, with_distribution=False, progress=progress).ev)
 
 
 def remember_house_edge(rules: GameRules, edge: mpq) -> None:
     """Note ``edge`` as the house edge of ``rules`` under the best play, solved elsewhere (a solution at
-    hand), so that :func:`house_edge` does not solve it again; the oldest of :data:`_REMEMBER` go first."""
-    if rules not in _REMEMBERED and len(_REMEMBERED) >= _REMEMBER:
-        _REMEMBERED.pop(next(iter(_REMEMBERED)))  # the oldest
-    _REMEMBERED[rules] = edge
+    hand), so that :func:`house_edge` does not solve it again (the latest 64 are remembered)."""
+    _REMEMBERED.remember(rules, edge)
 
 
-_REMEMBER = 64
-_REMEMBERED: dict[GameRules, mpq] = {}
+_REMEMBERED: Memory[GameRules, mpq] = Memory(64)

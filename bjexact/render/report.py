@@ -66,6 +66,7 @@ from .effects import RuleEffects, rule_effects
 from .figures import CHART_COLOURS, ev_heatmap_figure, result_distribution_figure, strategy_chart_figure
 from .game import CHART_LEGEND, chart_tables
 from .html import to_html
+from .memory import Memory
 from .svg import Drawing
 from .symbolic import report_blocks, report_title
 from .tables import NumberStyle, Table, dealer_tables, decimal_string, player_tables
@@ -243,18 +244,11 @@ def _solved_game(rules: GameRules, *, split_lines: bool, progress: bool | None =
     last few remembered for the next reports of the process (a report of rules split to four hands and one
     of the same rules split once, or the same report again, solve the same games). Keyed by the rules,
     ``split_lines`` and the work limit in force, which decides whether the split hands' lines are followed."""
-    key = (rules, split_lines, game_module.SPLIT_WORK_LIMIT)
-    found = _GAMES.get(key)
-    if found is None:
-        found = solve_game(rules, with_distribution=True, split_lines=split_lines, progress=progress)
-        if len(_GAMES) >= _REMEMBER_GAMES:
-            _GAMES.pop(next(iter(_GAMES)))  # the oldest
-        _GAMES[key] = found
-    return found
+    return _GAMES.recall((rules, split_lines, game_module.SPLIT_WORK_LIMIT),
+                         lambda: solve_game(rules, with_distribution=True, split_lines=split_lines, progress=progress))
 
 
-_REMEMBER_GAMES = 8
-_GAMES: dict[tuple[GameRules, bool, int], GameSolution] = {}
+_GAMES: Memory[tuple[GameRules, bool, int], GameSolution] = Memory(8)
 
 
 def _solved_hit_stand(rules: Rules, objective: str, *,
@@ -262,17 +256,10 @@ def _solved_hit_stand(rules: Rules, objective: str, *,
     """:func:`~bjexact.player.solver.solve` of the hit/stand game, the last few remembered like the full
     games of :func:`_solved_game` (reports of the same rules with other full-game rules, or the same report
     again, solve the same hit/stand game; the infinite deck's solves are remembered by the solver itself)."""
-    key = (rules, objective)
-    found = _HIT_STAND.get(key)
-    if found is None:
-        found = solve(rules, objective, progress=progress)
-        if len(_HIT_STAND) >= _REMEMBER_GAMES:
-            _HIT_STAND.pop(next(iter(_HIT_STAND)))  # the oldest
-        _HIT_STAND[key] = found
-    return found
+    return _HIT_STAND.recall((rules, objective), lambda: solve(rules, objective, progress=progress))
 
 
-_HIT_STAND: dict[tuple[Rules, str], InfiniteSolution | FiniteSolution] = {}
+_HIT_STAND: Memory[tuple[Rules, str], InfiniteSolution | FiniteSolution] = Memory(8)
 
 
 _CONTINUES = "dashed: hands whose own edges are in another of these diagrams"

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import BjexactError
+from .memory import Memory
 
 __all__ = ["FIGURE_FORMATS", "Box", "Line", "Label", "Drawing", "figure_format", "text_width", "wrap",
            "PLOT_INSTALL_HINT"]
@@ -159,13 +160,7 @@ class Drawing:
         # the file's bytes depend only on the drawing, the format and matplotlib's settings (no date is
         # written): a drawing rendered again in the process (the same report written twice) is remembered
         key = (fmt, repr(self), repr(sorted(dict.items(matplotlib.rcParams))))
-        found = _RENDERED.get(key)
-        if found is None:
-            found = self._draw_matplotlib(fmt)
-            if len(_RENDERED) >= _REMEMBER_RENDERED:
-                _RENDERED.pop(next(iter(_RENDERED)))  # the oldest
-            _RENDERED[key] = found
-        return found
+        return _RENDERED.recall(key, lambda: self._draw_matplotlib(fmt))
 
     def _draw_matplotlib(self, fmt: str) -> bytes:
         import matplotlib.pyplot as plt
@@ -196,8 +191,7 @@ class Drawing:
         return buffer.getvalue()
 
 
-_REMEMBER_RENDERED = 16
-_RENDERED: dict[tuple[str, str, str], bytes] = {}
+_RENDERED: Memory[tuple[str, str, str], bytes] = Memory(16)
 
 
 def _n(value: float) -> str:
