@@ -2,8 +2,8 @@
 
 Reports, their figures and rule effects are pure functions of their inputs, and a process often asks
 for the same one twice: the same report written again, reports of neighbouring rule sets (which share
-most of their changed rule sets), a figure of both the Markdown and the HTML page. Each memory is
-bounded, the oldest result forgotten first: a six-deck solution with its distribution holds tens of MB.
+most of their changed rule sets), a report of the same rules split once. Each memory is bounded, the
+oldest result forgotten first: a six-deck solution with its distribution holds tens of MB.
 """
 
 from __future__ import annotations
