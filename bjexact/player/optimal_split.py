@@ -421,7 +421,7 @@ class _Solver:
         key = (() if infinite else removed, done, value.total, value.soft, cards, paired, waiting, hands)
         found = self._played.get(key)
         if found is None:
-            found = self._best(removed, done, value, cards, paired, waiting, hands)
+            found = max(self._move_values(removed, done, value, cards, paired, waiting, hands).values())
             self._played[key] = found
             if len(self._played) > MAX_POSITIONS:
                 raise BjexactError(
@@ -429,61 +429,34 @@ class _Solver:
                     f"in exact arithmetic): split fewer hands (--split-hands 2) or use a smaller shoe")
         return found
 
-    def _best(self, removed: Counts, done: _Done, value: HandValue, cards: int, paired: bool, waiting: int,
-              hands: int) -> mpq:
-        """The largest W of the moves :meth:`_moves` offers, in its order (stand, hit, double, split), each
-        valued as there, without building the moves (``done`` as keyed)."""
-        best = self.next_hand(removed, _stand(done, value.total, 1), waiting, hands)
+    def moves(self, removed: Counts, done: _Done, hand: _Hand, waiting: int, hands: int) -> dict[str, mpq]:
+        """W of every move of the hand in play."""
+        return self._move_values(removed, done, hand.value, hand.cards, hand.paired, waiting, hands)
+
+    def _move_values(self, removed: Counts, done: _Done, value: HandValue, cards: int, paired: bool, waiting: int,
+                     hands: int) -> dict[str, mpq]:
+        """W of every move of the hand ``_Hand(value, cards, paired)`` in play (taken apart: no object is
+        built or hashed on the way through millions of positions), in the order stand, hit, double, split."""
+        values = {"stand": self.next_hand(removed, _stand(done, value.total, 1), waiting, hands)}
         draws = self.draws(removed)
         if draws:
             if cards > 2 or self.may_hit:
                 hit, more = _ZERO, cards + 1
-                for rank, p, after in draws:  # :meth:`_after_hit`
+                for rank, p, after in draws:
                     drawn = add_card(value, rank)
                     if drawn.bust:
-                        hit += p * self.next_hand(after, (done[0], done[1] + 1), waiting, hands)
+                        hit += p * self.next_hand(after, _finished(done, drawn, 1), waiting, hands)
                     else:
                         hit += p * self._play(after, done, drawn, more, False, waiting, hands)
-                if hit > best:
-                    best = hit
+                values["hit"] = hit
             if self._may_double(value, cards):
                 double = _ZERO
                 for rank, p, after in draws:
                     double += p * self.next_hand(after, _finished(done, add_card(value, rank), 2), waiting, hands)
-                if double > best:
-                    best = double
+                values["double"] = double
         if paired and hands < self.limit:
-            split = self.deal(removed, done, waiting + 1, hands + 1)
-            if split > best:
-                best = split
-        return best
-
-    def moves(self, removed: Counts, done: _Done, hand: _Hand, waiting: int, hands: int) -> dict[str, mpq]:
-        """W of every move of the hand in play."""
-        return {move: value() for move, value in self._moves(removed, done, hand, waiting, hands).items()}
-
-    def _moves(self, removed: Counts, done: _Done, hand: _Hand, waiting: int,
-               hands: int) -> dict[str, Callable[[], mpq]]:
-        rules, pair = self.rules, self.pair
-        moves: dict[str, Callable[[], mpq]] = {
-            "stand": lambda: self.next_hand(removed, _stand(done, hand.value.total, 1), waiting, hands)}
-        draws = self.draws(removed)
-        if draws and (hand.cards > 2 or self.may_hit):
-            moves["hit"] = lambda: sum((p * self._after_hit(after, done, hand, rank, waiting, hands)
-                                        for rank, p, after in draws), _ZERO)
-        if draws and rules.may_double(hand.value, split_pair=pair, cards=hand.cards):
-            moves["double"] = lambda: sum((p * self.next_hand(after, _finished(done, add_card(hand.value, rank), 2),
-                                                              waiting, hands)
-                                           for rank, p, after in draws), _ZERO)
-        if hand.paired and hands < self.limit:
-            moves["split"] = lambda: self.deal(removed, done, waiting + 1, hands + 1)
-        return moves
-
-    def _after_hit(self, removed: Counts, done: _Done, hand: _Hand, rank: int, waiting: int, hands: int) -> mpq:
-        value = add_card(hand.value, rank)
-        if value.bust:
-            return self.next_hand(removed, _finished(done, value, 1), waiting, hands)
-        return self.play(removed, done, _Hand(value, hand.cards + 1, False), waiting, hands)
+            values["split"] = self.deal(removed, done, waiting + 1, hands + 1)
+        return values
 
     def next_hand(self, removed: Counts, done: _Done, waiting: int, hands: int) -> mpq:
         if waiting:
