@@ -12,6 +12,7 @@ from functools import cache
 
 import pydot
 import pytest
+from dotread import DotSyntaxError, read_dot
 
 from bjexact.cli import main
 from bjexact.core.cards import Shoe
@@ -32,12 +33,6 @@ from bjexact.render.diagrams import (
 HAVE_DOT = shutil.which("dot") is not None
 INF = Rules(decks="inf")
 
-# pydot's DOT parser builds its pyparsing grammar on first use with names pyparsing 3 deprecates:
-# build it once here with that one warning filtered, so that parsing below warns of nothing.
-with warnings.catch_warnings():
-    warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"pydot(\.|$)")
-    pydot.graph_from_dot_data("digraph { a -> b }")
-
 
 def _parse(graph) -> pydot.Dot:
     return _parse_text(render(graph, "dot").decode())
@@ -45,9 +40,18 @@ def _parse(graph) -> pydot.Dot:
 
 @cache
 def _parse_text(text: str) -> pydot.Dot:
-    """pydot's parse of a DOT text (about 0.5 s a dealer chart), once per text: three charts are parsed
-    by two tests each; the parsed graphs are only read."""
-    (parsed,) = pydot.graph_from_dot_data(text)
+    """The DOT text parsed back, by the tests' own strict reader (:mod:`dotread`, a few milliseconds a
+    chart where pydot's parser takes about a second; test_the_dot_reader_reads_charts_as_pydot_does checks
+    that the two read the charts alike), once per text; the parsed graphs are only read."""
+    return read_dot(text)
+
+
+def _pydot_parse(text: str) -> pydot.Dot:
+    """pydot's own parse of a DOT text. Its parser builds its pyparsing grammar on first use with names
+    pyparsing 3 deprecates: that one warning is filtered, so that parsing warns of nothing."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"pydot(\.|$)")
+        (parsed,) = pydot.graph_from_dot_data(text)
     return parsed
 
 
@@ -128,6 +132,26 @@ def test_dot_round_trip_equals_engine_graph(rules, upcard):
         if engine.nodes[node]["kind"] != "absorbing":
             assert sum(Fraction(label) for (a, _), label in edges.items() if a == node) == 1
 
+
+
+@pytest.mark.parametrize("rules,upcard", [(INF, 6), (Rules(decks="inf", naturals="peek"), 10)],
+                         ids=["infinite deck, S17-6", "infinite deck, peek-10"])
+def test_the_dot_reader_reads_charts_as_pydot_does(rules, upcard):
+    """The tests read charts back with their own reader (dotread): on a chart of each kind of statement the
+    DOT has (graph attributes, node and edge defaults, nodes, edges into and out of fan dots, subgraphs,
+    quoted labels with escapes), it reads what pydot's parser reads, and it refuses what is not DOT."""
+    text = render(dealer_diagram(rules, [upcard]), "dot").decode()
+    ours, theirs = read_dot(text), _pydot_parse(text)
+    assert ours.to_string() == theirs.to_string() == text
+    assert _states_and_edges(ours) == _states_and_edges(theirs)
+    assert [(n.get_name(), n.get_attributes()) for n in ours.get_nodes()] == \
+        [(n.get_name(), n.get_attributes()) for n in theirs.get_nodes()]
+    assert ours.get_attributes() == theirs.get_attributes() and ours.get_name() == theirs.get_name()
+    for broken in (text.replace("]", "", 1), text.rstrip().removesuffix("}"),
+                   text.replace('"', "", 1), text.replace("->", "--", 1), text.replace("->", "- >", 1),
+                   text + "}", text.replace('label="', "label=", 1)):
+        with pytest.raises(DotSyntaxError):
+            read_dot(broken)
 
 def test_infinite_chain_by_hand():
     """Up-card 6, S17: 6 + A is soft 17 (stands), 6 + T is hard 16; hard 16 busts on 6..T = 8/13."""
@@ -253,9 +277,8 @@ def test_first_draws_view_is_exact_and_in_order_of_total():
 
 
 def _player_edges(rules, upcard):
-    """The player's chain as drawn: read from the graph, which reads as its DOT text parsed (asserted in
-    test_player_chain_against_a_six_never_busts_and_says_so; pydot's parser is slow)."""
-    return _states_and_edges(player_diagram(rules, upcard))
+    """The player's chain as drawn: its DOT text parsed back."""
+    return _states_and_edges(_parse(player_diagram(rules, upcard)))
 
 
 def test_player_chain_shows_basic_strategy():
@@ -303,7 +326,7 @@ def test_player_chain_against_a_six_never_busts_and_says_so():
     ten = player_diagram(INF, 10)
     nodes, edges = _states_and_edges(_parse(ten))
     assert "bust" in nodes and {a for a, b in edges if b == "bust"} >= {"hard 12", "hard 16"}
-    assert _states_and_edges(ten) == (nodes, edges)  # the graph reads as its DOT text parsed (pydot's parser is slow)
+    assert _states_and_edges(ten) == (nodes, edges)  # the graph reads as its DOT text parsed
     # Basic strategy hits hard 12 against 2, 3 and 7..A (BUST drawn), stands on it against 4, 5, 6 (none).
     for rules in (INF, Rules(decks="inf", h17=True)):
         for upcard in range(1, 11):

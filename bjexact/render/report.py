@@ -62,7 +62,7 @@ from .document import (
     to_latex,
     to_markdown,
 )
-from .effects import RuleEffects, rule_effects
+from .effects import RuleEffects, remember_house_edge, rule_effects
 from .figures import CHART_COLOURS, ev_heatmap_figure, result_distribution_figure, strategy_chart_figure
 from .game import CHART_LEGEND, chart_tables
 from .html import to_html
@@ -243,9 +243,14 @@ def _solved_game(rules: GameRules, *, split_lines: bool, progress: bool | None =
     """:func:`~bjexact.player.game.solve_game` of ``rules`` with the distribution of the net result, the
     last few remembered for the next reports of the process (a report of rules split to four hands and one
     of the same rules split once, or the same report again, solve the same games). Keyed by the rules,
-    ``split_lines`` and the work limit in force, which decides whether the split hands' lines are followed."""
-    return _GAMES.recall((rules, split_lines, game_module.SPLIT_WORK_LIMIT),
-                         lambda: solve_game(rules, with_distribution=True, split_lines=split_lines, progress=progress))
+    ``split_lines`` and the work limit in force, which decides whether the split hands' lines are followed.
+    Its house edge is noted for the effect of each rule (:func:`~bjexact.render.effects.house_edge`): a
+    report of other rules that changes one rule to these does not solve the game again."""
+    solution = _GAMES.recall((rules, split_lines, game_module.SPLIT_WORK_LIMIT),
+                             lambda: solve_game(rules, with_distribution=True, split_lines=split_lines,
+                                                progress=progress))
+    remember_house_edge(rules, -solution.ev)
+    return solution
 
 
 _GAMES: Memory[tuple[GameRules, bool, int], GameSolution] = Memory(8)
