@@ -173,7 +173,7 @@ class Drawing:
         axes.axis("off")
         for order, shape in enumerate(self.shapes, 1):  # drawn in order, as in SVG
             if isinstance(shape, Box):
-                axes.add_artist(Rectangle((shape.x, shape.y), shape.width, shape.height, facecolor=shape.fill,
+                axes.add_patch(Rectangle((shape.x, shape.y), shape.width, shape.height, facecolor=shape.fill,
                                          edgecolor=shape.stroke or "none", linewidth=0.75 if shape.stroke else 0,
                                          zorder=order))
             elif isinstance(shape, Line):
