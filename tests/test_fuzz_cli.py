@@ -766,8 +766,9 @@ BASES = {  # fast settings that the fuzzed options are added to
     "verify --kind edge": ["{tmp}/edge.txt", "--decks", "inf", "--split-hands", "1"],
     "count indices": ["--shoe", "2,2,2,2,2,2,2,2,2,8", "--split-hands", "1", "--span", "1", "--left", "1/2",
                       "--serial", "--quiet", "--store", "{tmp}/store"],
-    "count betting": ["--shoe", "2,2,2,2,2,2,2,2,2,8", "--split-hands", "1", "--span", "2", "--serial", "--quiet",
-                      "--store", "{tmp}/store"],
+    # a quarter deck read full (--left 1): Griffin's eleven solves of 12 cards, not of 25
+    "count betting": ["--shoe", QUARTER_DECK, "--left", "1", "--split-hands", "1", "--span", "2", "--serial",
+                      "--quiet", "--store", "{tmp}/store"],
     "check-strategy": ["{tmp}/engine.py:decide", "--shoe", QUARTER_DECK],
     "sidebet": ["bust", "--decks", "1"],
 }
