@@ -1164,11 +1164,8 @@ def test_ctrl_c_to_the_process_group_stops_the_workers_quietly(tmp_path, command
     # could finish first there, and exit 0).
     (tmp_path / "grid.toml").write_text("[base]\ndecks = 6\nsplit_hands = 4\n[grid]\nh17 = [false, true]\n"
                                         "das = [true, false]\nsurrender = [\"none\", \"late\"]\n")
-    # count: twenty shoes of half a deck, some 80 rounds of a second each; a worker stopped mid-round ends it
-    # first (one deck's rounds took three seconds: the rest of two of them, on the workers, was most of the
-    # test's processor time)
     argv = {"sweep": ["sweep", str(tmp_path / "grid.toml")],
-            "count": ["count", "--shoe", HALF_DECK, "--split-hands", "1", "--shoes", "20", "--store",
+            "count": ["count", "--decks", "1", "--split-hands", "1", "--shoes", "3", "--store",
                       str(tmp_path / "store")]}[command]
     process = subprocess.Popen([sys.executable, "-m", "bjexact", *argv, "--workers", "2", "--quiet"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
