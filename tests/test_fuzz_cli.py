@@ -619,6 +619,7 @@ def test_hostile_simulators(tmp_path, name, extra, words):
     assert status == 2 and words in err, err
 
 
+QUARTER_DECK = "1,1,1,1,1,1,1,1,1,4"  # every rank and up-card: check-strategy's hands in a tenth of a second
 OUT_OF_TIME = '''
 import threading, time
 def factory(rules):
@@ -657,9 +658,9 @@ def test_user_code_is_held_to_its_time_limits(tmp_path, name, extra, words):
     if name == "factory":  # check-sim --game's factory
         argv = ["check-sim", "--game", f"{module}:factory", "--factory", "--decks", "inf", "--rounds", "100",
                 *[x for x in extra if x != "--game"]]
-    else:
+    else:  # a quarter deck: the engine is called as on any shoe, after a solve of a tenth of a second
         argv = ["check-strategy", f"{module}:{'decide' if name == 'sleep_on_import' else name}", "--shoes", "1",
-                *extra]
+                "--shoe", QUARTER_DECK, *extra]
     started = time.monotonic()
     status, out, err = run_process(*argv)
     assert time.monotonic() - started < 15
@@ -668,9 +669,12 @@ def test_user_code_is_held_to_its_time_limits(tmp_path, name, extra, words):
 
 
 def test_threads_the_users_code_leaves_running_do_not_hold_the_exit(tmp_path):
+    """The engine's thread sleeps 1000 s from its first call: the exit must not wait for it (a quarter
+    deck puts its hands to the engine as one deck does, in a tenth of the time)."""
     (tmp_path / "slow.py").write_text(OUT_OF_TIME)
     started = time.monotonic()
-    status, out, err = run_process("check-strategy", f"{tmp_path / 'slow.py'}:threads", "--shoes", "1")
+    status, out, err = run_process("check-strategy", f"{tmp_path / 'slow.py'}:threads", "--shoes", "1",
+                                   "--shoe", QUARTER_DECK)
     assert time.monotonic() - started < 30
     assert status in (0, 1) and err == "" and "decisions" in out, (status, out, err)
 
@@ -715,10 +719,12 @@ def test_hostile_round_simulators(tmp_path, name, extra, words):
 
 
 def test_a_round_simulator_module_that_exits_on_import_writes_no_report(tmp_path):
+    """The rounds given, as in test_hostile_round_simulators: the module is imported at once, not after
+    the seconds of solving that plan the rounds (test_round_power checks the plan)."""
     (tmp_path / "quits.py").write_text("import sys\nsys.exit(0)\ndef play(rng): return 0.0\n")
     report = tmp_path / "report.txt"
     status, out, err = run_process("check-sim", "--game", f"{tmp_path / 'quits.py'}:play", "--decks", "inf",
-                                   "-o", str(report))
+                                   "--split-hands", "1", "--rounds", "1000", "-o", str(report))
     assert status == 2 and "sys.exit(0)" in err and not report.exists(), err
 
 
@@ -760,9 +766,10 @@ BASES = {  # fast settings that the fuzzed options are added to
     "verify --kind edge": ["{tmp}/edge.txt", "--decks", "inf", "--split-hands", "1"],
     "count indices": ["--shoe", "2,2,2,2,2,2,2,2,2,8", "--split-hands", "1", "--span", "1", "--left", "1/2",
                       "--serial", "--quiet", "--store", "{tmp}/store"],
-    "count betting": ["--shoe", "2,2,2,2,2,2,2,2,2,8", "--split-hands", "1", "--span", "2", "--serial", "--quiet",
-                      "--store", "{tmp}/store"],
-    "check-strategy": ["{tmp}/engine.py:decide", "--shoe", HALF_DECK],
+    # a quarter deck read full (--left 1): Griffin's eleven solves of 12 cards, not of 25
+    "count betting": ["--shoe", QUARTER_DECK, "--left", "1", "--split-hands", "1", "--span", "2", "--serial",
+                      "--quiet", "--store", "{tmp}/store"],
+    "check-strategy": ["{tmp}/engine.py:decide", "--shoe", QUARTER_DECK],
     "sidebet": ["bust", "--decks", "1"],
 }
 SLOW_OR_ELSEWHERE = {"--decks", "--shoe", "--output", "-o", "--reference", "--game", "--rounds", "--episodes",

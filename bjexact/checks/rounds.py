@@ -394,11 +394,19 @@ def check_round_simulator(
     distribution = exact_round_distribution(rules, strategy)
     outcomes = {r: _label(r) for r in distribution}
     exact = {outcomes[r]: p for r, p in distribution.items()}
-    candidates, left_out = fault_candidates(rules, strategy)
-    directed = directed_tests(distribution, candidates)
+    faults: list[tuple[dict[str, dict[mpq, mpq]], tuple[str, ...], tuple[DirectedTest, ...]]] = []
+
+    def candidate_faults() -> tuple[dict[str, dict[mpq, mpq]], tuple[str, ...], tuple[DirectedTest, ...]]:
+        """(candidates, those left out, their directed tests), solved when first needed: at the first look
+        when the rounds are given, so that a simulator failing in round 1 is named without them."""
+        if not faults:
+            candidates, left_out = fault_candidates(rules, strategy)
+            faults.append((candidates, left_out, directed_tests(distribution, candidates)))
+        return faults[0]
+
     shift_rounds = sequential.rounds_for_shift(exact, shift, alpha=alpha, looks=looks)
     if rounds is None:
-        rounds = default_game_rounds(exact, shift, alpha, directed)
+        rounds = default_game_rounds(exact, shift, alpha, candidate_faults()[2])
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise BjexactError(f"the number of rounds must be a whole number >= 1, not {rounds!r}")
     lookup = {float(r): label for r, label in outcomes.items()}
@@ -428,6 +436,7 @@ def check_round_simulator(
         level = alpha - spent if stopped else levels[k]
         spent += level
         sample = _Sample(dict(counts), total, done)
+        directed = candidate_faults()[2]
         tests = family_weight(exact, done, directed)
         look = _look(sample, distribution, exact, level, tests, directed), level, k + 1
         partial = _partial_check(rules, seed, alpha, sample, exact, distribution, look, strategy, strategy_name,
@@ -435,6 +444,7 @@ def check_round_simulator(
         if stopped or partial.verdict == "fail":
             break
     if partial.verdict == "fail":
+        candidates, left_out, _ = candidate_faults()
         causes = rank_causes(_counts_by_result(partial.counts), distribution, candidates)
         partial = replace(partial, causes=causes, causes_left_out=left_out)
     return replace(partial, stopped=stopped or ("fail" if partial.rounds < rounds else ""))
