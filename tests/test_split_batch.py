@@ -51,8 +51,10 @@ def test_every_pair_and_upcard_equals_the_recursive_solver(pair):
 
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_every_rule_set_equals_the_recursive_solver(rules):
-    """A shoe of seventeen cards, three pairs against three up-cards."""
-    shoe = (2, 1, 1, 2, 1, 1, 1, 2, 1, 5)
+    """A shoe of sixteen cards, three pairs against three up-cards. It holds no six: under each rule set
+    the two solvers take every line (and way between lines) of their code that they take on the same
+    shoe with a six and a fifth ten, in half the time."""
+    shoe = (2, 1, 1, 2, 1, 0, 1, 2, 1, 4)
     for pair, upcard in ((1, 10), (4, 5), (8, 9)):
         fast, recursive = both(GameRules(shoe=shoe, split_hands=2, **rules), pair, upcard)  # type: ignore[arg-type]
         assert fast == recursive, (pair, upcard)
