@@ -103,10 +103,10 @@ def test_one_deck_as_the_recursive_solver_gave_it(rules, pair, upcard, w):
 def test_small_pieces_give_the_same_values(monkeypatch):
     """The second hand valued a few positions at a time and the dealer walked a few sets at a time, its
     batches running on across the levels: the same values as in one piece each. Pieces of 20 positions
-    and 30 sets cut every kind of piece that pieces of 5 and 3 cut, in a fifth of the time: on these
-    shoes they split the second hand's positions at 20 of the 28 levels and a move's rows at the first
-    hand (up to 36 positions), and 16 of the dealer's levels take rows of several walks, 18 rows left
-    over from a walk begun for a level before."""
+    and 30 sets cut every kind of piece that pieces of 5 and 3 cut, in a fifth of the time: over the
+    three splits' 28 levels they split the second hand's positions at 20 and a move's rows at the first
+    hand (up to 36 positions); 16 levels take the dealer's rows of several walks, 18 rows left over from
+    a walk begun for a level before."""
     cases = [(GameRules(shoe=(2, 1, 1, 2, 1, 1, 1, 2, 1, 5), split_hands=2, **rules), pair, upcard)  # type: ignore[arg-type]
              for rules, pair, upcard in (({}, 8, 9), ({"hole_card": "enhc"}, 4, 5), ({"h17": True}, 10, 6))]
     whole = [optimal_split(rules, pair, upcard).w for rules, pair, upcard in cases]
