@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from functools import cache
 
 import pytest
 
@@ -222,13 +223,26 @@ class LineDraws:
         return self.p
 
 
-def test_game_derivatives_are_the_linear_coefficients_along_the_line():
+@pytest.fixture(scope="module")
+def infinite_game_effects():
+    """``game_removal_effects`` of the infinite deck by (naturals, objective), each computed once in the
+    module (about a second each): the tests below read the same effects and patch nothing."""
+    from bjexact.symbolic.removal import game_removal_effects
+
+    @cache
+    def effects(naturals: str, objective: str):
+        return game_removal_effects(Rules(decks="inf", naturals=naturals), objective)
+
+    return effects
+
+
+def test_game_derivatives_are_the_linear_coefficients_along_the_line(infinite_game_effects):
     """Dual numbers against the exact polynomial of h along the same line (QQ[h])."""
     from bjexact.player import solve_infinite
-    from bjexact.symbolic.removal import fixed_policy_game_value, game_removal_effects
+    from bjexact.symbolic.removal import fixed_policy_game_value
 
     rules = Rules(decks="inf")
-    effects = game_removal_effects(rules)
+    effects = infinite_game_effects(rules.naturals, "ev")
     solution = solve_infinite(rules)
     assert effects.base == solution.game.value
     policy = {(s.total, s.soft, s.upcard): p.best for s, p in solution.positions.items()}
@@ -249,13 +263,13 @@ class RationalDraws:
 
 
 @pytest.mark.parametrize("naturals,objective", [("peek", "ev"), ("separate", "win"), ("as21", "ev")])
-def test_game_derivatives_match_central_differences(naturals, objective):
+def test_game_derivatives_match_central_differences(naturals, objective, infinite_game_effects):
     """(V(p + h d) - V(p - h d)) / 2h = D_r V + O(h^2), exactly computed at h = 10^-6."""
     from bjexact.player import solve_infinite
-    from bjexact.symbolic.removal import fixed_policy_game_value, game_removal_effects
+    from bjexact.symbolic.removal import fixed_policy_game_value
 
     rules = Rules(decks="inf", naturals=naturals)
-    effects = game_removal_effects(rules, objective)
+    effects = infinite_game_effects(naturals, objective)
     solution = solve_infinite(rules, objective)
     policy = {(s.total, s.soft, s.upcard): p.best for s, p in solution.positions.items()}
     p = [mpq(1, 13)] * 9 + [mpq(4, 13)]

@@ -12,7 +12,7 @@ import optimal_split_bruteforce as bf
 import pytest
 from clirun import run
 
-from bjexact.apps.sweep import solve_task
+from bjexact.apps.sweep import ResultStore
 from bjexact.core.cards import counts_of, rank_symbol
 from bjexact.core.numbers import fraction_string, mpq
 from bjexact.core.rules import GameRules
@@ -207,8 +207,9 @@ def test_where_the_optimum_is_not_given_yet_one_line_says_so(capsys, argv):
 
 def test_a_sweep_and_a_chart_under_optimal_splits_give_edges_values_and_best_moves(capsys, tmp_path):
     """On a 14-card shoe: the sweep's house edges are solve_game's (a task has no variance: no
-    distribution is computed under perfect post-split play), and the chart's pair cells split (P, Ph,
-    Pd) exactly where the optimal splits are the best move."""
+    distribution is computed under perfect post-split play; the base task's result read from the store,
+    where the sweep put what solve_task gave), and the chart's pair cells split (P, Ph, Pd) exactly
+    where the optimal splits are the best move."""
     shoe = (2, 1, 1, 1, 1, 1, 1, 1, 1, 4)
     base = GameRules(shoe=shoe, split_hands=2, split_strategy="optimal")
     (tmp_path / "grid.toml").write_text(f'[base]\nshoe = {list(shoe)}\nsplit_hands = 2\n'
@@ -220,7 +221,8 @@ def test_a_sweep_and_a_chart_under_optimal_splits_give_edges_values_and_best_mov
     solution = solve_game(base)
     assert document["base_house_edge"] == fraction_string(-solution.ev)
     assert document["effects"][0]["house_edge"] == fraction_string(-solve_game(replace(base, h17=True)).ev)
-    assert solve_task(base.to_json())["variance"] is None
+    stored = ResultStore(tmp_path / "store").get(base.to_json())
+    assert stored is not None and stored["variance"] is None and stored["ev"] == fraction_string(solution.ev)
     status, out, err = run(capsys, "chart", "--shoe", ",".join(map(str, shoe)), "--split-hands", "2",
                            "--split-strategy", "optimal", "--format", "json")
     assert status == 0, err

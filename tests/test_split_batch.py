@@ -51,8 +51,10 @@ def test_every_pair_and_upcard_equals_the_recursive_solver(pair):
 
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_every_rule_set_equals_the_recursive_solver(rules):
-    """A shoe of seventeen cards, three pairs against three up-cards."""
-    shoe = (2, 1, 1, 2, 1, 1, 1, 2, 1, 5)
+    """A shoe of sixteen cards, three pairs against three up-cards. It holds no six: under each rule set
+    the two solvers take every line (and way between lines) of their code that they take on the same
+    shoe with a six and a fifth ten, in half the time."""
+    shoe = (2, 1, 1, 2, 1, 0, 1, 2, 1, 4)
     for pair, upcard in ((1, 10), (4, 5), (8, 9)):
         fast, recursive = both(GameRules(shoe=shoe, split_hands=2, **rules), pair, upcard)  # type: ignore[arg-type]
         assert fast == recursive, (pair, upcard)
@@ -100,12 +102,16 @@ def test_one_deck_as_the_recursive_solver_gave_it(rules, pair, upcard, w):
 
 def test_small_pieces_give_the_same_values(monkeypatch):
     """The second hand valued a few positions at a time and the dealer walked a few sets at a time, its
-    batches running on across the levels: the same values as in one piece each."""
+    batches running on across the levels: the same values as in one piece each. Pieces of 20 positions
+    and 30 sets cut every kind of piece that pieces of 5 and 3 cut, in a fifth of the time: over the
+    three splits' 28 levels they split the second hand's positions at 20 and a move's rows at the first
+    hand (up to 36 positions); 16 levels take the dealer's rows of several walks, 18 rows left over from
+    a walk begun for a level before."""
     cases = [(GameRules(shoe=(2, 1, 1, 2, 1, 1, 1, 2, 1, 5), split_hands=2, **rules), pair, upcard)  # type: ignore[arg-type]
              for rules, pair, upcard in (({}, 8, 9), ({"hole_card": "enhc"}, 4, 5), ({"h17": True}, 10, 6))]
     whole = [optimal_split(rules, pair, upcard).w for rules, pair, upcard in cases]
-    monkeypatch.setattr(split_batch, "_CHUNK", 5)
-    monkeypatch.setattr(split_batch, "_DEALER_CHUNK", 3)
+    monkeypatch.setattr(split_batch, "_CHUNK", 20)
+    monkeypatch.setattr(split_batch, "_DEALER_CHUNK", 30)
     assert [optimal_split(rules, pair, upcard).w for rules, pair, upcard in cases] == whole
 
 
