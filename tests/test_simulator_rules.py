@@ -261,7 +261,10 @@ def test_a_charlie_paid_as_a_plain_hand_fails_and_the_faults_are_ranked_under_no
 
 
 def test_check_sim_game_accepts_the_new_rules_and_no_doubling(capsys):
-    for extra in (["--double", "none"], ["--charlie", "5", "--double-after-hit", "--split-hands", "2"]):
+    """The command builds the rule sets of test_the_reference_round_simulator_passes_with_each_rule's first and
+    fifth options (no doubling; a Charlie with doubling after hitting, ENHC), whose exact distributions and
+    candidate faults this process has then computed already."""
+    for extra in (["--double", "none"], ["--charlie", "6", "--double-after-hit", "--hole-card", "enhc"]):
         status, out, err = run(capsys, "check-sim", "bjexact.checks.rounds:exact_round_simulator", "--factory",
                                "--game", "--decks", "inf", "--rounds", "20000", "--seed", "1", *extra)
         assert status == 0, err
