@@ -26,6 +26,9 @@ from bjexact.player.game import engine_covers, hand_moves, solve_game
 SHOES = [(2, 1, 1, 1, 1, 1, 1, 1, 1, 4), (1, 2, 2, 2, 0, 0, 0, 0, 1, 5), (2, 0, 3, 0, 2, 0, 0, 2, 0, 6)]
 RESPLIT_SHOE = (1, 0, 0, 0, 0, 2, 3, 3, 3, 7)  # 19 cards: 7,7 and 8,8 resplit
 HALF_DECK = (2, 2, 2, 2, 2, 2, 2, 2, 2, 8)
+# 17 cards, two aces and two deuces: a hand of seven cards (A,A,2,2,3,4,5) is dealt, so every Charlie of
+# five to seven cards is reached, as on the half deck, at a third of the half deck's solve
+SEVEN_CARD_SHOE = (2, 2, 1, 1, 1, 1, 1, 1, 1, 4)
 RULE_SETS = [
     dict(split_hands=2, charlie=4),
     dict(split_hands=2, double_after_hit=True),
@@ -130,7 +133,7 @@ def test_the_infinite_decks_split_distribution_covers_the_new_rules():
 # --- properties ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("shoe", ["inf", HALF_DECK])
+@pytest.mark.parametrize("shoe", ["inf", SEVEN_CARD_SHOE])
 def test_a_charlie_raises_the_value_and_fewer_cards_raise_it_more(shoe):
     values = [solve_game(game_rules(shoe, dict(split_hands=2, charlie=c)), with_distribution=False).ev
               for c in (None, 7, 6, 5)]
@@ -153,9 +156,11 @@ def test_more_split_hands_never_lower_the_value_and_change_nothing_the_shoe_cann
     eight = solve_game(GameRules(decks="inf", split_hands=8), with_distribution=False)
     assert eight.ev > four.ev
     assert all(eight.hands[(8, 8, u)].w["split"] > four.hands[(8, 8, u)].w["split"] for u in range(1, 11))
-    at_most_four = (4,) * 10  # no rank can make a fifth hand
-    assert solve_game(GameRules(shoe=at_most_four, split_hands=8), with_distribution=False).ev == \
-        solve_game(GameRules(shoe=at_most_four, split_hands=4), with_distribution=False).ev
+    # no rank can make a fifth hand, but aces, eights and tens make a fourth: three hands are worth less, four
+    # and eight the same (19 cards: as strong as four of every rank, which took six times as long)
+    at_most_four = (4, 1, 1, 1, 1, 1, 1, 4, 1, 4)
+    values = [solve_game(GameRules(shoe=at_most_four, split_hands=n), with_distribution=False).ev for n in (3, 4, 8)]
+    assert values[2] == values[1] != values[0]
 
 
 def test_the_engine_is_kept_where_it_covers_the_rules():
@@ -256,7 +261,10 @@ def test_a_charlie_paid_as_a_plain_hand_fails_and_the_faults_are_ranked_under_no
 
 
 def test_check_sim_game_accepts_the_new_rules_and_no_doubling(capsys):
-    for extra in (["--double", "none"], ["--charlie", "5", "--double-after-hit", "--split-hands", "2"]):
+    """The command builds the rule sets of test_the_reference_round_simulator_passes_with_each_rule's first and
+    fifth options (no doubling; a Charlie with doubling after hitting, ENHC), whose exact distributions and
+    candidate faults this process has then computed already."""
+    for extra in (["--double", "none"], ["--charlie", "6", "--double-after-hit", "--hole-card", "enhc"]):
         status, out, err = run(capsys, "check-sim", "bjexact.checks.rounds:exact_round_simulator", "--factory",
                                "--game", "--decks", "inf", "--rounds", "20000", "--seed", "1", *extra)
         assert status == 0, err

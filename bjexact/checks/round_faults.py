@@ -119,6 +119,14 @@ _SOFT_17 = HandValue(17, True)
 _ZERO = mpq(0)
 _ONE = mpq(1)
 _BUST = HandValue(22, False)
+_UNIT_RESULTS: dict[int, mpq] = {}  # a whole number of units as an mpq, made once (its hash computed once)
+
+
+def _unit(result: int) -> mpq:
+    found = _UNIT_RESULTS.get(result)
+    if found is None:
+        found = _UNIT_RESULTS[result] = mpq(result)
+    return found
 
 
 @dataclass(frozen=True, eq=False)
@@ -183,8 +191,10 @@ class _Round:
         self._moves: dict[tuple[HandValue, int, int, tuple[int, int] | None], str] = memo.setdefault("moves", {})
         self._splits: dict[tuple[int, int, int, int], _Law] = memo.setdefault("splits", {})
         self._seconds: dict[tuple[int, int, tuple[int, bool]], _Law] = memo.setdefault("seconds", {})
-        self._settled: dict[tuple[int, HandValue], tuple[_Law, dict[mpq, mpq]]] = memo.setdefault("settled", {})
+        self._settled: dict[tuple[int, HandValue], tuple[_Law, dict[int, mpq]]] = memo.setdefault("settled", {})
         self._settled_parts: dict[int, tuple[_Law, _Law]] = memo.setdefault("settled parts", {})
+        self._folded: dict[tuple[tuple[int, int, bool], tuple[HandValue, bool], bool], dict[mpq, mpq]] = \
+            memo.setdefault("split results", {})
 
     # the dealer
 
@@ -351,7 +361,10 @@ class _Round:
                 loss = self.rules.dealer_natural_loss(list(s))
                 out[loss] = out.get(loss, _ZERO) + p
             return out
-        return hands(lambda law: self._results(part(law), value), operator.add, _ZERO)
+        # summed as ints (a hand's result here is a whole number of units), each made an mpq once at the end:
+        # a fresh mpq computes its hash anew, which cost more than the convolution's products
+        summed = hands(lambda law: self._results(part(law), value), operator.add, 0)
+        return {_unit(r): p for r, p in summed.items()}
 
     def _settled_part(self, law: _Law) -> _Law:
         """The part of ``law`` where the hand is settled (memoised by identity, the law held)."""
@@ -360,30 +373,46 @@ class _Round:
             found = self._settled_parts[id(law)] = (law, {f: p for f, p in law.items() if f.settled})
         return found[1]
 
-    def _results(self, law: _Law, dealer: HandValue) -> dict[mpq, mpq]:
-        """P(the hand's net result) of a hand of ``law`` against the dealer's final ``dealer`` (no natural);
+    def _results(self, law: _Law, dealer: HandValue) -> dict[int, mpq]:
+        """P(the hand's net result) of a hand of ``law`` against the dealer's final ``dealer`` (no natural),
+        the result a whole number of units (no natural here: a stake won, pushed or lost) as an int;
         memoised by the law's identity (the memo holds the law, so that identity is never reused)."""
         key = (id(law), dealer)
         found = self._settled.get(key)
         if found is None:
-            results: dict[mpq, mpq] = {}
+            results: dict[int, mpq] = {}
             for f, p in law.items():
-                result = f.stake * self.rules.payout(hand_result(f.value, dealer, player_natural=False,
-                                                                 dealer_natural=False, charlie=f.charlie))
+                result = f.stake * int(self.rules.payout(hand_result(f.value, dealer, player_natural=False,
+                                                                     dealer_natural=False, charlie=f.charlie)))
                 results[result] = results.get(result, _ZERO) + p
             found = self._settled[key] = (law, results)
         return found[1]
 
-    def hands_against(self, hands: _Fold, final: _DealerLaw, two: _DealerLaw) -> dict[mpq, mpq]:
-        """The net result of the hands against the dealer's outcomes, the fault applied."""
+    def _kept_settle(self, hands: _Fold, dealer: tuple[HandValue, bool], settled_only: bool,
+                     key: tuple[int, int, bool] | None) -> dict[mpq, mpq]:
+        """:meth:`settle`, kept by ``key`` (split hands: (pair, up-card, the second hand dropped)) with the
+        player's hands: it depends on the hands and the dealer's outcome alone, so the faults of one play
+        that change the dealer's rule or what is settled ask the same split hands again."""
+        if key is None:
+            return self.settle(hands, dealer, settled_only)
+        full = (key, dealer, settled_only)
+        found = self._folded.get(full)
+        if found is None:
+            found = self._folded[full] = self.settle(hands, dealer, settled_only)
+        return found
+
+    def hands_against(self, hands: _Fold, final: _DealerLaw, two: _DealerLaw,
+                      key: tuple[int, int, bool] | None = None) -> dict[mpq, mpq]:
+        """The net result of the hands against the dealer's outcomes, the fault applied (``key``: see
+        :meth:`_kept_settle`)."""
         out: dict[mpq, mpq] = {}
         for dealer, q in final.items():
-            _mix(out, self.settle(hands, dealer), q)
+            _mix(out, self._kept_settle(hands, dealer, False, key), q)
         if self.fault == "split-21-as-settled":  # every hand settled: the dealer keeps its two cards
             for dealer, q in final.items():
-                _mix(out, self.settle(hands, dealer, settled_only=True), -q)
+                _mix(out, self._kept_settle(hands, dealer, True, key), -q)
             for dealer, q in two.items():
-                _mix(out, self.settle(hands, dealer, settled_only=True), q)
+                _mix(out, self._kept_settle(hands, dealer, True, key), q)
         return out
 
     def deal(self, a: int, b: int, up: int, final: _DealerLaw, two: _DealerLaw) -> dict[mpq, mpq]:
@@ -408,8 +437,11 @@ class _Round:
         if move == "surrender":
             out[-mpq(1, 2)] = out.get(-mpq(1, 2), _ZERO) + rest
             return out
-        hands = self.split_fold(a, up) if move == "split" else _one_hand(self.unsplit(a, b, up, move))
-        _mix(out, self.hands_against(hands, final, two), _ONE)
+        if move == "split":
+            key = (a, up, self.fault == "split-hand-dropped")
+            _mix(out, self.hands_against(self.split_fold(a, up), final, two, key), _ONE)
+        else:
+            _mix(out, self.hands_against(_one_hand(self.unsplit(a, b, up, move)), final, two), _ONE)
         return out
 
 

@@ -809,27 +809,40 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
             out[c - 1] += 1
         return tuple(out)
 
-    def finished(cards: list[int]) -> bool:
-        return hand_is_finished(rules, hand_value(cards), len(cards))
+    # each hand's value is followed card by card (not recomputed from its cards), and the dealer's rule and
+    # the settling are looked up by plain numbers once asked: the same cards drawn, the same results
+    stops: dict[tuple[int, bool, int, bool], bool] = {}
 
+    def dealer_stops_on(value: HandValue, before: HandValue) -> bool:
+        key = (value.total, value.soft, before.total, before.soft)
+        found = stops.get(key)
+        if found is None:
+            found = stops[key] = dealer_stands(value, before)
+        return found
+
+    up_value = {up: hand_value((up,)) for up in ranks}
     settle = _remembered_settle(rules)
 
     def play_round(rng: random.Random) -> float:
         def draw() -> int:
             return ranks[bisect(bounds, rng.random() * weight, 0, last)]
 
-        def play_on(cards: list[int], choose: Callable[[list[int]], str]) -> tuple[list[int], int]:
-            """A hand of three or more cards played on by ``choose`` (stand, hit, double): its cards, stake."""
-            while not finished(cards):
+        def play_on(cards: list[int], choose: Callable[[list[int]], str]) -> tuple[list[int], int, HandValue]:
+            """A hand of three or more cards played on by ``choose`` (stand, hit, double): its cards, stake, value."""
+            value = hand_value(cards)
+            while not hand_is_finished(rules, value, len(cards)):
                 move = choose(cards)
                 if doubles_after_hit is not None and doubles_after_hit(counts(cards), split_pair, up):
                     move = "double"
                 if move == "double":
-                    return cards + [draw()], 2
+                    card = draw()
+                    return cards + [card], 2, add_card(value, card)
                 if move != "hit":
                     break
-                cards = cards + [draw()]
-            return cards, 1
+                card = draw()
+                cards = cards + [card]
+                value = add_card(value, card)
+            return cards, 1, value
 
         a, b, up = draw(), draw(), draw()
         hole = draw() if peek else None
@@ -848,7 +861,7 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
         split_pair = a if best == "split" else None
         if best == "surrender":
             return -1.0 if fault == "surrender-as-loss" else -0.5
-        hands: list[tuple[list[int], int]] = []  # cards, stake
+        hands: list[tuple[list[int], int, HandValue]] = []  # cards, stake, value
         if best == "split":
             pair = a
             split: list[list[int]] = [[pair], [pair]]
@@ -875,7 +888,8 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
                     move = "double" if dealt == "double" and rules.das else \
                         "hit" if solver.continues_hitting(counts(cards), up) else "stand"
                 if move == "double":
-                    hands.append((cards + [draw()], 2))
+                    card = draw()
+                    hands.append((cards + [card], 2, hand_value(cards + [card])))
                     continue
                 if move == "hit":
                     aces_hit = fault == "split-aces-hit" and pair == ACE
@@ -887,28 +901,33 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
                         return "hit" if fault == "das-refused" and later == "double" else later
                     hands.append(play_on(cards + [draw()], choose))
                     continue
-                hands.append((cards, 1))
+                hands.append((cards, 1, hand_value(cards)))
         elif best == "double":
-            hands.append(([a, b, draw()], 2))
+            card = draw()
+            hands.append(([a, b, card], 2, hand_value((a, b, card))))
         else:
             if best == "hit":
                 hands.append(play_on([a, b, draw()], lambda cards: solver.later_move(counts(cards), up)))
             else:
-                hands.append(([a, b], 1))
+                hands.append(([a, b], 1, hand_value((a, b))))
         split_hands = best == "split"
         if fault == "split-hand-dropped" and split_hands:
             del hands[1]
         dealer = [up, hole if hole is not None else draw()]
         if natural[up, dealer[1]]:  # no hole card: a dealer natural takes the bets (OBO: the original one)
-            return float(rules.dealer_natural_loss([stake for _, stake in hands]))
+            return float(rules.dealer_natural_loss([stake for _, stake, _ in hands]))
         settled = fault == "split-21-as-settled" and all(
-            hand_is_settled(hand_value(cards), len(cards), split_hands) for cards, _ in hands)
-        before, value = hand_value(dealer[:1]), hand_value(dealer)
-        while not settled and not dealer_stands(value, before):
+            hand_is_settled(value, len(cards), split_hands) for cards, _, value in hands)
+        before = up_value[up]
+        value = add_card(before, dealer[1])
+        while not settled and not dealer_stops_on(value, before):
             card = draw()
             dealer.append(card)
             before, value = value, add_card(value, card)
-        return float(sum(settle(cards, dealer, value, stake, split_hands) for cards, stake in hands))
+        if len(hands) == 1:
+            cards, stake, hand = hands[0]
+            return float(settle(cards, hand, dealer, value, stake, split_hands))
+        return float(sum(settle(cards, hand, dealer, value, stake, split_hands) for cards, stake, hand in hands))
 
     return play_round
 
@@ -930,14 +949,17 @@ class _RememberedPlay:
         self.continues_hitting = cache(play.continues_hitting)
 
 
-def _remembered_settle(rules: GameRules) -> Callable[[list[int], list[int], HandValue, int, bool], mpq]:
-    """:meth:`GameRules.settle` of a finished hand against the dealer's cards (``dealer_value`` their
-    value), each answer kept: the result depends only on the hand's value and number of cards, the
-    dealer's value and whether it holds two cards (a natural), the stake and whether the hand is split."""
-    found: dict[tuple[HandValue, int, HandValue, bool, int, bool], mpq] = {}
+def _remembered_settle(rules: GameRules) -> Callable[[list[int], HandValue, list[int], HandValue, int, bool], mpq]:
+    """:meth:`GameRules.settle` of a finished hand (``value`` its cards' value) against the dealer's cards
+    (``dealer_value`` their value), each answer kept: the result depends only on the hand's value and
+    number of cards, the dealer's value and whether it holds two cards (a natural), the stake and whether
+    the hand is split (kept by plain numbers: a tuple of them hashes quicker than hand values)."""
+    found: dict[tuple[int, bool, int, int, bool, bool, int, bool], mpq] = {}
 
-    def settle(cards: list[int], dealer: list[int], dealer_value: HandValue, stake: int, split: bool) -> mpq:
-        key = (hand_value(cards), len(cards), dealer_value, len(dealer) == 2, stake, split)
+    def settle(cards: list[int], value: HandValue, dealer: list[int], dealer_value: HandValue, stake: int,
+               split: bool) -> mpq:
+        key = (value.total, value.soft, len(cards), dealer_value.total, dealer_value.soft, len(dealer) == 2, stake,
+               split)
         result = found.get(key)
         if result is None:
             result = found[key] = rules.settle(cards, dealer, stake, split=split)

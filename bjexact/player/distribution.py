@@ -205,11 +205,12 @@ class NetResults:
         for outcome, n in zip(OUTCOMES, numerators):
             if not n or (outcome == "blackjack" and not solver.natural_loses):
                 continue  # under peek/OBO a dealer natural is settled with the round, not here
-            # the hands' results against this outcome, and their sums over 0..most hands of a kind
+            # the hands' results against this outcome, and their sums over 0..most hands of a kind (results
+            # as ints, made mpq once per sum: a fresh mpq's hash costs more than the convolution's products)
             most = solver.split_limit(pair)
             sums = [_powers(_settle(not_pair, outcome), most), _powers(_settle(free, outcome), most)]
             for (b, waiting), chance in kinds.items():
-                mix(out, _convolve(sums[0][b], sums[1][waiting]), chance * mpq(n, denominator))
+                mix(out, _as_results(_convolve(sums[0][b], sums[1][waiting])), chance * mpq(n, denominator))
         return out
 
     # --- splits, finite shoes ---
@@ -659,8 +660,8 @@ def _digits(codes: Any, room: Any, place: Any) -> Any:
 
 
 def _powers(dist: Dist, most: int = 4) -> list[Dist]:
-    """The distributions of the sum of 0, 1, ..., ``most`` independent draws from ``dist``."""
-    powers: list[Dist] = [{_ZERO: _ONE}]
+    """The distributions of the sum of 0, 1, ..., ``most`` independent draws from ``dist`` (int results)."""
+    powers: list[Dist] = [{0: _ONE}]
     for _ in range(most):
         powers.append(_convolve(powers[-1], dist))
     return powers
@@ -843,7 +844,8 @@ def _settle_hands(done: tuple[tuple[int, int], ...], outcome: str) -> int:
 
 
 def _settle(final: Dist, outcome: str) -> Dist:
-    """Net results of a hand whose (total, stake) is distributed as ``final`` against a dealer outcome."""
+    """Net results of a hand whose (total, stake) is distributed as ``final`` against a dealer outcome, as ints
+    (whole units: :func:`_as_results` makes them the mpq of a distribution)."""
     out: Dist = {}
     for (total, stake), q in final.items():
         if total == CHARLIE_TOTAL and outcome != "blackjack":  # a Charlie wins, but not against a natural
@@ -855,6 +857,19 @@ def _settle(final: Dist, outcome: str) -> Dist:
         else:
             dealer = int(outcome)
             result = stake if total > dealer else 0 if total == dealer else -stake
-        key = mpq(result)
-        out[key] = out.get(key, _ZERO) + q
+        out[result] = out.get(result, _ZERO) + q
+    return out
+
+
+_RESULTS: dict[int, mpq] = {}  # a whole number of units as an mpq, made once (its hash computed once)
+
+
+def _as_results(summed: Dist) -> Dist:
+    """A distribution of int results with the results as mpq (keys in the same order)."""
+    out: Dist = {}
+    for result, p in summed.items():
+        key = _RESULTS.get(result)
+        if key is None:
+            key = _RESULTS[result] = mpq(result)
+        out[key] = p
     return out
