@@ -189,6 +189,16 @@ def test_an_unbalanced_count_is_read_by_running_count_from_its_initial_running_c
     assert hi_lo.by == "true" and hi_lo.key_count is None and "by_true_count" in hi_lo.to_json()
 
 
+def test_count_plays_the_full_shoes_chart_on_a_quarter_deck(tmp_path, capsys):
+    # soft 17 v 6 is no two-card hand of one suit (its 6 is up): the chart's cell is A,2,4's best move
+    status, out, err = run(capsys, "count", "--shoe", "1,1,1,1,1,1,1,1,1,4", "--split-hands", "1", "--shoes", "1",
+                           "--serial", "--quiet", "--format", "json", "--store", str(tmp_path))
+    assert status == 0, err
+    document = json.loads(out)
+    assert document["rounds"] >= 1
+    assert all(parse_fraction(r["ev_basic"]) <= parse_fraction(r["ev"]) for r in document["by_true_count"])
+
+
 def test_count_command_dask_equals_serial(tmp_path, capsys):
     pytest.importorskip("distributed")
     # one shoe: its four rounds are four tasks for the two workers, as two shoes' eight were

@@ -18,6 +18,19 @@ Which cell decides (:meth:`ChartPolicy.move`)
     stand. Resplitting follows the splitting rules of the engine: a pair card dealt to a split
     hand starts a new hand while the rules allow one more (the pair row said split).
 
+The engine's own chart (:meth:`ChartPolicy.of_solution`)
+    Its cells are those of :meth:`~bjexact.player.solution.GameSolution.chart`: each the move of
+    largest value summed over the cell's two-card hands, each weighted by its chance. Hard rows
+    no two different cards make (4 and 20 on every shoe) take the codes of the nearest hard row,
+    as a printed chart's do. On a small shoe play can still reach a total no two-card hand makes
+    against an up-card (soft 18 v 7 when the shoe's one 7 is the up-card: A,2,5 makes it): such
+    a cell is chosen by the same rule over the hands of that total of the fewest cards (three or
+    more) the shoe can deal beside the up-card, leaving a card for the hole, each weighted by its
+    chance, among the moves they may make (stand, hit and, with ``double_after_hit``, double;
+    each valued as for the chart's other cells, play after a hit optimal): :func:`with_longer_hand_cells`.
+    So the chart has a cell for every total its play reaches on the shoe, and on any shoe the
+    shoe depletes to (counting plays the full shoe's chart on what is left).
+
 Values
     :func:`evaluate_chart` gives the round's exact expected result under the chart (per unit
     initial bet, dealer naturals settled as the rules say) for the infinite deck and for any
@@ -31,20 +44,22 @@ Values
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from math import comb, prod
 
-from ..core.cards import RANKS, Counts, counts_of, rank_symbol
+from ..core.cards import RANKS, Counts, FiniteShoe, counts_of, rank_symbol, ranks_in
 from ..core.numbers import mpq
 from ..core.rules import GameRules
 from ..errors import BjexactError
-from .game import solve_with
+from .game import later_moves, solve_with
 from .seen import NOTHING_GONE, SeenCards
-from .solution import GameSolution
+from .solution import GameSolution, chart_code
 from .states import counts_value
-from .values import FractionSolver, MoveValues
+from .values import FractionSolver, MoveValues, solver_for
 
-__all__ = ["POLICY_CODES", "ChartPolicy", "code_move", "evaluate_chart", "solve_game_and_chart", "ChartStrategy"]
+__all__ = ["POLICY_CODES", "ChartPolicy", "code_move", "evaluate_chart", "solve_game_and_chart", "ChartStrategy",
+           "with_longer_hand_cells"]
 
 POLICY_CODES = ("H", "S", "D", "Dh", "Ds", "P", "Ph", "Pd", "R", "Rh", "Rs", "Rp", "N")
 _HALF = mpq(1, 2)
@@ -98,6 +113,80 @@ def with_nearest_hard_rows(codes: Mapping[tuple[str, str, int], str],
     return out
 
 
+# the total rows a hand of three or more cards can need (hard 4 is only 2,2; soft 12 only A,A)
+_LONGER_HAND_ROWS = tuple(("hard", t) for t in range(5, 21)) + tuple(("soft", t) for t in range(13, 21))
+
+
+def with_longer_hand_cells(codes: Mapping[tuple[str, str, int], str],
+                           rules: GameRules) -> dict[tuple[str, str, int], str]:
+    """``codes`` (a chart of ``rules``'s two-card hands) with a cell for every total against every up-card
+    that only hands of three or more cards make on the shoe (the module docstring): the move of largest
+    value summed over the hands of that total of the fewest cards, each weighted by its chance of being
+    dealt beside the up-card (the hole card still to come), among stand, hit and, where the rules let
+    such a hand double, double (coded as :func:`~bjexact.player.solution.chart_code` codes the other
+    cells). Cells ``codes`` has are kept; the infinite deck deals every total in two cards.
+
+    >>> rules = GameRules(shoe=(1, 1, 1, 1, 1, 1, 1, 1, 1, 8), split_hands=2)
+    >>> with_longer_hand_cells({}, rules)[("soft", "18", 7)]  # A,2,5 A,3,4 (the 7 is up)
+    'S'
+    """
+    out = dict(codes)
+    shoe = rules.make_shoe()
+    if not isinstance(shoe, FiniteShoe):
+        return out
+    solver: FractionSolver | None = None
+    for upcard in RANKS:
+        missing = {row for row in _LONGER_HAND_ROWS if (row[0], str(row[1]), upcard) not in out}
+        if not shoe.counts[upcard - 1] or not missing:
+            continue
+        left = list(shoe.counts)
+        left[upcard - 1] -= 1
+        for (section, total), hands in _fewest_card_hands(left, missing, rules.charlie).items():
+            if solver is None:  # the values of unsplit hands, the same under every split strategy
+                unsplit = rules if rules.split_strategy != "optimal" else replace(rules, split_strategy="cdz")
+                solver = solver_for(unsplit)
+            values: dict[str, mpq] = {}
+            for hand, chance in hands:
+                moves = later_moves(solver, ranks_in(hand), upcard)
+                for move in moves.w:
+                    values[move] = values.get(move, mpq(0)) + chance * moves.unconditional(move)
+            out[(section, str(total), upcard)] = chart_code(values)
+    return out
+
+
+def _fewest_card_hands(left: list[int], rows: set[tuple[str, int]],
+                      charlie: int | None) -> dict[tuple[str, int], list[tuple[Counts, mpq]]]:
+    """For each total of ``rows`` that hands of three or more cards of ``left`` (the counts beside the
+    up-card) make, leaving a card for the hole and short of a ``charlie`` (a Charlie has won): those
+    hands of the fewest cards, with their chances."""
+    unseen = sum(left)
+    most = unseen - 1 if charlie is None else min(unseen - 1, charlie - 1)
+    found: dict[tuple[str, int], tuple[int, list[tuple[Counts, mpq]]]] = {}
+    for hand in _hands_within(left, 0, [], 20):
+        cards = sum(hand)
+        value = counts_value(hand)
+        row = ("soft" if value.soft else "hard", value.total)
+        if not 3 <= cards <= most or row not in rows:
+            continue
+        fewest = found.get(row)
+        if fewest is not None and fewest[0] < cards:
+            continue
+        if fewest is None or fewest[0] > cards:
+            fewest = found[row] = (cards, [])
+        ways = prod(comb(n, k) for n, k in zip(left, hand))
+        fewest[1].append((hand, mpq(ways, comb(unseen, cards))))
+    return {row: hands for row, (_, hands) in found.items()}
+
+
+def _hands_within(left: list[int], rank: int, taken: list[int], room: int) -> Iterator[Counts]:
+    """Every hand (counts) of the cards ``left`` of hard total at most ``room`` more than ``taken``."""
+    if rank == len(left):
+        yield tuple(taken)
+        return
+    for k in range(min(left[rank], room // (rank + 1)) + 1):
+        yield from _hands_within(left, rank + 1, [*taken, k], room - k * (rank + 1))
+
+
 @dataclass(frozen=True)
 class ChartPolicy:
     """A basic strategy chart: (section, row, up-card rank) -> code (see the module docstring)."""
@@ -112,11 +201,14 @@ class ChartPolicy:
     @classmethod
     def of_solution(cls, solution: GameSolution) -> ChartPolicy:
         """The engine's own total-dependent basic strategy chart of a solved rule set (Ph/Pd with DAS;
-        hard rows no two different cards make are completed from the nearest row)."""
+        hard rows no two different cards make are completed from the nearest row; a cell for a total
+        only three cards or more make against an up-card, as on a small shoe, is the move best for
+        the hands of that total of the fewest cards, weighted by their chances:
+        :func:`with_longer_hand_cells`), so that play never reaches a total it has no cell for."""
         chart = solution.chart(das_codes=True)
         codes = {(section, row, upcard): cell.code for section, rows in chart.items()
                  for row, cells in rows.items() for upcard, cell in cells.items()}
-        return cls(with_nearest_hard_rows(codes, range(4, 21)))
+        return cls(with_longer_hand_cells(with_nearest_hard_rows(codes, range(4, 21)), solution.rules))
 
     def with_every_hard_row(self) -> ChartPolicy:
         """The chart with every hard total from 4 to 20 it has no row for (4 and 20 no two different
