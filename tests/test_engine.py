@@ -278,6 +278,58 @@ def test_the_optima_of_resplit_hands_come_from_one_batch_of_dealer_rows_per_upca
     assert_as_recorded(name, new)
 
 
+# Charlie rule sets, compared live with the fraction arithmetic (each a second or less): a hand of the
+# Charlie's count is finished, worth P(no dealer natural) under peek and OBO and 1 - 2 P(natural) under
+# ENHC, reached by hits of unsplit and split hands, and (resplits) with hidden non-pair cards gone.
+CHARLIE_RULE_SETS = [
+    dict(shoe=TINY, split_hands=2, charlie=4, surrender="late"),
+    dict(shoe=TINY, split_hands=4, rsa=True, hit_split_aces=True, split_strategy="cdp", h17=True, charlie=4),
+    dict(shoe=TINY, split_hands=4, hole_card="enhc", split_strategy="cdp1", charlie=4),
+    dict(shoe=TINY, split_hands=4, hole_card="enhc", charlie=4, double="10-11", das=False),
+    dict(shoe=TINY, split_hands=3, hole_card="enhc", obo=True, charlie=5, bj_pays=mpq(6, 5), surrender="early"),
+    dict(shoe=SMALL, split_hands=2, charlie=5, split_strategy="cdp1", h17=True),
+    dict(shoe=SMALL, split_hands=1, hole_card="enhc", charlie=6),
+]
+
+
+@pytest.mark.parametrize("options", CHARLIE_RULE_SETS, ids=name_of)
+def test_the_engine_equals_the_fraction_arithmetic_under_a_charlie(options):
+    assert_same(GameRules(**options))
+
+
+def test_the_engine_under_a_charlie_gives_each_hand_the_moves_of_hand_moves():
+    """Every two-card hand's moves from the engine are those :func:`hand_moves` computes for that hand
+    alone (fraction arithmetic), and a hand of the Charlie's count asked later (a simulator's
+    question) is answered as the fraction arithmetic answers it."""
+    from bjexact.player.game import hand_moves
+    from bjexact.player.values import EngineSolver, FractionSolver
+
+    rules = GameRules(shoe=TINY, split_hands=3, hole_card="enhc", charlie=4, split_strategy="cdp")
+    solution = solve_game(rules, with_distribution=False, progress=False)
+    for (a, b, upcard), moves in solution.hands.items():
+        assert dict(hand_moves(rules, (a, b), upcard).w) == dict(moves.w), (a, b, upcard)
+    engine, fractions = EngineSolver(rules), FractionSolver(rules)
+    for upcard in (1, 5, 10):
+        engine.prefetch(upcard)
+        for hand in [(1, 1, 1, 0, 0, 0, 0, 0, 0, 0), (1, 1, 0, 1, 0, 0, 0, 0, 0, 1), (0, 1, 1, 1, 1, 0, 0, 0, 0, 0)]:
+            assert engine.continuation(hand, upcard) == fractions.continuation(hand, upcard), (hand, upcard)
+            assert engine.continues_hitting(hand, upcard) == fractions.continues_hitting(hand, upcard)
+
+
+def test_the_engine_gives_the_same_distribution_under_a_charlie():
+    """The net result's distribution follows the engine's play: a Charlie ends the hand as a win."""
+    rules = GameRules(shoe=TINY, split_hands=1, charlie=4, hole_card="enhc", surrender="early")
+    new = solve_game(rules, progress=False)
+    assert new.distribution is not None
+    assert new.distribution == solve_game(rules, progress=False, engine=False).distribution
+
+
+def test_a_charlie_rule_set_solved_after_its_das_twin_equals_the_fraction_arithmetic():
+    options = dict(shoe=TINY, split_hands=4, rsa=True, charlie=4)
+    solve_game(GameRules(**das_twin(options)), with_distribution=False, progress=False)
+    assert_same(GameRules(**options))
+
+
 def _count_walks(monkeypatch) -> list[int]:
     """The number of dealer rows each batch walk computes, appended as the walks happen."""
     from bjexact.dealer import batch

@@ -37,7 +37,7 @@ from ..errors import BjexactError
 from ..player.decisions import ShoeDecisions
 from ..player.game import GameSolution, later_moves, solve_game, solve_with
 from ..player.states import hands_up_to_21
-from ..player.values import FractionSolver, engine_covers
+from ..player.values import FractionSolver, engine_covers, solver_for
 
 __all__ = ["Disagreement", "StrategyCheck", "check_hit_stand_engine", "check_game_engine", "format_strategy_check",
            "depleted_shoes", "engine_move"]
@@ -166,10 +166,10 @@ def check_game_engine(engine: Callable[[tuple[int, ...], int, Counts], Any], rul
     the values of :func:`~bjexact.player.game.solve_game` for that shoe, dealer naturals included),
     and its decisions on every hand of three or more cards: hit or stand
     (:class:`~bjexact.player.decisions.ShoeDecisions`; under ENHC a dealer natural beats the hand),
-    or, under the rules the integer engine does not cover (:func:`~bjexact.player.values.engine_covers`:
-    a Charlie, doubling after hitting), the moves of :func:`~bjexact.player.game.later_moves` from the
-    fraction solver that solved the shoe: double too where ``double_after_hit`` allows it, hitting
-    valued with the Charlie, and a hand that has reached the Charlie's count never asked (it has won).
+    or, under a Charlie or doubling after hitting (which the hit/stand game does not know), the moves
+    of :func:`~bjexact.player.game.later_moves` from the solver that solved the shoe: double too where
+    ``double_after_hit`` allows it, hitting valued with the Charlie, and a hand that has reached the
+    Charlie's count never asked (it has won).
     ``progress``: an object with ``advance()``, called once per shoe solved."""
     full = rules.make_shoe()
     if not isinstance(full, FiniteShoe):
@@ -200,15 +200,15 @@ _Position = tuple[tuple[int, ...], int, dict[str, mpq]]
 
 def _solve_shoe(rules: GameRules, shoe: Counts) -> tuple[GameSolution, list[_Position]]:
     """The full game solved on ``shoe`` and the decisions of every hand of three or more cards with
-    more than one move: by :class:`ShoeDecisions` where the integer engine covers the rules, else by
-    the fraction solver that solved the round (its values reused)."""
-    if engine_covers(rules):
+    more than one move: by :class:`ShoeDecisions` where the integer engine covers the rules and they
+    have no Charlie, else by the solver that solved the round (its values reused)."""
+    if engine_covers(rules) and rules.charlie is None:
         solution = solve_game(rules, with_distribution=False, progress=False)
         table = ShoeDecisions.solve(_hit_stand_rules(rules, shoe), shoe)
         later = [(cards, upcard, table.values(cards, upcard))
                  for cards, upcard in map(_cards_up, table.hands()) if len(cards) >= 3]
     else:
-        solver = FractionSolver(rules)
+        solver = solver_for(rules)
         solution = solve_with(solver, with_distribution=False, progress=False)
         later = _later_positions(solver, shoe)
     return solution, [(cards, upcard, values) for cards, upcard, values in later if len(values) >= 2]

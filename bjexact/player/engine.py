@@ -23,7 +23,12 @@ other pair card gone (CDP1, and CDP when splitting once).
 
 What this reaches: every position of a finite shoe, unsplit hands and the split hands of
 every split rule (split once, resplits to three or four hands with their second cards known
-not to be pair cards, RSA, hit split aces; CDZ-, CDP1, CDP). The infinite deck, one hand's
+not to be pair cards, RSA, hit split aces; CDZ-, CDP1, CDP), with or without a Charlie. A
+Charlie (a hand of the rule's count of cards, see :meth:`GameRules.is_charlie`) is a position of
+its own, never played on: its "stand" is the Charlie's X, P(no dealer natural) when a dealer
+natural is left out of W, else 1 - 2 P(natural) (the fraction arithmetic's ``charlie``), so a
+hit or a double that makes one takes that value, and no hand of more cards is valued. The
+infinite deck, one hand's
 moves (:func:`~bjexact.player.game.hand_moves`), fixed policies and the distribution of the
 net result stay with ``player.game``'s fraction arithmetic.
 """
@@ -76,13 +81,16 @@ class _Hands:
     counts: Any  # the hands as a numpy array (hands x 10)
     total_array: Any  # the totals as a numpy array
 
-    def within(self, top: Sequence[int]) -> list[int]:
-        """The ids of the hands of at most ``top`` cards of each rank."""
+    def within(self, top: Sequence[int], most: int | None = None) -> list[int]:
+        """The ids of the hands of at most ``top`` cards of each rank (and at most ``most`` cards)."""
         import numpy as np
 
         if not self.hands:
             return []
-        return np.flatnonzero((self.counts <= np.array(top, dtype=np.int64)).all(axis=1)).tolist()
+        held = (self.counts <= np.array(top, dtype=np.int64)).all(axis=1)
+        if most is not None:
+            held &= self.counts.sum(axis=1) <= most
+        return np.flatnonzero(held).tolist()
 
 
 @cache
@@ -128,6 +136,7 @@ class UpcardEngine:
         self._weights = {t: stand_weights(t, self.natural_loses) for t in range(4, 22)}
         self._weight_rows: Any = None  # the same by total, a numpy array (0 to 21)
         self._cdz = rules.split_strategy == "cdz"
+        self._charlie = rules.charlie  # a hand of this many cards is finished (a Charlie): no hand has more
         self._top = [c - (r == upcard) for r, c in zip(RANKS, shoe)]
         key = (_shared_rules(rules), shoe, upcard, tuple(pairs))
         sibling = _SIBLINGS.get(key)
@@ -153,7 +162,7 @@ class UpcardEngine:
         self._table = table = _hands(self.shoe)
         self._lefts: dict[tuple[int, int], list[int]] = {}
         self._value: dict[int, dict[int, int]] = {}  # extra -> hand id -> X of its optimum
-        unsplit = table.within(self._top)
+        unsplit = table.within(self._top, self._charlie)
         # (hand id, extra pair rank or 0) -> X of standing
         self._stand: dict[tuple[int, int], int] = {}
         self._batches: list[Residues] = []
@@ -203,7 +212,7 @@ class UpcardEngine:
         pair, count = _pair_of(extra), _count_of(extra)
         top = list(self._top)
         top[pair - 1] -= count
-        return [i for i in self._table.within(top) if self._table.hands[i][pair - 1]]
+        return [i for i in self._table.within(top, self._charlie) if self._table.hands[i][pair - 1]]
 
     def _left(self, i: int, extra: int) -> list[int]:
         """The unseen counts of hand ``i`` with the ``extra`` pair cards (:func:`_extra`) gone."""
@@ -221,10 +230,16 @@ class UpcardEngine:
 
     def _add_stands(self, wanted: list[tuple[int, int]]) -> None:
         """X of standing at the positions ``wanted`` (hand id, extra pair rank or 0), from one
-        batch of dealer rows (the oracle walks only the removed sets it has not walked before)."""
+        batch of dealer rows (the oracle walks only the removed sets it has not walked before);
+        a Charlie's position (:meth:`_finished`) holds the Charlie's X instead, no row walked."""
+        table = self._table
+        if self._charlie is not None:
+            for w in wanted:
+                if self._finished(w[0]):
+                    self._stand[w] = self._charlie_at(*w)
+            wanted = [w for w in wanted if not self._finished(w[0])]
         if not wanted:
             return
-        table = self._table
         removed = [_removed(table.hands[i], e) for i, e in wanted]
         columns = {r: k for k, r in enumerate(dict.fromkeys(removed))}
         batch = self._oracle.residues(list(columns), self.upcard, bound=2)  # stakes of 1: |X| <= D
@@ -250,6 +265,21 @@ class UpcardEngine:
         if self._weight_rows is None:
             self._weight_rows = np.array([self._weights[max(t, 4)] for t in range(22)], dtype=np.int64)
         return self._weight_rows[self._table.total_array[ids]]
+
+    def _finished(self, i: int) -> bool:
+        """Whether hand ``i`` is a Charlie (:meth:`GameRules.is_charlie`: its cards reach the count;
+        every hand here is 21 or less): it is never played on, and wins unless the dealer has a natural."""
+        return self._charlie is not None and self._table.sizes[i] >= self._charlie
+
+    def _charlie_at(self, i: int, extra: int) -> int:
+        """X (over D(n)) of the Charlie ``i`` with the ``extra`` pair cards gone: P(no dealer natural)
+        when a dealer natural is left out of W, else (ENHC without OBO: the natural takes the Charlie's
+        stake) 1 - 2 P(natural); P(natural) = partners left / n."""
+        n = self._n(i, extra)
+        if self.partner is None:
+            return self._d[n]
+        partners = self._left(i, extra)[self.partner - 1]
+        return (n - (2 if self.natural_loses else 1) * partners) * self._d[n - 1]
 
     def denominator(self, removed: Counts) -> int:
         """D(n) of a position whose hand and extra cards are ``removed``."""
@@ -299,10 +329,11 @@ class UpcardEngine:
         partner = self.partner - 1 if self.partner is not None and not self.natural_loses else -1
         best: dict[int, tuple[int, int | None]] = {}
         base = [t - (gone if r == gone_at else 0) for r, t in enumerate(top)]  # the unseen counts less the hand's
+        finished = 99 if self._charlie is None else self._charlie  # a Charlie's "stand" is its own X
         for i in sorted(ids, key=sizes.__getitem__, reverse=True):
             stand = stands[(i, extra)]
             n = self.unseen - sizes[i] - gone
-            if n <= 1:
+            if n <= 1 or sizes[i] >= finished:
                 value[i] = stand
                 best[i] = (stand, None)
                 continue
@@ -492,7 +523,13 @@ class UpcardEngine:
         return needed - self._hstand.keys()
 
     def _hidden_stands(self, pair: int, positions: list[tuple[int, int, int]]) -> None:
-        """X of standing at ``positions`` (hand id, extra, j >= 1 hidden cards), in one batch."""
+        """X of standing at ``positions`` (hand id, extra, j >= 1 hidden cards), in one batch; a
+        Charlie's (:meth:`_finished`) holds its X instead (:meth:`_hidden_charlie`), no row walked."""
+        if self._charlie is not None:
+            for position in positions:
+                if self._finished(position[0]):
+                    self._hstand[position] = self._hidden_charlie(*position)
+            positions = [p for p in positions if not self._finished(p[0])]
         if not positions:
             return
         table = self._table
@@ -507,6 +544,23 @@ class UpcardEngine:
             if factor is None:
                 factor = factors[key] = self._hidden_d(*position) // denominator
             self._hstand[position] = value * factor
+
+    def _hidden_charlie(self, i: int, extra: int, j: int) -> int:
+        """X (over F(n - j) G(Q)) of the Charlie ``i`` with ``j`` hidden non-pair cards: as
+        :meth:`_charlie_at`, the hole card a partner with chance c / (n - j) when the partner is the
+        pair rank, else c (Q - j) / (Q (n - j)) (as :meth:`_hidden_bust`)."""
+        n, q = self._unseen_counts(i, extra)
+        pair = _pair_of(extra)
+        g = self._g[pair]
+        whole = self._d[n - j] * g[q]
+        if self.partner is None:
+            return whole
+        count = self._left(i, extra)[self.partner - 1]
+        if self.partner == pair:
+            natural = count * self._d[n - j - 1] * g[q]
+        else:
+            natural = count * (q - j) * self._d[n - j - 1] * g[q - 1]
+        return whole - (2 if self.natural_loses else 1) * natural
 
     def _unseen_counts(self, i: int, extra: int) -> tuple[int, int]:
         """(n, Q): the unseen cards of hand ``i`` with the ``extra`` pair cards gone, and those

@@ -76,7 +76,7 @@ def solve_game(rules: GameRules, *, with_distribution: bool = True, split_lines:
     ``engine=False``: the values in fraction arithmetic throughout, without
     :mod:`bjexact.player.engine` (many times slower; the same results, kept as an independent
     check of the engine). Rules the engine does not cover (:func:`engine_covers`: doubling
-    after hitting, a Charlie) take the fraction arithmetic whatever ``engine`` says.
+    after hitting, plain naturals) take the fraction arithmetic whatever ``engine`` says.
     ``split_strategy="optimal"``: every pair's split under perfect post-split play
     (:func:`with_optimal_splits`; no distribution); exact; split once, about a second a pair on one deck (two
     for the small pairs), about a minute for every pair; resplits are slow on real shoes.

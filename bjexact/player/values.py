@@ -556,15 +556,17 @@ class FractionSolver:
         return {self.strategy_pairs(hands) for hands in range(2, most + 1)}
 
 def engine_covers(rules: GameRules) -> bool:
-    """Whether :mod:`bjexact.player.engine` can value ``rules``: not with doubling after hitting or
-    a Charlie (its positions are two-card decisions then stand or hit, settled by total), nor with
-    plain naturals (its dealer rows keep a natural apart), which
-    :func:`~bjexact.player.game.solve_game` values in fraction arithmetic instead.
+    """Whether :mod:`bjexact.player.engine` can value ``rules``: not with doubling after hitting (its
+    positions are two-card decisions then stand or hit), nor with plain naturals (its dealer rows keep
+    a natural apart), which :func:`~bjexact.player.game.solve_game` values in fraction arithmetic
+    instead. A Charlie it covers (a hand of the Charlie's count is a position of its own).
 
     >>> engine_covers(GameRules(decks=6, split_hands=8)), engine_covers(GameRules(decks=6, charlie=5))
-    (True, False)
+    (True, True)
+    >>> engine_covers(GameRules(decks=6, double_after_hit=True))
+    False
     """
-    return not rules.double_after_hit and rules.charlie is None and not rules.plain_naturals
+    return not rules.double_after_hit and not rules.plain_naturals
 
 
 class EngineSolver(FractionSolver):
@@ -631,9 +633,14 @@ class EngineSolver(FractionSolver):
         engine.prepare_splits(wanted)
         self._prepared.update((pair, upcard) for pair in wanted)
 
+    def _charlie_hand(self, hand: Counts) -> bool:
+        """Whether ``hand`` has a Charlie's count of cards: the engine values it as finished (it is
+        never played on), so what standing or hitting it would be worth comes from the fractions."""
+        return self.rules.charlie is not None and sum(hand) >= self.rules.charlie
+
     def continuation(self, hand: Counts, upcard: int) -> tuple[mpq, mpq | None]:
         engine = self._engine(upcard)
-        if engine is None:
+        if engine is None or self._charlie_hand(hand):
             return super().continuation(hand, upcard)
         key = (hand, upcard)
         found = self._cont.get(key)
@@ -645,13 +652,13 @@ class EngineSolver(FractionSolver):
 
     def continues_hitting(self, hand: Counts, upcard: int) -> bool:
         engine = self._engine(upcard)
-        if engine is None:
+        if engine is None or self._charlie_hand(hand):
             return super().continues_hitting(hand, upcard)
         return hits(*engine.optimal(hand))  # one denominator: the integers compare as the values
 
     def double(self, hand: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> mpq | None:
         engine = self._engine(upcard)
-        if engine is None or gone != NOTHING_GONE:
+        if engine is None or gone != NOTHING_GONE or self._charlie_hand(hand):
             return super().double(hand, upcard, gone)
         value = engine.double(hand)
         return None if value is None else mpq(value, engine.denominator(hand))
