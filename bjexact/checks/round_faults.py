@@ -44,7 +44,7 @@ from typing import Any, Protocol
 
 from ..core.cards import RANKS, Counts
 from ..core.hand import HandValue, add_card, hand_value
-from ..core.numbers import mpq
+from ..core.numbers import mpq, whole
 from ..core.rules import GameRules
 from ..core.settlement import hand_result
 from ..errors import BjexactError
@@ -119,14 +119,6 @@ _SOFT_17 = HandValue(17, True)
 _ZERO = mpq(0)
 _ONE = mpq(1)
 _BUST = HandValue(22, False)
-_UNIT_RESULTS: dict[int, mpq] = {}  # a whole number of units as an mpq, made once (its hash computed once)
-
-
-def _unit(result: int) -> mpq:
-    found = _UNIT_RESULTS.get(result)
-    if found is None:
-        found = _UNIT_RESULTS[result] = mpq(result)
-    return found
 
 
 @dataclass(frozen=True, eq=False)
@@ -361,10 +353,9 @@ class _Round:
                 loss = self.rules.dealer_natural_loss(list(s))
                 out[loss] = out.get(loss, _ZERO) + p
             return out
-        # summed as ints (a hand's result here is a whole number of units), each made an mpq once at the end:
-        # a fresh mpq computes its hash anew, which cost more than the convolution's products
+        # summed as ints (a hand's result here is a whole number of units), made mpq at the end (whole)
         summed = hands(lambda law: self._results(part(law), value), operator.add, 0)
-        return {_unit(r): p for r, p in summed.items()}
+        return {whole(r): p for r, p in summed.items()}
 
     def _settled_part(self, law: _Law) -> _Law:
         """The part of ``law`` where the hand is settled (memoised by identity, the law held)."""

@@ -16,7 +16,7 @@ from math import prod
 from typing import Any
 
 from ..core.cards import RANKS, Counts, counts_of
-from ..core.numbers import mpq
+from ..core.numbers import mpq, whole
 from ..dealer.batch import OUTCOMES, from_residues, moduli_above
 from ..errors import BjexactError
 from .seen import NOTHING_GONE
@@ -206,7 +206,7 @@ class NetResults:
             if not n or (outcome == "blackjack" and not solver.natural_loses):
                 continue  # under peek/OBO a dealer natural is settled with the round, not here
             # the hands' results against this outcome, and their sums over 0..most hands of a kind (results
-            # as ints, made mpq once per sum: a fresh mpq's hash costs more than the convolution's products)
+            # as ints, made mpq once per sum: :func:`~bjexact.core.numbers.whole`)
             most = solver.split_limit(pair)
             sums = [_powers(_settle(not_pair, outcome), most), _powers(_settle(free, outcome), most)]
             for (b, waiting), chance in kinds.items():
@@ -861,15 +861,6 @@ def _settle(final: Dist, outcome: str) -> Dist:
     return out
 
 
-_RESULTS: dict[int, mpq] = {}  # a whole number of units as an mpq, made once (its hash computed once)
-
-
 def _as_results(summed: Dist) -> Dist:
     """A distribution of int results with the results as mpq (keys in the same order)."""
-    out: Dist = {}
-    for result, p in summed.items():
-        key = _RESULTS.get(result)
-        if key is None:
-            key = _RESULTS[result] = mpq(result)
-        out[key] = p
-    return out
+    return {whole(result): p for result, p in summed.items()}
