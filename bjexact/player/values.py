@@ -633,14 +633,11 @@ class EngineSolver(FractionSolver):
         engine.prepare_splits(wanted)
         self._prepared.update((pair, upcard) for pair in wanted)
 
-    def _charlie_hand(self, hand: Counts) -> bool:
-        """Whether ``hand`` has a Charlie's count of cards: the engine values it as finished (it is
-        never played on), so what standing or hitting it would be worth comes from the fractions."""
-        return self.rules.charlie is not None and sum(hand) >= self.rules.charlie
-
     def continuation(self, hand: Counts, upcard: int) -> tuple[mpq, mpq | None]:
         engine = self._engine(upcard)
-        if engine is None or self._charlie_hand(hand):
+        # the engine values a Charlie as finished, never played on: what standing or hitting it would be
+        # worth (asked by a simulator's play) comes from the fractions, here and below
+        if engine is None or self.is_charlie(hand):
             return super().continuation(hand, upcard)
         key = (hand, upcard)
         found = self._cont.get(key)
@@ -652,13 +649,13 @@ class EngineSolver(FractionSolver):
 
     def continues_hitting(self, hand: Counts, upcard: int) -> bool:
         engine = self._engine(upcard)
-        if engine is None or self._charlie_hand(hand):
+        if engine is None or self.is_charlie(hand):
             return super().continues_hitting(hand, upcard)
         return hits(*engine.optimal(hand))  # one denominator: the integers compare as the values
 
     def double(self, hand: Counts, upcard: int, gone: Gone = NOTHING_GONE) -> mpq | None:
         engine = self._engine(upcard)
-        if engine is None or gone != NOTHING_GONE or self._charlie_hand(hand):
+        if engine is None or gone != NOTHING_GONE or self.is_charlie(hand):
             return super().double(hand, upcard, gone)
         value = engine.double(hand)
         return None if value is None else mpq(value, engine.denominator(hand))
