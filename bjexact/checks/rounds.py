@@ -924,9 +924,6 @@ def round_simulator(rules: GameRules | None = None, *, bj_pays: Any = None, spli
             card = draw()
             dealer.append(card)
             before, value = value, add_card(value, card)
-        if len(hands) == 1:
-            cards, stake, hand = hands[0]
-            return float(settle(cards, hand, dealer, value, stake, split_hands))
         return float(sum(settle(cards, hand, dealer, value, stake, split_hands) for cards, stake, hand in hands))
 
     return play_round
