@@ -221,7 +221,7 @@ class FractionSolver:
 
     def is_charlie(self, hand: Counts) -> bool:
         """Whether ``hand`` (counts) is a Charlie: finished, it wins 1:1 (:meth:`GameRules.is_charlie`)."""
-        return self.rules.is_charlie(sum(hand), counts_value(hand))
+        return self.rules.charlie is not None and self.rules.is_charlie(sum(hand), counts_value(hand))
 
     def charlie(self, hand: Counts, upcard: int, gone: Gone) -> mpq:
         """W of a Charlie per unit of its stake: it wins unless the dealer has a natural, which is left
